@@ -1,0 +1,303 @@
+/**
+ * Finding a log line's level from its raw bytes, without decoding the line.
+ *
+ * Rules, in order (the first that applies decides):
+ * 1. JSON lines (`{` first): the `level`, `severity`, `lvl`, `loglevel` or `log.level` field, a string
+ *    folded as below or a pino/bunyan number (10 trace … 60 fatal). No such field: UNKNOWN.
+ * 2. logfmt lines (the first field is `key=…`): the `level=`, `lvl=` or `severity=` value. None: UNKNOWN.
+ * 3. syslog `<PRI>` at the start: the severity `PRI % 8` (RFC 5424 §6.2.1).
+ * 4. klog/glog headers `I0501 10:00:00…` (I, W, E, F) and Android logcat's one letter (V D I W E F A)
+ *    after date, time, pid and tid.
+ * 5. Otherwise the first level word among the line's first {@linkcode HEADER_WORDS} letter runs and
+ *    {@linkcode HEADER_BYTES} bytes, standing alone (`WARN`, `[error]`, `WARNING:`, `- INFO  [`), not
+ *    inside a name (`trace.go`, `java.lang.Error`, `on_error`).
+ *
+ * Words fold case-insensitively: WARNING/WRN → WARN, ERR/SEVERE → ERROR, CRIT/CRITICAL/ALERT/EMERG/
+ * PANIC → FATAL, VERBOSE → TRACE, INF → INFO, DBG → DEBUG (issue #2; `../shared/cases/CONVENTIONS.md`).
+ * A line with none is UNKNOWN: counted, never dropped.
+ *
+ * @module
+ */
+
+/** Level names, in order of severity; UNKNOWN last. Indexes into this list are level codes. */
+export const LEVELS = ["TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "ERROR", "FATAL", "UNKNOWN"] as const;
+
+/** A level name as tools return it. */
+export type Level = typeof LEVELS[number];
+
+/** The code of UNKNOWN in {@linkcode LEVELS}. */
+export const UNKNOWN = 7;
+
+/** How many letter runs from a line's start may hold its level word (rule 5). */
+export const HEADER_WORDS = 8;
+/** How many bytes from a line's start may hold its level word (rule 5). */
+export const HEADER_BYTES = 200;
+/** How many bytes from a line's start a structured level field is looked for in (rules 1 and 2). */
+export const STRUCTURED_BYTES = 4096;
+
+const T = 0, D = 1, I = 2, N = 3, W = 4, E = 5, F = 6;
+
+const WORDS: Record<string, number> = {
+  trace: T,
+  trc: T,
+  verbose: T,
+  debug: D,
+  dbg: D,
+  info: I,
+  inf: I,
+  information: I,
+  notice: N,
+  warn: W,
+  warning: W,
+  wrn: W,
+  error: E,
+  err: E,
+  severe: E,
+  fatal: F,
+  ftl: F,
+  crit: F,
+  critical: F,
+  alert: F,
+  emerg: F,
+  emergency: F,
+  panic: F,
+};
+
+/** Packs up to 11 lower-case ASCII letters into one exact number (base 27), so lookups allocate nothing. */
+function packWord(buf: Uint8Array, a: number, b: number): number {
+  let h = 0;
+  for (let i = a; i < b; i++) h = h * 27 + ((buf[i] | 0x20) - 96);
+  return h;
+}
+
+const PACKED = new Map<number, number>();
+for (const [w, code] of Object.entries(WORDS)) PACKED.set(packWord(new TextEncoder().encode(w), 0, w.length), code);
+
+function wordLevel(buf: Uint8Array, a: number, b: number): number {
+  if (b - a < 3 || b - a > 11) return -1;
+  return PACKED.get(packWord(buf, a, b)) ?? -1;
+}
+
+/** 1 for ASCII letters. */
+const LETTER = new Uint8Array(256);
+/** 1 for bytes that may stand before a level word. */
+const BEFORE = new Uint8Array(256);
+/** 1 for bytes that may stand after a level word. */
+const AFTER = new Uint8Array(256);
+for (let c = 65; c <= 90; c++) LETTER[c] = LETTER[c + 32] = 1;
+for (const c of " \t[(<|:=\"',;{*") BEFORE[c.charCodeAt(0)] = 1;
+for (const c of " \t])>|:,;\"'}=\r\x1b") AFTER[c.charCodeAt(0)] = 1;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Finds the level of one line.
+ *
+ * @param buf Bytes holding the line.
+ * @param start Offset of the line's first byte in `buf`.
+ * @param end Offset just past the line's last byte (its end of line excluded; a trailing `\r` is
+ *   ignored). Only the first {@linkcode STRUCTURED_BYTES} bytes are looked at.
+ * @returns A code: an index into {@linkcode LEVELS}.
+ * @example
+ * ```ts
+ * import { LEVELS, levelOf } from "./level.ts";
+ * const line = new TextEncoder().encode("2015-10-18 18:01:47,978 WARN [main] x");
+ * console.assert(LEVELS[levelOf(line, 0, line.length)] === "WARN");
+ * ```
+ */
+export function levelOf(buf: Uint8Array, start: number, end: number): number {
+  if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
+  let i = start;
+  while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+  if (i >= end) return UNKNOWN;
+  const first = buf[i];
+  if (first === 0x7b) return jsonLevel(buf, i, end); // {
+  if (first === 0x3c) { // <PRI>
+    const s = syslogLevel(buf, i, end);
+    if (s >= 0) return s;
+  }
+  if (LETTER[first]) {
+    let j = i;
+    while (j < end && (LETTER[buf[j]] || isDigit(buf[j]) || buf[j] === 95 || buf[j] === 46)) j++;
+    if (j < end && buf[j] === 61) return logfmtLevel(buf, i, end); // first field is key=…
+    const k = klogLevel(buf, i, end);
+    if (k >= 0) return k;
+  } else if (isDigit(first)) {
+    const a = androidLevel(buf, i, end);
+    if (a >= 0) return a;
+  }
+  return headerLevel(buf, i, end);
+}
+
+/** Rule 5: the first standalone level word in the header. */
+function headerLevel(buf: Uint8Array, i: number, end: number): number {
+  const limit = Math.min(end, i + HEADER_BYTES);
+  let words = 0;
+  let prevDelim = true; // the line's start counts as a delimiter
+  while (i < limit) {
+    const c = buf[i];
+    if (LETTER[c]) {
+      const a = i;
+      while (i < end && LETTER[buf[i]]) i++;
+      if (prevDelim && (i >= end || AFTER[buf[i]])) {
+        const lvl = wordLevel(buf, a, i);
+        if (lvl >= 0) return lvl;
+      }
+      if (++words >= HEADER_WORDS) return UNKNOWN;
+      prevDelim = false;
+      continue;
+    }
+    if (c === 0x1b && i + 1 < end && buf[i + 1] === 0x5b) { // ESC [ … final byte: an ANSI colour code
+      i += 2;
+      while (i < end && (buf[i] < 0x40 || buf[i] > 0x7e)) i++;
+      i++;
+      prevDelim = true;
+      continue;
+    }
+    prevDelim = BEFORE[c] === 1;
+    i++;
+  }
+  return UNKNOWN;
+}
+
+/** A word or number value at `i` (quoted or not), folded; -1 when it names no level. */
+function valueLevel(buf: Uint8Array, i: number, end: number): number {
+  let quoted = false;
+  if (i < end && (buf[i] === 34 || buf[i] === 39)) {
+    quoted = true;
+    i++;
+  }
+  if (i < end && isDigit(buf[i])) {
+    let n = 0;
+    while (i < end && isDigit(buf[i]) && n < 1000) n = n * 10 + buf[i++] - 48;
+    if (n <= 10) return T; // pino/bunyan: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal
+    if (n <= 20) return D;
+    if (n <= 30) return I;
+    if (n <= 40) return W;
+    if (n <= 50) return E;
+    return F;
+  }
+  const a = i;
+  while (i < end && LETTER[buf[i]]) i++;
+  if (i === a) return -1;
+  if (i < end && !quoted && !AFTER[buf[i]]) return -1;
+  if (quoted && i < end && buf[i] !== 34 && buf[i] !== 39) return -1;
+  return wordLevel(buf, a, i);
+}
+
+const JSON_KEYS = new Set(["level", "severity", "lvl", "loglevel", "log.level"]);
+
+function keyAt(buf: Uint8Array, a: number, b: number): string {
+  let s = "";
+  for (let i = a; i < b && i - a < 12; i++) s += String.fromCharCode(buf[i] | (LETTER[buf[i]] ? 0x20 : 0));
+  return s;
+}
+
+/** Rule 1: a JSON object's level field. */
+function jsonLevel(buf: Uint8Array, i: number, end: number): number {
+  while (i < end) {
+    const q = buf.indexOf(34, i);
+    if (q < 0 || q >= end) return UNKNOWN;
+    const prev = prevNonSpace(buf, q);
+    let close = q + 1;
+    while (close < end && buf[close] !== 34) close += buf[close] === 92 ? 2 : 1;
+    if (close >= end) return UNKNOWN;
+    if ((prev === 0x7b || prev === 0x2c) && close - q - 1 <= 12 && JSON_KEYS.has(keyAt(buf, q + 1, close))) {
+      let j = close + 1;
+      while (j < end && (buf[j] === 32 || buf[j] === 9)) j++;
+      if (j < end && buf[j] === 58) {
+        j++;
+        while (j < end && (buf[j] === 32 || buf[j] === 9)) j++;
+        const lvl = valueLevel(buf, j, end);
+        if (lvl >= 0) return lvl;
+      }
+    }
+    i = close + 1;
+  }
+  return UNKNOWN;
+}
+
+function prevNonSpace(buf: Uint8Array, i: number): number {
+  let j = i - 1;
+  while (j >= 0 && (buf[j] === 32 || buf[j] === 9)) j--;
+  return j >= 0 ? buf[j] : -1;
+}
+
+const LOGFMT_KEYS = ["level=", "lvl=", "severity="].map((k) => new TextEncoder().encode(k));
+
+/** Rule 2: a logfmt line's `level=` value. */
+function logfmtLevel(buf: Uint8Array, i: number, end: number): number {
+  for (let p = i; p < end; p++) {
+    if (p !== i && buf[p - 1] !== 32 && buf[p - 1] !== 9) continue;
+    for (const key of LOGFMT_KEYS) {
+      let k = 0;
+      while (k < key.length && p + k < end && (buf[p + k] | (LETTER[buf[p + k]] ? 0x20 : 0)) === key[k]) k++;
+      if (k === key.length) {
+        const lvl = valueLevel(buf, p + k, end);
+        if (lvl >= 0) return lvl;
+      }
+    }
+  }
+  return UNKNOWN;
+}
+
+/** Rule 3: `<PRI>` where severity = PRI % 8 (RFC 5424 §6.2.1). */
+function syslogLevel(buf: Uint8Array, i: number, end: number): number {
+  let j = i + 1;
+  let pri = 0;
+  while (j < end && j - i <= 3 && isDigit(buf[j])) pri = pri * 10 + buf[j++] - 48;
+  if (j === i + 1 || j >= end || buf[j] !== 0x3e || pri > 191) return -1;
+  return [F, F, F, E, W, N, I, D][pri % 8];
+}
+
+/** Rule 4: klog/glog `Lmmdd hh:mm:ss`. */
+function klogLevel(buf: Uint8Array, i: number, end: number): number {
+  if (end - i < 14) return -1;
+  for (let k = 1; k <= 4; k++) if (!isDigit(buf[i + k])) return -1;
+  if (buf[i + 5] !== 32 || !isDigit(buf[i + 6]) || !isDigit(buf[i + 7]) || buf[i + 8] !== 58) return -1;
+  switch (buf[i]) {
+    case 73: // I
+      return I;
+    case 87: // W
+      return W;
+    case 69: // E
+      return E;
+    case 70: // F
+      return F;
+  }
+  return -1;
+}
+
+/** Rule 4: Android logcat "threadtime": `MM-DD hh:mm:ss.mmm  pid  tid L tag: …`. */
+function androidLevel(buf: Uint8Array, i: number, end: number): number {
+  // Date and time: 18 bytes "MM-DD hh:mm:ss.mmm".
+  if (end - i < 26 || buf[i + 2] !== 45 || buf[i + 5] !== 32 || buf[i + 8] !== 58 || buf[i + 14] !== 46) return -1;
+  let j = i + 15;
+  while (j < end && isDigit(buf[j])) j++;
+  for (let field = 0; field < 2; field++) { // pid, tid
+    if (j >= end || buf[j] !== 32) return -1;
+    while (j < end && buf[j] === 32) j++;
+    const a = j;
+    while (j < end && isDigit(buf[j])) j++;
+    if (j === a) return -1;
+  }
+  if (j + 2 >= end || buf[j] !== 32 || buf[j + 2] !== 32) return -1;
+  switch (buf[j + 1]) {
+    case 86: // V
+      return T;
+    case 68: // D
+      return D;
+    case 73: // I
+      return I;
+    case 87: // W
+      return W;
+    case 69: // E
+      return E;
+    case 70: // F
+    case 65: // A
+      return F;
+  }
+  return -1;
+}
