@@ -71,7 +71,9 @@ function packWord(buf: Uint8Array, a: number, b: number): number {
 }
 
 const PACKED = new Map<number, number>();
-for (const [w, code] of Object.entries(WORDS)) PACKED.set(packWord(new TextEncoder().encode(w), 0, w.length), code);
+for (const [w, code] of Object.entries(WORDS)) {
+  PACKED.set(packWord(new TextEncoder().encode(w), 0, w.length), code);
+}
 
 function wordLevel(buf: Uint8Array, a: number, b: number): number {
   if (b - a < 3 || b - a > 11) return -1;
@@ -273,7 +275,9 @@ function klogLevel(buf: Uint8Array, i: number, end: number): number {
 /** Rule 4: Android logcat "threadtime": `MM-DD hh:mm:ss.mmm  pid  tid L tag: …`. */
 function androidLevel(buf: Uint8Array, i: number, end: number): number {
   // Date and time: 18 bytes "MM-DD hh:mm:ss.mmm".
-  if (end - i < 26 || buf[i + 2] !== 45 || buf[i + 5] !== 32 || buf[i + 8] !== 58 || buf[i + 14] !== 46) return -1;
+  if (end - i < 26 || buf[i + 2] !== 45 || buf[i + 5] !== 32 || buf[i + 8] !== 58 || buf[i + 14] !== 46) {
+    return -1;
+  }
   let j = i + 15;
   while (j < end && isDigit(buf[j])) j++;
   for (let field = 0; field < 2; field++) { // pid, tid

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { LEVELS, levelOf } from "./level.ts";
+import { levelOf, LEVELS } from "./level.ts";
 import { sharedDir } from "../tests/shared_dir.ts";
 
 const enc = new TextEncoder();

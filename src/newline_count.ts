@@ -34,30 +34,123 @@ function name(s: string): number[] {
 
 // Locals of `count(p, n)`: 0 = p (cursor), 1 = n (length), 2 = end, 3 = acc, 4 = vend, 5 = nl (v128).
 const COUNT_BODY = [
-  2, 3, 0x7f, 1, 0x7b, // locals: 3 × i32, 1 × v128
-  0x20, 0, 0x20, 1, 0x6a, 0x21, 2, // end = p + n
-  0x20, 0, 0x20, 1, 0x41, 0x70, 0x71, 0x6a, 0x21, 4, // vend = p + (n & -16)
-  0x41, 10, 0xfd, 0x0f, 0x21, 5, // nl = i8x16.splat(10)
-  0x02, 0x40, 0x03, 0x40, // block, loop
-  0x20, 0, 0x20, 4, 0x4f, 0x0d, 1, // br_if 1 (p >= vend)
-  0x20, 3, // acc
-  0x20, 0, 0xfd, 0x00, 0, 0, // v128.load p
-  0x20, 5, 0xfd, 0x23, // i8x16.eq nl
-  0xfd, 0x64, 0x69, // i8x16.bitmask, i32.popcnt
-  0x6a, 0x21, 3, // acc += …
-  0x20, 0, 0x41, 16, 0x6a, 0x21, 0, // p += 16
-  0x0c, 0, 0x0b, 0x0b, // br 0, end loop, end block
-  0x02, 0x40, 0x03, 0x40, // block, loop
-  0x20, 0, 0x20, 2, 0x4f, 0x0d, 1, // br_if 1 (p >= end)
-  0x20, 3, 0x20, 0, 0x2d, 0, 0, // acc, i32.load8_u p
-  0x41, 10, 0x46, 0x6a, 0x21, 3, // acc += (byte == 10)
-  0x20, 0, 0x41, 1, 0x6a, 0x21, 0, // p += 1
-  0x0c, 0, 0x0b, 0x0b, // br 0, end loop, end block
-  0x20, 3, 0x0b, // return acc
+  2,
+  3,
+  0x7f,
+  1,
+  0x7b, // locals: 3 × i32, 1 × v128
+  0x20,
+  0,
+  0x20,
+  1,
+  0x6a,
+  0x21,
+  2, // end = p + n
+  0x20,
+  0,
+  0x20,
+  1,
+  0x41,
+  0x70,
+  0x71,
+  0x6a,
+  0x21,
+  4, // vend = p + (n & -16)
+  0x41,
+  10,
+  0xfd,
+  0x0f,
+  0x21,
+  5, // nl = i8x16.splat(10)
+  0x02,
+  0x40,
+  0x03,
+  0x40, // block, loop
+  0x20,
+  0,
+  0x20,
+  4,
+  0x4f,
+  0x0d,
+  1, // br_if 1 (p >= vend)
+  0x20,
+  3, // acc
+  0x20,
+  0,
+  0xfd,
+  0x00,
+  0,
+  0, // v128.load p
+  0x20,
+  5,
+  0xfd,
+  0x23, // i8x16.eq nl
+  0xfd,
+  0x64,
+  0x69, // i8x16.bitmask, i32.popcnt
+  0x6a,
+  0x21,
+  3, // acc += …
+  0x20,
+  0,
+  0x41,
+  16,
+  0x6a,
+  0x21,
+  0, // p += 16
+  0x0c,
+  0,
+  0x0b,
+  0x0b, // br 0, end loop, end block
+  0x02,
+  0x40,
+  0x03,
+  0x40, // block, loop
+  0x20,
+  0,
+  0x20,
+  2,
+  0x4f,
+  0x0d,
+  1, // br_if 1 (p >= end)
+  0x20,
+  3,
+  0x20,
+  0,
+  0x2d,
+  0,
+  0, // acc, i32.load8_u p
+  0x41,
+  10,
+  0x46,
+  0x6a,
+  0x21,
+  3, // acc += (byte == 10)
+  0x20,
+  0,
+  0x41,
+  1,
+  0x6a,
+  0x21,
+  0, // p += 1
+  0x0c,
+  0,
+  0x0b,
+  0x0b, // br 0, end loop, end block
+  0x20,
+  3,
+  0x0b, // return acc
 ];
 
 const MODULE_BYTES = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // "\0asm", version 1
   ...section(1, [1, 0x60, 2, 0x7f, 0x7f, 1, 0x7f]), // type 0: (i32, i32) -> i32
   ...section(3, [1, 0]), // one function of type 0
   ...section(5, [1, 0x00, 2]), // one memory, 2 pages (128 KiB) at least
@@ -96,7 +189,9 @@ export interface NewlineCounter {
  * ```
  */
 export function newlineCounter(size: number): NewlineCounter {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`buffer size must be a positive integer: ${size}`);
+  if (!Number.isInteger(size) || size < 1) {
+    throw new RangeError(`buffer size must be a positive integer: ${size}`);
+  }
   compiled ??= new WebAssembly.Module(MODULE_BYTES);
   const instance = new WebAssembly.Instance(compiled, {});
   const memory = instance.exports.memory as WebAssembly.Memory;

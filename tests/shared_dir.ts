@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
  * @param what What the caller would have tested, for the SKIP line.
  */
 export function sharedDir(what: string): string | null {
-  const dir = Deno.env.get("LOGPEEK_SHARED") ?? join(fileURLToPath(new URL("../..", import.meta.url)), "shared");
+  const dir = Deno.env.get("LOGPEEK_SHARED") ??
+    join(fileURLToPath(new URL("../..", import.meta.url)), "shared");
   try {
     if (Deno.statSync(dir).isDirectory) return dir;
   } catch {

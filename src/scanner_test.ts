@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { type ByteSource, scan, type ScanOptions } from "./scanner.ts";
+
+/** An in-memory source that hands out at most `maxRead` bytes a call (short reads, as files may give). */
+export function memorySource(bytes: Uint8Array, maxRead = Infinity): ByteSource & { reads: number[] } {
+  let pos = 0;
+  const reads: number[] = [];
+  return {
+    reads,
+    readSync(into: Uint8Array) {
+      reads.push(into.length);
+      const n = Math.min(into.length, bytes.length - pos, maxRead);
+      into.set(bytes.subarray(pos, pos + n));
+      pos += n;
+      return n > 0 ? n : null;
+    },
+    atEnd: () => pos >= bytes.length,
+  };
+}
+
+interface Seen {
+  no: number;
+  bytes: number[];
+  cut: boolean;
+}
+
+async function collect(bytes: Uint8Array, opts: ScanOptions, limit = Infinity, maxRead = Infinity) {
+  const seen: Seen[] = [];
+  const r = await scan(memorySource(bytes, maxRead), {
+    line(buf, s, e, no, cut) {
+      seen.push({ no, bytes: Array.from(buf.subarray(s, e)), cut });
+      return seen.length < limit;
+    },
+  }, opts);
+  return { ...r, seen };
+}
+
+/** The reference: whole-file split, as CONVENTIONS.md defines lines. */
+function refLines(bytes: Uint8Array): number[][] {
+  const lines: number[][] = [];
+  let cur: number[] = [];
+  for (const b of bytes) {
+    if (b === 10) {
+      if (cur.length && cur[cur.length - 1] === 13) cur.pop();
+      lines.push(cur);
+      cur = [];
+    } else cur.push(b);
+  }
+  if (cur.length) lines.push(cur);
+  return lines;
+}
+
+function contains(h: number[], n: Uint8Array): boolean {
+  outer: for (let i = 0; i + n.length <= h.length; i++) {
+    for (let k = 0; k < n.length; k++) if (h[i + k] !== n[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+function randomLog(rnd: () => number): Uint8Array {
+  const out: number[] = [];
+  const lines = Math.floor(rnd() * 40);
+  for (let i = 0; i < lines; i++) {
+    const kind = rnd();
+    const len = kind < 0.1 ? 0 : kind < 0.2 ? 150 + Math.floor(rnd() * 300) : Math.floor(rnd() * 30);
+    for (let k = 0; k < len; k++) {
+      const r = rnd();
+      out.push(
+        r < 0.02 ? 0xff : r < 0.05 ? 13 : r < 0.3 ? 65 + Math.floor(rnd() * 3) : 97 + Math.floor(rnd() * 26),
+      );
+    }
+    if (i < lines - 1 || rnd() < 0.5) out.push(...(rnd() < 0.3 ? [13, 10] : [10]));
+  }
+  return new Uint8Array(out);
+}
+
+const PIECES = [1, 2, 3, 5, 16, 64, 100, 65536];
+
+Deno.test("scan passes every line, whole or cut, at every piece size", async () => {
+  let seed = 42;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  for (let t = 0; t < 150; t++) {
+    const bytes = randomLog(rnd);
+    const ref = refLines(bytes);
+    for (const pieceSize of PIECES) {
+      const headBytes = 8;
+      const r = await collect(bytes, { pieceSize, headBytes }, Infinity, 1 + Math.floor(rnd() * 70));
+      assert.equal(r.lines, ref.length, `case ${t} piece ${pieceSize}: line count`);
+      assert.equal(r.stop, null);
+      assert.equal(r.bytesRead, bytes.length);
+      for (let i = 0; i < ref.length; i++) {
+        const raw = refRaw(bytes, i);
+        const cut = raw >= pieceSize && raw > headBytes;
+        assert.equal(r.seen[i].no, i + 1);
+        assert.equal(r.seen[i].cut, cut, `case ${t} piece ${pieceSize} line ${i + 1}: cut`);
+        const want = cut ? rawLine(bytes, i).slice(0, headBytes) : ref[i];
+        assert.deepEqual(r.seen[i].bytes, want, `case ${t} piece ${pieceSize} line ${i + 1}`);
+      }
+    }
+  }
+});
+
+/** Bytes of line i before its `\n` (a `\r` included). */
+function rawLine(bytes: Uint8Array, i: number): number[] {
+  let start = 0;
+  for (let k = 0; k < i; k++) start = bytes.indexOf(10, start) + 1;
+  let end = bytes.indexOf(10, start);
+  if (end < 0) end = bytes.length;
+  return Array.from(bytes.subarray(start, end));
+}
+function refRaw(bytes: Uint8Array, i: number): number {
+  return rawLine(bytes, i).length;
+}
+
+Deno.test("scan with a needle finds each holding line once, with honest numbers, at every piece size", async () => {
+  let seed = 9;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  for (let t = 0; t < 150; t++) {
+    const bytes = randomLog(rnd);
+    const ref = refLines(bytes);
+    const needle = new Uint8Array(
+      Array.from(
+        { length: 1 + Math.floor(rnd() * 3) },
+        () => (rnd() < 0.8 ? 65 + Math.floor(rnd() * 3) : 0xff),
+      ),
+    );
+    const want = ref.map((l, i) => [i + 1, l] as const).filter(([, l]) => contains(l, needle));
+    for (const pieceSize of PIECES) {
+      const r = await collect(bytes, { pieceSize, headBytes: 8, needle });
+      assert.equal(r.lines, ref.length, `case ${t} piece ${pieceSize}: lines`);
+      assert.deepEqual(r.seen.map((s) => s.no), want.map(([no]) => no), `case ${t} piece ${pieceSize}`);
+    }
+  }
+});
+
+Deno.test("scan finds a match that straddles two reads inside a line longer than the buffer", async () => {
+  const line = new Uint8Array(3 * 1024 * 1024).fill(97);
+  const needle = new TextEncoder().encode("NEEDLE");
+  line.set(needle, 65536 - 3); // three bytes in the first piece, three in the second
+  const bytes = new Uint8Array([...new TextEncoder().encode("first\n"), ...line, 10, 98, 10]);
+  for (const pieceSize of [7, 1000, 65536]) {
+    const r = await collect(bytes, { pieceSize, needle, headBytes: 16 });
+    assert.deepEqual(r.seen.map((s) => [s.no, s.cut]), [[2, true]]);
+    assert.deepEqual(r.seen[0].bytes, Array(16).fill(97));
+    assert.equal(r.lines, 3);
+  }
+});
+
+Deno.test("scan stops on the byte budget, except exactly at the end", async () => {
+  const bytes = new TextEncoder().encode("one\ntwo\nthree\n");
+  const src = memorySource(bytes);
+  const seen: number[] = [];
+  const r = await scan(src, { line: (_b, _s, _e, no) => (seen.push(no), true) }, {
+    pieceSize: 4,
+    maxBytes: 5,
+  });
+  assert.deepEqual({ stop: r.stop, lines: r.lines, bytesRead: r.bytesRead }, {
+    stop: "size_budget",
+    lines: 1,
+    bytesRead: 5,
+  });
+  assert.ok(src.reads.every((n) => n <= 4), `reads ${src.reads}`);
+  assert.equal(src.reads.at(-1), 1, "the last read asks only for what the budget has left");
+  const exact = await collect(bytes, { pieceSize: 4, maxBytes: bytes.length });
+  assert.deepEqual([exact.stop, exact.lines], [null, 3]);
+});
+
+Deno.test("scan stops on the time budget and still calls an exhausted budget on an empty source complete", async () => {
+  const bytes = new TextEncoder().encode("a\nb\n");
+  const r = await collect(bytes, { deadline: performance.now() - 1 });
+  assert.deepEqual([r.stop, r.lines, r.bytesRead], ["time_budget", 0, 0]);
+  const empty = await collect(new Uint8Array(), { deadline: performance.now() - 1 });
+  assert.deepEqual([empty.stop, empty.lines], [null, 0]);
+});
+
+Deno.test("scan drops a leading fragment only when told the first line is not whole", async () => {
+  const bytes = new TextEncoder().encode("tail of a line\nnext\nlast");
+  for (const pieceSize of [1, 3, 65536]) {
+    const dropped = await collect(bytes, { pieceSize, firstLineWhole: false });
+    assert.deepEqual(dropped.seen.map((s) => String.fromCharCode(...s.bytes)), ["next", "last"]);
+    assert.equal(dropped.droppedPartial, true);
+    const kept = await collect(bytes, { pieceSize, firstLineWhole: true });
+    assert.equal(kept.seen.length, 3);
+    assert.equal(kept.droppedPartial, false);
+  }
+});
+
+Deno.test("scan reports limit when the sink stops it", async () => {
+  const bytes = new TextEncoder().encode("x1\nx2\nx3\n");
+  const r = await collect(bytes, { pieceSize: 2, needle: new TextEncoder().encode("x") }, 2);
+  assert.deepEqual([r.stop, r.lines, r.seen.length], ["limit", 2, 2]);
+});
