@@ -1,0 +1,16 @@
+/**
+ * logpeek's entry point: `deno run --no-prompt --allow-read=ROOT --allow-env=LOGPEEK_… main.ts ROOT...`.
+ * See `src/cli.ts` for flags and exit codes.
+ *
+ * @module
+ */
+
+import { main } from "./src/cli.ts";
+
+if (import.meta.main) {
+  // stdout carries the MCP protocol only: anything a library logs goes to stderr.
+  console.log = console.error;
+  console.info = console.error;
+  const code = await main(Deno.args);
+  if (code !== null) Deno.exit(code);
+}

@@ -1,0 +1,75 @@
+/**
+ * Limits and budgets, read once at start from the environment.
+ *
+ * Permission: `--allow-env` for the variables below. Without it the defaults hold, and one line on
+ * stderr says so (a set variable is never ignored silently).
+ *
+ * @module
+ */
+
+/** logpeek's limits; every size in bytes, every time in milliseconds. */
+export interface Limits {
+  /** `LOGPEEK_TAIL_BYTES`: the most `log_tail` reads from a log's end (default 262144, the seed's TAIL_BYTES). */
+  tailBytes: number;
+  /** `LOGPEEK_SEARCH_MS`: `log_search`'s time budget (default 2000). */
+  searchMs: number;
+  /** `LOGPEEK_SEARCH_BYTES`: `log_search`'s byte budget (default 5242880). */
+  searchBytes: number;
+  /** `LOGPEEK_LEVELS_MS`: `log_levels`'s time budget (default 30000). */
+  levelsMs: number;
+  /** `LOGPEEK_MAX_LINE`: the most characters (Unicode code points) of one returned line (default 1000). */
+  maxLine: number;
+  /** Bytes per read (65536, the seed's CHUNK); not configurable by users, lowered only by tests. */
+  pieceSize: number;
+}
+
+/** The defaults. */
+export const DEFAULT_LIMITS: Readonly<Limits> = {
+  tailBytes: 262144,
+  searchMs: 2000,
+  searchBytes: 5242880,
+  levelsMs: 30000,
+  maxLine: 1000,
+  pieceSize: 65536,
+};
+
+const VARS: [keyof Limits, string, number][] = [
+  ["tailBytes", "LOGPEEK_TAIL_BYTES", 1],
+  ["searchMs", "LOGPEEK_SEARCH_MS", 0],
+  ["searchBytes", "LOGPEEK_SEARCH_BYTES", 0],
+  ["levelsMs", "LOGPEEK_LEVELS_MS", 0],
+  ["maxLine", "LOGPEEK_MAX_LINE", 1],
+];
+
+/** The names of the environment variables logpeek reads, for `--allow-env=…`. */
+export const ENV_NAMES: readonly string[] = VARS.map(([, name]) => name);
+
+/**
+ * Reads the limits from `env`.
+ *
+ * @param env Looks a variable up; returns undefined when unset. Throws `Deno.errors.NotCapable` when
+ *   the environment may not be read.
+ * @param warn Receives one line when the environment may not be read.
+ * @returns The limits.
+ * @throws {RangeError} when a variable is not a whole number in its range, naming the variable.
+ */
+export function readLimits(env: (name: string) => string | undefined, warn: (msg: string) => void): Limits {
+  const limits: Limits = { ...DEFAULT_LIMITS };
+  for (const [key, name, min] of VARS) {
+    let raw: string | undefined;
+    try {
+      raw = env(name);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotCapable)) throw e;
+      warn(`logpeek: cannot read the environment (grant --allow-env=${ENV_NAMES.join(",")}); using defaults`);
+      return limits;
+    }
+    if (raw === undefined || raw === "") continue;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new RangeError(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+    }
+    limits[key] = n;
+  }
+  return limits;
+}

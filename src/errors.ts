@@ -1,0 +1,44 @@
+/**
+ * Expected failures of a tool call, which reach the model as `isError` results that say what happened
+ * and what to do next (the seed's "ожидаемая ошибка": a log that is missing is a reason for the next
+ * observation, never an empty answer).
+ *
+ * @module
+ */
+
+/**
+ * What kind of expected failure happened. The kind is the first word of the error text.
+ * - `not_found`: no such log (renamed, rotated or never there);
+ * - `permission_denied`: the operating system or Deno's permissions refused the read;
+ * - `not_a_file`: a directory, FIFO, socket or device;
+ * - `outside_roots`: the path leads outside the log roots (`..`, an absolute path, a symlink out);
+ * - `invalid_path`: the path is malformed (empty, NUL byte, backslash);
+ * - `unsupported_encoding`: the log is UTF-16 or UTF-32 (a byte-order mark says so);
+ * - `compressed`: the log is gzip-compressed.
+ */
+export type ToolErrorKind =
+  | "not_found"
+  | "permission_denied"
+  | "not_a_file"
+  | "outside_roots"
+  | "invalid_path"
+  | "unsupported_encoding"
+  | "compressed";
+
+/**
+ * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an
+ * `isError` result whose text is `kind: message`. Any other exception is unexpected.
+ */
+export class ToolError extends Error {
+  /** What kind of failure. */
+  readonly kind: ToolErrorKind;
+  /**
+   * @param kind What kind of failure.
+   * @param message What happened and what to do next, for the model to read.
+   */
+  constructor(kind: ToolErrorKind, message: string) {
+    super(message);
+    this.name = "ToolError";
+    this.kind = kind;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Opening one log for reading: confined ({@linkcode resolveLog}), a regular file (a FIFO is never
+ * opened: it would hang the call), the handle checked to be the file whose real path was checked, and
+ * its first bytes sniffed for an encoding logpeek does not read.
+ *
+ * Permission: read access to the log (through its root).
+ *
+ * @module
+ */
+
+import { ToolError } from "./errors.ts";
+import { type LogRef, osError, resolveLog, type Root } from "./roots.ts";
+import type { ByteSource } from "./scanner.ts";
+
+/** An open log. Close it with `using` or {@linkcode OpenLog.close}. */
+export interface OpenLog extends Disposable {
+  /** Which log. */
+  ref: LogRef;
+  /** The handle. */
+  file: Deno.FsFile;
+  /** Its size in bytes when opened. */
+  size: number;
+  /** Bytes of a UTF-8 byte-order mark at its start (0 or 3), which no line includes. */
+  bomLength: number;
+  /** Closes the handle. */
+  close(): void;
+}
+
+/**
+ * Opens the log that `name` names.
+ *
+ * @param roots The log roots.
+ * @param name The log's name, as `log_files` lists it.
+ * @returns The open log; the caller closes it.
+ * @throws {ToolError} `invalid_path`, `outside_roots`, `not_found`, `permission_denied`, `not_a_file`,
+ *   `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark) or `compressed` (gzip).
+ */
+export function openLog(roots: Root[], name: string): OpenLog {
+  const ref = resolveLog(roots, name);
+  let st: Deno.FileInfo;
+  let file: Deno.FsFile;
+  try {
+    st = Deno.statSync(ref.path);
+    if (!st.isFile) {
+      const what = st.isDirectory ? "a directory" : "not a regular file (a FIFO, socket or device)";
+      throw new ToolError("not_a_file", `${ref.file} is ${what}; logpeek reads regular log files: call log_files`);
+    }
+    file = Deno.openSync(ref.path, { read: true });
+  } catch (e) {
+    throw osError(e, ref.file);
+  }
+  try {
+    const fst = file.statSync();
+    if (fst.dev !== st.dev || fst.ino !== st.ino || !fst.isFile) {
+      throw new ToolError("not_found", `${ref.file} changed while it was being opened (rotated?); call again`);
+    }
+    const magic = new Uint8Array(4);
+    let got = 0;
+    while (got < 4) {
+      const n = file.readSync(magic.subarray(got));
+      if (!n) break;
+      got += n;
+    }
+    const bomLength = sniff(magic.subarray(0, got), ref.file);
+    return {
+      ref,
+      file,
+      size: fst.size,
+      bomLength,
+      close: () => file.close(),
+      [Symbol.dispose]: () => file.close(),
+    };
+  } catch (e) {
+    file.close();
+    throw osError(e, ref.file);
+  }
+}
+
+/** Returns the UTF-8 BOM's length, or throws for encodings and compression logpeek does not read. */
+function sniff(b: Uint8Array, name: string): number {
+  const is = (...sig: number[]) => sig.every((v, i) => b[i] === v) && b.length >= sig.length;
+  const encoding = is(0xff, 0xfe, 0, 0)
+    ? "UTF-32LE (byte-order mark FF FE 00 00)"
+    : is(0, 0, 0xfe, 0xff)
+    ? "UTF-32BE (byte-order mark 00 00 FE FF)"
+    : is(0xff, 0xfe)
+    ? "UTF-16LE (byte-order mark FF FE)"
+    : is(0xfe, 0xff)
+    ? "UTF-16BE (byte-order mark FE FF)"
+    : null;
+  if (encoding) {
+    throw new ToolError(
+      "unsupported_encoding",
+      `${name} is ${encoding}, not UTF-8; logpeek reads UTF-8 logs only: convert it (iconv -f UTF-16 -t UTF-8)`,
+    );
+  }
+  if (is(0x1f, 0x8b)) {
+    throw new ToolError(
+      "compressed",
+      `${name} is gzip-compressed; logpeek does not read compressed logs yet: search the uncompressed log, or zgrep it`,
+    );
+  }
+  return is(0xef, 0xbb, 0xbf) ? 3 : 0;
+}
+
+/**
+ * A {@linkcode ByteSource} over an open log from byte `start`.
+ *
+ * @param log The open log.
+ * @param start The file offset to read from.
+ */
+export function fileSource(log: OpenLog, start: number): ByteSource {
+  log.file.seekSync(start, Deno.SeekMode.Start);
+  let pos = start;
+  return {
+    readSync(into: Uint8Array): number | null {
+      const n = log.file.readSync(into);
+      if (n) pos += n;
+      return n;
+    },
+    atEnd: () => log.file.statSync().size <= pos,
+  };
+}
+
+/**
+ * Reads the one byte at `offset` (the byte before a tail window), or null past the end.
+ */
+export function byteAt(log: OpenLog, offset: number): number | null {
+  const one = new Uint8Array(1);
+  log.file.seekSync(offset, Deno.SeekMode.Start);
+  return log.file.readSync(one) ? one[0] : null;
+}

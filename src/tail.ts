@@ -1,0 +1,97 @@
+/**
+ * The end of a log: the last lines within a window of at most `tailBytes` bytes from its end.
+ *
+ * From the seed (`../shared/seeds/000_…`, "Хвост файла и номера строк"): nothing before the window is
+ * read except the one byte just before it, which says whether the window's first line is whole (a line
+ * that starts right after a newline is kept; a fragment is dropped and reported). Line numbers are
+ * known only when the window covers the whole file.
+ *
+ * @module
+ */
+
+import { levelOf, LEVELS, type Level } from "./level.ts";
+import { toLogLine, type LogLine } from "./log_line.ts";
+import { byteAt, fileSource, type OpenLog } from "./log_file.ts";
+import { scan } from "./scanner.ts";
+
+/** Options of {@linkcode tailLog}. */
+export interface TailOptions {
+  /** How many lines at most. */
+  lines: number;
+  /** Keep only lines of this level. */
+  level?: Level;
+  /** The window: the most bytes read from the end. */
+  tailBytes: number;
+  /** The most characters of one returned line. */
+  maxLine: number;
+  /** Bytes per read. */
+  pieceSize: number;
+}
+
+/** What {@linkcode tailLog} found: the `log_tail` result without its `file`. */
+export interface TailResult {
+  /** The last lines, oldest first. */
+  lines: LogLine[];
+  /** True when the window covered the whole file (then every line has its `line_no`). */
+  whole_file: boolean;
+  /** True when the window began inside a line and that fragment was dropped. */
+  dropped_partial: boolean;
+  /** Bytes of the returned lines that were invalid UTF-8 and replaced. */
+  replaced_bytes: number;
+}
+
+interface Kept {
+  bytes: Uint8Array;
+  len: number;
+  lineNo: number;
+  cut: boolean;
+}
+
+/**
+ * Reads the last lines of an open log.
+ *
+ * Memory: one piece, plus at most `lines` copies of a line's first `4 × maxLine + 1` bytes.
+ *
+ * @param log The open log.
+ * @param opts How many lines, which level, the window.
+ * @returns The lines and what the window covered.
+ * @throws Read errors of the handle.
+ */
+export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResult> {
+  const size = log.size;
+  const start = Math.max(log.bomLength, size - opts.tailBytes);
+  const whole = start === log.bomLength;
+  const firstLineWhole = whole || byteAt(log, start - 1) === 10;
+  const keepBytes = opts.maxLine * 4 + 1;
+  const ring: Kept[] = [];
+  let next = 0; // ring slot the next line goes to
+  const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const r = await scan(fileSource(log, start), {
+    line(buf, s, e, lineNo, cut) {
+      if (want >= 0 && levelOf(buf, s, e) !== want) return true;
+      let slot = ring[next];
+      if (!slot) slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false };
+      const len = Math.min(e - s, keepBytes);
+      slot.bytes.set(buf.subarray(s, s + len));
+      slot.len = len;
+      slot.lineNo = lineNo;
+      slot.cut = cut || len < e - s;
+      next = (next + 1) % opts.lines;
+      return true;
+    },
+  }, {
+    pieceSize: opts.pieceSize,
+    maxBytes: size - start,
+    maxBytesIsEnd: true,
+    firstLineWhole,
+    headBytes: keepBytes,
+  });
+  const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];
+  let replaced = 0;
+  const lines = ordered.map((k) => {
+    const { line, replaced: bad } = toLogLine(k.bytes, 0, k.len, whole ? k.lineNo : null, k.cut, opts.maxLine);
+    replaced += bad;
+    return line;
+  });
+  return { lines, whole_file: whole, dropped_partial: r.droppedPartial, replaced_bytes: replaced };
+}

@@ -1,0 +1,62 @@
+/**
+ * `log_files`: the logs the other tools can read.
+ *
+ * @module
+ */
+
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { listLogs, type LogList } from "../list_logs.ts";
+import { guarded, okResult } from "../outcome.ts";
+import { READ_ONLY, type ToolDeps } from "./deps.ts";
+
+/** The most entries `log_files` lists (issue #2). */
+export const MAX_FILES = 1000;
+
+const outputSchema = z.object({
+  files: z.array(z.object({
+    file: z.string().describe("the name the other tools take as file"),
+    size_bytes: z.number().int(),
+    modified: z.string().nullable().describe("last modification, ISO 8601"),
+  })),
+  complete: z.boolean().describe("false when more logs exist than are listed, or a folder could not be read"),
+  unreadable: z.array(z.string()).describe("folders that could not be read, with the reason"),
+});
+
+const config = {
+  title: "List log files",
+  description: "Lists the log files logpeek can read: regular files under its roots, recursively, sorted, " +
+    `with size in bytes and last modification time. At most ${MAX_FILES}; complete is false beyond. ` +
+    "Each file value is exactly what log_tail, log_search and log_levels take.",
+  inputSchema: {},
+  outputSchema: outputSchema.shape,
+  annotations: { ...READ_ONLY, title: "List log files" },
+};
+
+/** Renders a listing for the model. */
+export function renderFiles(list: LogList): string {
+  const head = list.complete
+    ? `${list.files.length} log file(s); the list is complete.`
+    : `${list.files.length} log file(s) listed; the list is NOT complete` +
+      (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
+      (list.unreadable.length ? `; unreadable folders: ${list.unreadable.join("; ")}` : "") + ".";
+  return [head, ...list.files.map((f) => `${f.file}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`)].join("\n");
+}
+
+/**
+ * Registers `log_files` on `server`.
+ *
+ * @param server The MCP server.
+ * @param deps Roots and diagnostics.
+ */
+export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    "log_files",
+    config,
+    guarded("log_files", deps.stderr, () => {
+      const list = listLogs(deps.roots, MAX_FILES);
+      return Promise.resolve(okResult({ ...list }, renderFiles(list)));
+    }),
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * `log_levels`: how many lines of each level a log has.
+ *
+ * @module
+ */
+
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { countLevels, type LevelsResult } from "../count_levels.ts";
+import { LEVELS } from "../level.ts";
+import { openLog } from "../log_file.ts";
+import { guarded, okResult } from "../outcome.ts";
+import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { renderStop } from "./render.ts";
+
+const inputSchema = z.object({
+  file: z.string().describe("the log, as log_files lists it"),
+});
+
+const outputSchema = z.object({
+  file: z.string(),
+  counts: z.object(Object.fromEntries(LEVELS.map((l) => [l, z.number().int()])) as Record<
+    (typeof LEVELS)[number],
+    z.ZodNumber
+  >).describe("lines per level; UNKNOWN: lines with no level"),
+  total_lines: z.number().int(),
+  complete: z.boolean().describe("every line of the file was counted"),
+  stop_reason: z.enum(["time_budget"]).nullable().describe("why not complete"),
+});
+
+/** Renders level counts for the model. */
+export function renderLevels(file: string, r: LevelsResult): string {
+  const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) => `${l} ${r.counts[l]}`);
+  const zero = LEVELS.filter((l) => r.counts[l] === 0);
+  return `${file}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + `. ` +
+    (r.complete ? "complete: every line was counted." : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
+      "; these counts cover only the lines before that point.");
+}
+
+/**
+ * Registers `log_levels` on `server`.
+ *
+ * @param server The MCP server.
+ * @param deps Roots, limits, diagnostics.
+ */
+export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    "log_levels",
+    {
+      title: "Count lines by level",
+      description: "Counts every line of a log by level (TRACE DEBUG INFO NOTICE WARN ERROR FATAL, UNKNOWN for " +
+        "lines with none), in one pass whose time grows with the file's size. Stops after LOGPEEK_LEVELS_MS ms " +
+        `(${deps.limits.levelsMs}) with complete false and the counts so far.`,
+      inputSchema: inputSchema.shape,
+      outputSchema: outputSchema.shape,
+      annotations: { ...READ_ONLY, title: "Count lines by level" },
+    },
+    guarded("log_levels", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
+      using log = openLog(deps.roots, args.file);
+      const r = await countLevels(log, deps.limits);
+      return okResult({ file: log.ref.file, ...r }, renderLevels(log.ref.file, r));
+    }),
+  );
+}

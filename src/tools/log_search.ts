@@ -1,0 +1,68 @@
+/**
+ * `log_search`: lines that hold a literal text.
+ *
+ * @module
+ */
+
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { openLog } from "../log_file.ts";
+import { levelSchema, logLineSchema } from "../log_line.ts";
+import { guarded, okResult } from "../outcome.ts";
+import { searchLog, type SearchResult } from "../search.ts";
+import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { renderLine, renderStop } from "./render.ts";
+
+const inputSchema = z.object({
+  file: z.string().describe("the log, as log_files lists it"),
+  text: z.string().min(1).max(100).refine((t) => !/[\r\n]/.test(t), {
+    message: "text must be on one line: each line of the log is searched on its own",
+  }).describe("the literal text to find (not a pattern), 1..100 characters, case-sensitive"),
+  level: levelSchema.optional().describe("keep only matching lines of this level"),
+  limit: z.number().int().min(1).max(50).default(20).describe("the most matches to return (1..50)"),
+});
+
+const outputSchema = z.object({
+  file: z.string(),
+  matches: z.array(logLineSchema),
+  scanned_lines: z.number().int().describe("lines read to their end"),
+  complete: z.boolean().describe("the whole file was read and every match returned"),
+  stop_reason: z.enum(["limit", "time_budget", "size_budget"]).nullable().describe("why not complete"),
+  replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
+});
+
+/** Renders a search result for the model. */
+export function renderSearch(file: string, text: string, r: SearchResult): string {
+  const head = `${file}: ${r.matches.length} match(es) for ${JSON.stringify(text)}; ` +
+    renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS") +
+    (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") + ".";
+  return [head, ...r.matches.map(renderLine)].join("\n");
+}
+
+/**
+ * Registers `log_search` on `server`.
+ *
+ * @param server The MCP server.
+ * @param deps Roots, limits, diagnostics.
+ */
+export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    "log_search",
+    {
+      title: "Search a log",
+      description: "Finds lines holding a literal text (optionally of one level), from the file's start, with " +
+        "exact line numbers. Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
+        `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}), and says so: ` +
+        "complete is true only when the whole file was read. Zero matches with complete false proves nothing.",
+      inputSchema: inputSchema.shape,
+      outputSchema: outputSchema.shape,
+      annotations: { ...READ_ONLY, title: "Search a log" },
+    },
+    guarded("log_search", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
+      using log = openLog(deps.roots, args.file);
+      const r = await searchLog(log, { ...deps.limits, text: args.text, level: args.level, limit: args.limit });
+      return okResult({ file: log.ref.file, ...r }, renderSearch(log.ref.file, args.text, r));
+    }),
+  );
+}

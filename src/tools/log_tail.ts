@@ -1,0 +1,67 @@
+/**
+ * `log_tail`: the last lines of a log.
+ *
+ * @module
+ */
+
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { type Level } from "../level.ts";
+import { openLog } from "../log_file.ts";
+import { levelSchema, logLineSchema } from "../log_line.ts";
+import { guarded, okResult } from "../outcome.ts";
+import { tailLog, type TailResult } from "../tail.ts";
+import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { renderLine } from "./render.ts";
+
+const inputSchema = z.object({
+  file: z.string().describe("the log, as log_files lists it"),
+  lines: z.number().int().min(1).max(200).default(20).describe("how many lines at most (1..200)"),
+  level: levelSchema.optional().describe("keep only lines of this level"),
+});
+
+const outputSchema = z.object({
+  file: z.string(),
+  lines: z.array(logLineSchema),
+  whole_file: z.boolean().describe("the window covered the whole file: only then are line numbers known"),
+  dropped_partial: z.boolean().describe("the window began inside a line; that fragment was dropped"),
+  replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
+});
+
+/** Renders a tail for the model. */
+export function renderTail(file: string, r: TailResult, tailBytes: number, level?: Level): string {
+  const what = `${r.lines.length} line(s)${level ? ` of level ${level}` : ""}`;
+  const scope = r.whole_file
+    ? "the window covered the whole file, so line numbers are exact"
+    : `read only the last ${tailBytes} bytes, so line numbers are unknown (-)` +
+      (r.dropped_partial ? "; the window began inside a line and that fragment was dropped" : "");
+  const bad = r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "";
+  return [`${file}: last ${what}; ${scope}${bad}.`, ...r.lines.map(renderLine)].join("\n");
+}
+
+/**
+ * Registers `log_tail` on `server`.
+ *
+ * @param server The MCP server.
+ * @param deps Roots, limits, diagnostics.
+ */
+export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    "log_tail",
+    {
+      title: "Tail a log",
+      description: "Returns the last lines of a log (optionally only one level), reading at most the last " +
+        `${deps.limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's size. Line numbers are given ` +
+        "only when that window covers the whole file. A fragment at the window's start is dropped and reported.",
+      inputSchema: inputSchema.shape,
+      outputSchema: outputSchema.shape,
+      annotations: { ...READ_ONLY, title: "Tail a log" },
+    },
+    guarded("log_tail", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
+      using log = openLog(deps.roots, args.file);
+      const r = await tailLog(log, { ...deps.limits, lines: args.lines, level: args.level });
+      return okResult({ file: log.ref.file, ...r }, renderTail(log.ref.file, r, deps.limits.tailBytes, args.level));
+    }),
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * Text renderings shared by the reading tools: compact, and carrying the same facts as the
+ * structuredContent (completeness and its reason included), never a raw JSON dump.
+ *
+ * @module
+ */
+
+import type { LogLine } from "../log_line.ts";
+import type { StopReason } from "../scanner.ts";
+
+/** One line as `NUMBER LEVEL text`, `-` for an unknown number, with a cut marker. */
+export function renderLine(l: LogLine): string {
+  return `${l.line_no ?? "-"} ${l.level} ${l.text}${l.cut ? " …[cut]" : ""}`;
+}
+
+/** Says why a scan is not complete, and what to do about it. */
+export function renderStop(stop: StopReason | null, lines: number, budgetVar: string): string {
+  switch (stop) {
+    case null:
+      return `complete: the whole file was read (${lines} lines)`;
+    case "limit":
+      return `NOT complete (stop_reason: limit): stopped at the match limit after line ${lines}; ` +
+        "more matches may follow: raise limit, or narrow the text or level";
+    case "time_budget":
+      return `NOT complete (stop_reason: time_budget): the time budget (${budgetVar}) ran out after ${lines} ` +
+        "lines; the rest of the file was not read, so absence of a line there proves nothing";
+    case "size_budget":
+      return `NOT complete (stop_reason: size_budget): the byte budget (LOGPEEK_SEARCH_BYTES) ran out after ` +
+        `${lines} lines; the rest of the file was not read, so absence of a line there proves nothing`;
+  }
+}
