@@ -1,0 +1,72 @@
+/**
+ * Builds the test logs in a fresh temporary directory, byte for byte the same every run.
+ *
+ * @module
+ */
+
+const enc = new TextEncoder();
+
+/** Lines of `width` bytes (newline included) numbered from 1, as in `../shared/cases/01-…`. */
+function fixedLines(count: number, width: number, lastWidth = width): string {
+  let s = "";
+  for (let i = 1; i <= count; i++) {
+    const head = `2024-05-01T10:00:00Z INFO seq=${String(i).padStart(6, "0")} msg=tick `;
+    s += head + "x".repeat((i === count ? lastWidth : width) - 1 - head.length) + "\n";
+  }
+  return s;
+}
+
+/**
+ * Writes every fixture into a new temporary directory and returns its path. The caller removes it.
+ *
+ * Files: `crlf.log`, `no_eol.log`, `empty.log`, `newlines.log`, `invalid_utf8.log` (two bad bytes),
+ * `split_multibyte.log` (an "é" whose two bytes straddle offset 65536), `tail_aligned.log` and
+ * `tail_misaligned.log` (the 256 KiB window starts right after a newline / one byte into a line),
+ * `long_line.log` (a 3 MiB line with `NEEDLE-3M` straddling offset 131072), `levels.log`,
+ * `sub/nested.log`, `utf16.log`, `app.log.1.gz`, and a folder `dir.log`.
+ */
+export function makeFixtures(): string {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-fixtures-" });
+  const w = (name: string, data: string | Uint8Array) =>
+    Deno.writeFileSync(`${dir}/${name}`, typeof data === "string" ? enc.encode(data) : data);
+  w(
+    "crlf.log",
+    "2024-05-01 10:00:00 INFO service started\r\n2024-05-01 10:00:01 WARN disk usage 91%\r\n" +
+      "2024-05-01 10:00:02 ERROR request failed id=7\r\n",
+  );
+  w("no_eol.log", "2024-05-01 10:00:01 INFO step 1\n2024-05-01 10:00:02 INFO step 2");
+  w("empty.log", "");
+  w("newlines.log", "\n\n\n");
+  w(
+    "invalid_utf8.log",
+    new Uint8Array([...enc.encode("2024-05-01 10:00:00 INFO ok\n2024-05-01 10:00:01 ERROR bad "), 0xff, 0xfe, 10]),
+  );
+  // "é" = C3 A9 at offsets 65535 and 65536.
+  const pre = "2024-05-01 10:00:00 INFO filler\n".repeat(2047); // 65504 bytes
+  const line = "2024-05-01 10:00:01 WARN caf"; // 28 bytes: 65504 + 28 = 65532
+  w("split_multibyte.log", pre + line + "___é done\n");
+  w("tail_aligned.log", fixedLines(5000, 64));
+  w("tail_misaligned.log", fixedLines(5000, 64, 65));
+  const long = new Uint8Array(3 * 1024 * 1024 + 64);
+  const head = enc.encode("2024-05-01 10:00:02 ERROR dump=");
+  long.fill(0x41);
+  long.set(head, 0);
+  const first = enc.encode("2024-05-01 10:00:01 INFO before\n");
+  const needleAt = 131072 - 4 - first.length; // straddles the second/third 64 KiB pieces
+  long.set(enc.encode("NEEDLE-3M"), needleAt);
+  w(
+    "long_line.log",
+    new Uint8Array([...first, ...long, ...enc.encode("\n2024-05-01 10:00:03 INFO after NEEDLE-3M\n")]),
+  );
+  w(
+    "levels.log",
+    "2024-05-01 10:00:00 INFO a\n2024-05-01 10:00:01 WARN b\n2024-05-01 10:00:02 ERROR c\n" +
+      "    at stack.Frame(Frame.java:1)\n2024-05-01 10:00:03 ERROR d\n",
+  );
+  Deno.mkdirSync(`${dir}/sub`);
+  w("sub/nested.log", "2024-05-01 10:00:00 DEBUG nested\n");
+  w("utf16.log", new Uint8Array([0xff, 0xfe, 0x41, 0, 10, 0]));
+  w("app.log.1.gz", new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+  Deno.mkdirSync(`${dir}/dir.log`);
+  return dir;
+}

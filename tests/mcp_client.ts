@@ -1,0 +1,75 @@
+/**
+ * End-to-end test helper: spawns logpeek exactly as users are told to run it (`deno run` with
+ * {@linkcode serverFlags}) and connects the MCP SDK's own client to it over stdio.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { serverFlags } from "../src/flags.ts";
+
+/** The repository's `main.ts`. */
+export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+
+/** A connected client, and the server's stderr so far. */
+export interface Session extends AsyncDisposable {
+  client: Client;
+  stderr: () => string;
+  pid: number | null;
+  /** Calls a tool; returns the raw result. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+}
+
+/** A tools/call result as the client receives it. */
+export interface CallResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  // deno-lint-ignore no-explicit-any
+  structuredContent?: any;
+}
+
+/**
+ * Starts logpeek on `roots` and connects a client.
+ *
+ * @param roots Root paths (as given to logpeek).
+ * @param env Extra environment for the server (LOGPEEK_* budgets).
+ * @param extraRead More paths for --allow-read (a symlinked root's real path).
+ */
+export async function connect(
+  roots: string[],
+  env: Record<string, string> = {},
+  extraRead: string[] = [],
+): Promise<Session> {
+  const abs = roots.map((r) => resolve(r));
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...serverFlags([...abs, ...extraRead]), MAIN, ...abs],
+    env: { ...getDefaultEnvironment(), ...denoEnv(), ...env },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (d: Uint8Array) => (err += new TextDecoder().decode(d)));
+  const client = new Client({ name: "logpeek-test", version: "0" });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => err,
+    pid: transport.pid,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallResult,
+    [Symbol.asyncDispose]: () => client.close(),
+  };
+}
+
+function denoEnv(): Record<string, string> {
+  const out: Record<string, string> = { NO_COLOR: "1" };
+  for (const k of ["DENO_DIR", "XDG_CACHE_HOME"]) {
+    const v = Deno.env.get(k);
+    if (v) out[k] = v;
+  }
+  return out;
+}
