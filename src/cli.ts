@@ -15,7 +15,8 @@ import { createServer } from "./server.ts";
 import { VERSION } from "./version.ts";
 
 /** The usage text, printed by `--help` (stdout) and on a usage error (stderr). */
-export const USAGE = `logpeek ${VERSION}: an MCP server (stdio) that lets AI agents read log files safely and honestly.
+export const USAGE =
+  `logpeek ${VERSION}: an MCP server (stdio) that lets AI agents read log files safely and honestly.
 
 Usage: logpeek [options] ROOT...
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { HEADER_BYTES, LEVELS, levelOf, STRUCTURED_BYTES } from "./level.ts";
+import { HEADER_BYTES, levelOf, LEVELS, STRUCTURED_BYTES } from "./level.ts";
 import { fileSource, type OpenLog } from "./log_file.ts";
 import { scan, type StopReason } from "./scanner.ts";
 

@@ -20,5 +20,9 @@ import { ENV_NAMES } from "./config.ts";
  * ```
  */
 export function serverFlags(readPaths: string[]): string[] {
-  return ["--no-prompt", `--allow-read=${[...new Set(readPaths)].join(",")}`, `--allow-env=${ENV_NAMES.join(",")}`];
+  return [
+    "--no-prompt",
+    `--allow-read=${[...new Set(readPaths)].join(",")}`,
+    `--allow-env=${ENV_NAMES.join(",")}`,
+  ];
 }

@@ -43,7 +43,10 @@ export function openLog(roots: Root[], name: string): OpenLog {
     st = Deno.statSync(ref.path);
     if (!st.isFile) {
       const what = st.isDirectory ? "a directory" : "not a regular file (a FIFO, socket or device)";
-      throw new ToolError("not_a_file", `${ref.file} is ${what}; logpeek reads regular log files: call log_files`);
+      throw new ToolError(
+        "not_a_file",
+        `${ref.file} is ${what}; logpeek reads regular log files: call log_files`,
+      );
     }
     file = Deno.openSync(ref.path, { read: true });
   } catch (e) {
@@ -52,7 +55,10 @@ export function openLog(roots: Root[], name: string): OpenLog {
   try {
     const fst = file.statSync();
     if (fst.dev !== st.dev || fst.ino !== st.ino || !fst.isFile) {
-      throw new ToolError("not_found", `${ref.file} changed while it was being opened (rotated?); call again`);
+      throw new ToolError(
+        "not_found",
+        `${ref.file} changed while it was being opened (rotated?); call again`,
+      );
     }
     const magic = new Uint8Array(4);
     let got = 0;

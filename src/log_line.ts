@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { decodeLine } from "./decode.ts";
-import { LEVELS, levelOf } from "./level.ts";
+import { levelOf, LEVELS } from "./level.ts";
 
 /** The zod schema of a level name (issue #2: `TRACE DEBUG INFO NOTICE WARN ERROR FATAL UNKNOWN`). */
 export const levelSchema = z.enum(LEVELS);

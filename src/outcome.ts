@@ -43,13 +43,18 @@ export function guarded<A>(
     try {
       return await handler(args);
     } catch (e) {
-      if (e instanceof ToolError) return { content: [{ type: "text", text: `${e.kind}: ${e.message}` }], isError: true };
+      if (e instanceof ToolError) {
+        return { content: [{ type: "text", text: `${e.kind}: ${e.message}` }], isError: true };
+      }
       const id = crypto.randomUUID().slice(0, 8);
-      stderr(`logpeek: ${tool} failed unexpectedly (error id ${id}): ${e instanceof Error ? e.stack : String(e)}`);
+      stderr(
+        `logpeek: ${tool} failed unexpectedly (error id ${id}): ${e instanceof Error ? e.stack : String(e)}`,
+      );
       return {
         content: [{
           type: "text",
-          text: `internal_error: ${tool} failed unexpectedly (error id ${id}); nothing was read for this call. ` +
+          text:
+            `internal_error: ${tool} failed unexpectedly (error id ${id}); nothing was read for this call. ` +
             "The details are in the server's stderr; call again, or report the id.",
         }],
         isError: true,

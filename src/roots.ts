@@ -85,7 +85,9 @@ export function openRoots(args: string[], cwd: string): Root[] {
             " (and the root's real path too, when it is reached through a symlink)",
         );
       }
-      if (e instanceof Deno.errors.PermissionDenied) throw new RootError(`root ${arg} cannot be read: ${errText(e)}`);
+      if (e instanceof Deno.errors.PermissionDenied) {
+        throw new RootError(`root ${arg} cannot be read: ${errText(e)}`);
+      }
       throw e;
     }
     let label = basename(path) || "root";
@@ -104,7 +106,9 @@ function errText(e: unknown): string {
 /** True when `real` lies inside one of the roots' real paths. */
 export function insideRoots(roots: Root[], real: string): boolean {
   return roots.some((r) =>
-    r.kind === "file" ? real === r.real : real === r.real || real.startsWith(r.real === "/" ? "/" : r.real + "/")
+    r.kind === "file"
+      ? real === r.real
+      : real === r.real || real.startsWith(r.real === "/" ? "/" : r.real + "/")
   );
 }
 
@@ -118,7 +122,9 @@ export function insideRoots(roots: Root[], real: string): boolean {
  *   path outside), `not_found`, or `permission_denied`.
  */
 export function resolveLog(roots: Root[], file: string): LogRef {
-  if (file.length === 0) throw new ToolError("invalid_path", "the file name is empty; call log_files for the names");
+  if (file.length === 0) {
+    throw new ToolError("invalid_path", "the file name is empty; call log_files for the names");
+  }
   if (file.includes("\0")) throw new ToolError("invalid_path", "the file name contains a NUL byte");
   if (file.includes("\\")) {
     throw new ToolError("invalid_path", "the file name contains a backslash; separate folders with '/'");
@@ -149,7 +155,10 @@ export function resolveLog(roots: Root[], file: string): LogRef {
       );
     }
     if (root.kind === "file" && rel.length > 0) {
-      throw new ToolError("not_found", `'${root.label}' is a single log file, not a directory; call log_files`);
+      throw new ToolError(
+        "not_found",
+        `'${root.label}' is a single log file, not a directory; call log_files`,
+      );
     }
   }
   const name = [root.label, ...rel].filter((p) => p !== "").join("/");

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { levelOf, LEVELS, type Level } from "./level.ts";
-import { toLogLine, type LogLine } from "./log_line.ts";
+import { type Level, levelOf, LEVELS } from "./level.ts";
+import { type LogLine, toLogLine } from "./log_line.ts";
 import { fileSource, type OpenLog } from "./log_file.ts";
 import { scan, type StopReason } from "./scanner.ts";
 

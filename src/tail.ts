@@ -9,8 +9,8 @@
  * @module
  */
 
-import { levelOf, LEVELS, type Level } from "./level.ts";
-import { toLogLine, type LogLine } from "./log_line.ts";
+import { type Level, levelOf, LEVELS } from "./level.ts";
+import { type LogLine, toLogLine } from "./log_line.ts";
 import { byteAt, fileSource, type OpenLog } from "./log_file.ts";
 import { scan } from "./scanner.ts";
 
@@ -89,7 +89,14 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
   const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];
   let replaced = 0;
   const lines = ordered.map((k) => {
-    const { line, replaced: bad } = toLogLine(k.bytes, 0, k.len, whole ? k.lineNo : null, k.cut, opts.maxLine);
+    const { line, replaced: bad } = toLogLine(
+      k.bytes,
+      0,
+      k.len,
+      whole ? k.lineNo : null,
+      k.cut,
+      opts.maxLine,
+    );
     replaced += bad;
     return line;
   });

@@ -91,11 +91,14 @@ Deno.test({
 
     await t.step("only newlines: three empty UNKNOWN lines", async () => {
       const tail = await call("log_tail", { file: "newlines.log", lines: 10 });
-      assert.deepEqual(tail.structuredContent.lines.map((l: { line_no: number; text: string }) => [l.line_no, l.text]), [
-        [1, ""],
-        [2, ""],
-        [3, ""],
-      ]);
+      assert.deepEqual(
+        tail.structuredContent.lines.map((l: { line_no: number; text: string }) => [l.line_no, l.text]),
+        [
+          [1, ""],
+          [2, ""],
+          [3, ""],
+        ],
+      );
       const levels = await call("log_levels", { file: "newlines.log" });
       assert.equal(levels.structuredContent.counts.UNKNOWN, 3);
     });
@@ -137,7 +140,10 @@ Deno.test({
     await t.step("a match across a piece boundary inside a 3 MiB line is found and cut", async () => {
       const r = await call("log_search", { file: "long_line.log", text: "NEEDLE-3M" });
       const m = r.structuredContent.matches;
-      assert.deepEqual(m.map((x: { line_no: number; cut: boolean }) => [x.line_no, x.cut]), [[2, true], [3, false]]);
+      assert.deepEqual(m.map((x: { line_no: number; cut: boolean }) => [x.line_no, x.cut]), [[2, true], [
+        3,
+        false,
+      ]]);
       assert.equal(m[0].text.length, 1000);
       assert.ok(m[0].text.startsWith("2024-05-01 10:00:02 ERROR dump=AAAA"));
       assert.equal(m[0].level, "ERROR");
@@ -148,7 +154,12 @@ Deno.test({
     await t.step("limit stops the search and says more may follow", async () => {
       const r = await call("log_search", { file: "levels.log", text: "2024", limit: 2 });
       const sc = r.structuredContent;
-      assert.deepEqual([sc.matches.length, sc.complete, sc.stop_reason, sc.scanned_lines], [2, false, "limit", 2]);
+      assert.deepEqual([sc.matches.length, sc.complete, sc.stop_reason, sc.scanned_lines], [
+        2,
+        false,
+        "limit",
+        2,
+      ]);
       assert.match(r.content[0].text, /NOT complete \(stop_reason: limit\)/);
     });
 
@@ -168,15 +179,20 @@ Deno.test({
         FATAL: 0,
         UNKNOWN: 1,
       });
-      assert.deepEqual([levels.structuredContent.complete, levels.structuredContent.stop_reason], [true, null]);
+      assert.deepEqual([levels.structuredContent.complete, levels.structuredContent.stop_reason], [
+        true,
+        null,
+      ]);
     });
 
     await t.step("a missing log is an error that says what to do, for every tool", async () => {
-      for (const [tool, args] of [
-        ["log_tail", {}],
-        ["log_search", { text: "x" }],
-        ["log_levels", {}],
-      ] as const) {
+      for (
+        const [tool, args] of [
+          ["log_tail", {}],
+          ["log_search", { text: "x" }],
+          ["log_levels", {}],
+        ] as const
+      ) {
         const r = await call(tool, { file: "gone.log", ...args });
         assert.equal(r.isError, true, tool);
         assert.equal(r.structuredContent, undefined);

@@ -39,7 +39,12 @@ export function makeFixtures(): string {
   w("newlines.log", "\n\n\n");
   w(
     "invalid_utf8.log",
-    new Uint8Array([...enc.encode("2024-05-01 10:00:00 INFO ok\n2024-05-01 10:00:01 ERROR bad "), 0xff, 0xfe, 10]),
+    new Uint8Array([
+      ...enc.encode("2024-05-01 10:00:00 INFO ok\n2024-05-01 10:00:01 ERROR bad "),
+      0xff,
+      0xfe,
+      10,
+    ]),
   );
   // "é" = C3 A9 at offsets 65535 and 65536.
   const pre = "2024-05-01 10:00:00 INFO filler\n".repeat(2047); // 65504 bytes

@@ -41,7 +41,9 @@ export function renderFiles(list: LogList): string {
     : `${list.files.length} log file(s) listed; the list is NOT complete` +
       (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
       (list.unreadable.length ? `; unreadable folders: ${list.unreadable.join("; ")}` : "") + ".";
-  return [head, ...list.files.map((f) => `${f.file}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`)].join("\n");
+  return [head, ...list.files.map((f) => `${f.file}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`)].join(
+    "\n",
+  );
 }
 
 /**

@@ -35,8 +35,10 @@ export function renderLevels(file: string, r: LevelsResult): string {
   const zero = LEVELS.filter((l) => r.counts[l] === 0);
   return `${file}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
     (zero.length ? `; 0 of ${zero.join(", ")}` : "") + `. ` +
-    (r.complete ? "complete: every line was counted." : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
-      "; these counts cover only the lines before that point.");
+    (r.complete
+      ? "complete: every line was counted."
+      : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
+        "; these counts cover only the lines before that point.");
 }
 
 /**
@@ -50,7 +52,8 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
     "log_levels",
     {
       title: "Count lines by level",
-      description: "Counts every line of a log by level (TRACE DEBUG INFO NOTICE WARN ERROR FATAL, UNKNOWN for " +
+      description:
+        "Counts every line of a log by level (TRACE DEBUG INFO NOTICE WARN ERROR FATAL, UNKNOWN for " +
         "lines with none), in one pass whose time grows with the file's size. Stops after LOGPEEK_LEVELS_MS ms " +
         `(${deps.limits.levelsMs}) with complete false and the counts so far.`,
       inputSchema: inputSchema.shape,

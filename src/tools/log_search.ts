@@ -51,7 +51,8 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
     "log_search",
     {
       title: "Search a log",
-      description: "Finds lines holding a literal text (optionally of one level), from the file's start, with " +
+      description:
+        "Finds lines holding a literal text (optionally of one level), from the file's start, with " +
         "exact line numbers. Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
         `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}), and says so: ` +
         "complete is true only when the whole file was read. Zero matches with complete false proves nothing.",
@@ -61,7 +62,12 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
     },
     guarded("log_search", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
       using log = openLog(deps.roots, args.file);
-      const r = await searchLog(log, { ...deps.limits, text: args.text, level: args.level, limit: args.limit });
+      const r = await searchLog(log, {
+        ...deps.limits,
+        text: args.text,
+        level: args.level,
+        limit: args.limit,
+      });
       return okResult({ file: log.ref.file, ...r }, renderSearch(log.ref.file, args.text, r));
     }),
   );

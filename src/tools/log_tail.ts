@@ -61,7 +61,10 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
     guarded("log_tail", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
       using log = openLog(deps.roots, args.file);
       const r = await tailLog(log, { ...deps.limits, lines: args.lines, level: args.level });
-      return okResult({ file: log.ref.file, ...r }, renderTail(log.ref.file, r, deps.limits.tailBytes, args.level));
+      return okResult(
+        { file: log.ref.file, ...r },
+        renderTail(log.ref.file, r, deps.limits.tailBytes, args.level),
+      );
     }),
   );
 }
