@@ -315,7 +315,12 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     ls = pos;
   }
 
-  if (stop === null) {
+  if ((stop === "time_budget" || stop === "size_budget") && pending) {
+    // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
+    // cut (its end was not read), though the line is not counted as read to its end.
+    if (long) sink.line(head, 0, headLen, lineNo + 1, true);
+    else sink.line(buf, ls, end, lineNo + 1, true);
+  } else if (stop === null) {
     // The end: an unterminated last line still counts.
     if (long) {
       if (!finishLong(false)) stop = "limit";

@@ -191,3 +191,13 @@ Deno.test("scan reports limit when the sink stops it", async () => {
   const r = await collect(bytes, { pieceSize: 2, needle: new TextEncoder().encode("x") }, 2);
   assert.deepEqual([r.stop, r.lines, r.seen.length], ["limit", 2, 2]);
 });
+
+Deno.test("a budget that stops inside a matching line still reports that match, cut", async () => {
+  const bytes = new TextEncoder().encode("first\nsecond has the NEEDLE and goes on and on\nthird NEEDLE\n");
+  for (const pieceSize of [4, 16, 65536]) {
+    const r = await collect(bytes, { pieceSize, maxBytes: 30, needle: new TextEncoder().encode("NEEDLE") });
+    assert.deepEqual([r.stop, r.lines], ["size_budget", 1]);
+    assert.deepEqual(r.seen.map((s) => [s.no, s.cut]), [[2, true]]);
+    assert.equal(String.fromCharCode(...r.seen[0].bytes).slice(0, 13), "second has th");
+  }
+});
