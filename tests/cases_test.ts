@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { tempDir } from "./fixtures.ts";
 import { connect, type Session } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 
@@ -21,7 +22,7 @@ function caseLogs(name: string, sub = "logs", build = false): string {
   } catch {
     // not stored: build it
   }
-  const tmp = Deno.makeTempDirSync({ prefix: `logpeek-case-${name.slice(0, 2)}-` });
+  const tmp = tempDir(`logpeek-case-${name.slice(0, 2)}-`);
   Deno.copyFileSync(join(src, "make.sh"), join(tmp, "make.sh"));
   const out = new Deno.Command("bash", { args: [join(tmp, "make.sh")], stdout: "null", stderr: "piped" })
     .outputSync();

@@ -3,9 +3,10 @@
  * dangling links, FIFOs, and a root reached through a symlink.
  */
 import assert from "node:assert/strict";
+import { tempDir } from "./fixtures.ts";
 import { connect } from "./mcp_client.ts";
 
-const base = Deno.makeTempDirSync({ prefix: "logpeek-confine-" });
+const base = tempDir("logpeek-confine-");
 const root = `${base}/logs`;
 Deno.mkdirSync(root);
 Deno.mkdirSync(`${base}/logs-old`);

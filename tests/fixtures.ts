@@ -16,8 +16,15 @@ function fixedLines(count: number, width: number, lastWidth = width): string {
   return s;
 }
 
+/** A new temporary directory, removed when the test process ends. */
+export function tempDir(prefix: string): string {
+  const dir = Deno.makeTempDirSync({ prefix });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  return dir;
+}
+
 /**
- * Writes every fixture into a new temporary directory and returns its path. The caller removes it.
+ * Writes every fixture into a new temporary directory and returns its path (removed when the process ends).
  *
  * Files: `crlf.log`, `no_eol.log`, `empty.log`, `newlines.log`, `invalid_utf8.log` (two bad bytes),
  * `split_multibyte.log` (an "é" whose two bytes straddle offset 65536), `tail_aligned.log` and
@@ -26,7 +33,7 @@ function fixedLines(count: number, width: number, lastWidth = width): string {
  * `sub/nested.log`, `utf16.log`, `app.log.1.gz`, and a folder `dir.log`.
  */
 export function makeFixtures(): string {
-  const dir = Deno.makeTempDirSync({ prefix: "logpeek-fixtures-" });
+  const dir = tempDir("logpeek-fixtures-");
   const w = (name: string, data: string | Uint8Array) =>
     Deno.writeFileSync(`${dir}/${name}`, typeof data === "string" ? enc.encode(data) : data);
   w(

@@ -1,0 +1,35 @@
+/**
+ * `deno task start ROOT...`: runs the server with the narrowest Deno permissions that work. A task
+ * cannot put its arguments into `--allow-read`, so this launcher resolves the roots (their real paths
+ * too) and starts `deno run --no-prompt --allow-read=ROOTS --allow-env=LOGPEEK_… main.ts ROOTS` with
+ * the same stdin, stdout and stderr, and exits with its code. The server process gets no write, net,
+ * run, ffi or sys permission.
+ *
+ * Permission (of this launcher only): `--allow-read` to resolve the roots, `--allow-run=deno`,
+ * `--allow-env`.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serverFlags } from "../src/flags.ts";
+
+const roots = Deno.args.filter((a) => !a.startsWith("-")).map((r) => resolve(r));
+const paths = [...roots];
+for (const r of roots) {
+  try {
+    paths.push(Deno.realPathSync(r));
+  } catch {
+    // a root that does not exist: logpeek itself says so and exits 1
+  }
+}
+const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+const child = new Deno.Command("deno", {
+  args: ["run", ...serverFlags(paths), main, ...Deno.args],
+  stdin: "inherit",
+  stdout: "inherit",
+  stderr: "inherit",
+}).spawn();
+for (const sig of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(sig, () => child.kill(sig));
+Deno.exit((await child.status).code);
