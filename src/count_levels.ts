@@ -40,8 +40,8 @@ export interface LevelsResult {
 export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<LevelsResult> {
   const counts = new Float64Array(LEVELS.length);
   const r = await scan(fileSource(log, log.bomLength), {
-    line(buf, s, e) {
-      counts[levelOf(buf, s, e)]++;
+    line(buf, s, e, _no, _cut, hint) {
+      counts[levelOf(buf, s, e, hint)]++;
       return true;
     },
   }, {

@@ -63,21 +63,38 @@ const WORDS: Record<string, number> = {
   panic: F,
 };
 
-/** Packs up to 11 lower-case ASCII letters into one exact number (base 27), so lookups allocate nothing. */
-function packWord(buf: Uint8Array, a: number, b: number): number {
-  let h = 0;
-  for (let i = a; i < b; i++) h = h * 27 + ((buf[i] | 0x20) - 96);
-  return h;
+/** A small int hash of lower-cased ASCII letters buf[a, b); stays a V8 small integer (no allocation). */
+function hashWord(buf: Uint8Array, a: number, b: number): number {
+  let h = b - a;
+  for (let i = a; i < b; i++) h = (h * 31 + (buf[i] | 0x20)) & 0xffffff;
+  return h & (TABLE_SIZE - 1);
 }
 
-const PACKED = new Map<number, number>();
+const TABLE_SIZE = 1024;
+/** Open-addressed table of level words: slot -> word bytes and level code. */
+const TABLE_WORDS: (Uint8Array | undefined)[] = new Array(TABLE_SIZE);
+const TABLE_CODES = new Int8Array(TABLE_SIZE).fill(-1);
 for (const [w, code] of Object.entries(WORDS)) {
-  PACKED.set(packWord(new TextEncoder().encode(w), 0, w.length), code);
+  const bytes = new TextEncoder().encode(w);
+  let slot = hashWord(bytes, 0, bytes.length);
+  while (TABLE_WORDS[slot]) slot = (slot + 1) & (TABLE_SIZE - 1);
+  TABLE_WORDS[slot] = bytes;
+  TABLE_CODES[slot] = code;
 }
 
 function wordLevel(buf: Uint8Array, a: number, b: number): number {
-  if (b - a < 3 || b - a > 11) return -1;
-  return PACKED.get(packWord(buf, a, b)) ?? -1;
+  const len = b - a;
+  if (len < 3 || len > 11) return -1;
+  let slot = hashWord(buf, a, b);
+  for (let w = TABLE_WORDS[slot]; w !== undefined; w = TABLE_WORDS[slot]) {
+    if (w.length === len) {
+      let k = 0;
+      while (k < len && (buf[a + k] | 0x20) === w[k]) k++;
+      if (k === len) return TABLE_CODES[slot];
+    }
+    slot = (slot + 1) & (TABLE_SIZE - 1);
+  }
+  return -1;
 }
 
 /** 1 for ASCII letters. */
@@ -101,6 +118,8 @@ function isDigit(c: number): boolean {
  * @param start Offset of the line's first byte in `buf`.
  * @param end Offset just past the line's last byte (its end of line excluded; a trailing `\r` is
  *   ignored). Only the first {@linkcode STRUCTURED_BYTES} bytes are looked at.
+ * @param hint Optional: the offset from `start` of the line's first ASCII letter or ESC within its
+ *   first 32 bytes (as `SimdScanner.lines` gives it), or 255 for none; it only makes the answer faster.
  * @returns A code: an index into {@linkcode LEVELS}.
  * @example
  * ```ts
@@ -109,8 +128,27 @@ function isDigit(c: number): boolean {
  * console.assert(LEVELS[levelOf(line, 0, line.length)] === "WARN");
  * ```
  */
-export function levelOf(buf: Uint8Array, start: number, end: number): number {
+export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
+  if (hint > 0 && hint < 255) {
+    // Fast path for the common layout, a line that starts with a timestamp or a bracket: the first
+    // letter run (found by SIMD) is the first candidate of rule 5. Same answer as the full rules.
+    const first = buf[start];
+    const a = start + hint;
+    if (first !== 0x7b && first !== 0x3c && first !== 32 && first !== 9 && a < end && LETTER[buf[a]] === 1) {
+      if (first >= 48 && first <= 57) {
+        const android = androidLevel(buf, start, end);
+        if (android >= 0) return android;
+      }
+      let i = a + 1;
+      while (i < end && LETTER[buf[i]] === 1) i++;
+      const len = i - a;
+      if (len >= 3 && len <= 11 && BEFORE[buf[a - 1]] === 1 && (i >= end || AFTER[buf[i]] === 1)) {
+        const lvl = wordLevel(buf, a, i);
+        if (lvl >= 0) return lvl;
+      }
+    }
+  }
   let i = start;
   while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
   if (i >= end) return UNKNOWN;
@@ -135,31 +173,31 @@ export function levelOf(buf: Uint8Array, start: number, end: number): number {
 
 /** Rule 5: the first standalone level word in the header. */
 function headerLevel(buf: Uint8Array, i: number, end: number): number {
+  const start = i;
   const limit = Math.min(end, i + HEADER_BYTES);
   let words = 0;
-  let prevDelim = true; // the line's start counts as a delimiter
+  let escEnd = -1; // where the last ANSI colour code ended: a delimiter
   while (i < limit) {
     const c = buf[i];
-    if (LETTER[c]) {
-      const a = i;
-      while (i < end && LETTER[buf[i]]) i++;
-      if (prevDelim && (i >= end || AFTER[buf[i]])) {
-        const lvl = wordLevel(buf, a, i);
-        if (lvl >= 0) return lvl;
-      }
-      if (++words >= HEADER_WORDS) return UNKNOWN;
-      prevDelim = false;
+    if (LETTER[c] === 0) {
+      if (c === 0x1b && i + 1 < end && buf[i + 1] === 0x5b) { // ESC [ … final byte
+        i += 2;
+        while (i < end && (buf[i] < 0x40 || buf[i] > 0x7e)) i++;
+        escEnd = ++i;
+      } else i++;
       continue;
     }
-    if (c === 0x1b && i + 1 < end && buf[i + 1] === 0x5b) { // ESC [ … final byte: an ANSI colour code
-      i += 2;
-      while (i < end && (buf[i] < 0x40 || buf[i] > 0x7e)) i++;
-      i++;
-      prevDelim = true;
-      continue;
+    const a = i;
+    do i++; while (i < end && LETTER[buf[i]] === 1);
+    const len = i - a;
+    if (
+      len >= 3 && len <= 11 && (a === start || a === escEnd || BEFORE[buf[a - 1]] === 1) &&
+      (i >= end || AFTER[buf[i]] === 1)
+    ) {
+      const lvl = wordLevel(buf, a, i);
+      if (lvl >= 0) return lvl;
     }
-    prevDelim = BEFORE[c] === 1;
-    i++;
+    if (++words >= HEADER_WORDS) return UNKNOWN;
   }
   return UNKNOWN;
 }

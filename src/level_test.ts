@@ -77,3 +77,63 @@ Deno.test("levelOf agrees with every line's true level in the Loghub corpus", ()
     assert.deepEqual(wrong.slice(0, 5), [], `${name}: ${wrong.length} lines disagree (line, got, want)`);
   }
 });
+
+Deno.test("the SIMD hint never changes a level: random header-like lines, with and without it", async () => {
+  const { simdScanner, POSITIONS } = await import("./simd.ts");
+  let seed = 3;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const parts = [
+    "2024-05-01 ",
+    "10:00:00 ",
+    "[",
+    "]",
+    "INFO",
+    "warn",
+    "Error",
+    "err",
+    "trace.go",
+    "java.lang.Error",
+    " ",
+    "-",
+    ":",
+    "=",
+    "level=",
+    "{",
+    "<11>",
+    "\x1b[31m",
+    "03-17 16:13:38.811  1702  2395 D ",
+    "I0501 10:00:12.000000 ",
+    "x",
+    "WARNING:",
+    "\t",
+  ];
+  const lines: string[] = [];
+  for (let i = 0; i < 5000; i++) {
+    let l = "";
+    const n = 1 + Math.floor(rnd() * 8);
+    for (let k = 0; k < n; k++) l += parts[Math.floor(rnd() * parts.length)];
+    lines.push(l);
+  }
+  const bytes = new TextEncoder().encode(lines.join("\n") + "\n");
+  const s = simdScanner(bytes.length);
+  s.buf.set(bytes);
+  let start = 0;
+  let checked = 0;
+  while (start < bytes.length) {
+    const n = s.lines(start, bytes.length);
+    for (let k = 0; k < n; k++) {
+      const nl = s.positions[k] & 0xffffff;
+      const hint = s.positions[k] >>> 24;
+      const line = new TextDecoder().decode(bytes.subarray(start, nl));
+      assert.equal(
+        LEVELS[levelOf(s.buf, start, nl, hint)],
+        LEVELS[levelOf(s.buf, start, nl)],
+        JSON.stringify(line),
+      );
+      start = nl + 1;
+      checked++;
+    }
+    if (n < POSITIONS) break;
+  }
+  assert.equal(checked, 5000);
+});

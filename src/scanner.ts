@@ -11,8 +11,9 @@
  * - a line longer than the buffer is streamed: its first `headBytes` are kept in a second small buffer
  *   (for its level and its returned text, marked cut when the line is longer than that), and only
  *   `needle.length - 1` bytes are carried between reads, so a match anywhere in it is found;
- * - line feeds are counted with SIMD ({@linkcode newlineCounter}) and the needle is looked for with
- *   the native `indexOf` of its rarest byte: only the lines a sink keeps are ever decoded.
+ * - line feeds are counted and listed with SIMD, and needle candidates are found with SIMD by two of
+ *   the needle's rarest bytes (rarest in the file's first piece), then compared
+ *   ({@linkcode simdScanner}): only the lines a sink keeps are ever decoded.
  *
  * A line ends at `\n`; a `\r` just before it is not part of the line; the last line counts without a
  * final `\n` (`../shared/cases/CONVENTIONS.md`).
@@ -20,7 +21,7 @@
  * @module
  */
 
-import { newlineCounter } from "./newline_count.ts";
+import { POSITIONS, simdScanner } from "./simd.ts";
 
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
 export interface ByteSource {
@@ -37,9 +38,12 @@ export interface LineSink {
    * `cut` (a line longer than the buffer). The bytes are valid only during the call.
    *
    * @param lineNo 1-based number of the line, counted from where the scan started.
+   * @param cut True when only the line's first bytes are passed.
+   * @param hint The offset from `start` of the line's first ASCII letter or ESC within its first 32
+   *   bytes, 255 when none, -1 when not known (`levelOf` uses it).
    * @returns false to stop the scan (reported as `stop: "limit"`).
    */
-  line(buf: Uint8Array, start: number, end: number, lineNo: number, cut: boolean): boolean;
+  line(buf: Uint8Array, start: number, end: number, lineNo: number, cut: boolean, hint: number): boolean;
 }
 
 /** Why a scan stopped before the end of its source. */
@@ -78,23 +82,20 @@ export interface ScanResult {
 }
 
 /**
- * Relative frequency rank of each byte in typical log text (lower is rarer), used to pick the needle
- * byte that `indexOf` looks for first, as ripgrep and memchr do with their byte-frequency tables.
+ * Picks two offsets in `needle` whose bytes are rarest in `sample` (a piece of the file itself), the
+ * second with a different byte where the needle has one: SIMD looks for both at once.
+ *
+ * @param needle The needle's bytes.
+ * @param sample Bytes to count frequencies in.
+ * @returns Offsets `[o1, o2]` into the needle.
  */
-function byteRank(b: number): number {
-  if (b >= 97 && b <= 122) return "etaoinsrhldcumfpgwybvkxjqz".indexOf(String.fromCharCode(b)) + 200;
-  if (b === 32) return 255;
-  if (b >= 48 && b <= 57) return 190;
-  if (b >= 65 && b <= 90) return 120;
-  if (b === 58 || b === 45 || b === 46 || b === 47 || b === 61 || b === 95) return 150;
-  return 50;
-}
-
-/** Picks the offset in `needle` of its rarest byte. */
-export function rarestByteOffset(needle: Uint8Array): number {
-  let best = 0;
-  for (let i = 1; i < needle.length; i++) if (byteRank(needle[i]) < byteRank(needle[best])) best = i;
-  return best;
+export function rarePair(needle: Uint8Array, sample: Uint8Array): [number, number] {
+  const freq = new Uint32Array(256);
+  for (let i = 0; i < sample.length; i++) freq[sample[i]]++;
+  const order = Array.from(needle.keys()).sort((a, b) => freq[needle[a]] - freq[needle[b]] || b - a);
+  const o1 = order[0];
+  const o2 = order.find((o) => needle[o] !== needle[o1]) ?? order[order.length - 1];
+  return [o1, o2];
 }
 
 /**
@@ -136,12 +137,11 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     throw new TypeError("the needle must be 1 or more bytes without a line feed");
   }
   const nlen = needle ? needle.length : 0;
-  const rare = needle ? rarestByteOffset(needle) : 0;
-  const rareByte = needle ? needle[rare] : 0;
+  let o1 = 0, o2 = 0, b1 = 0, b2 = 0; // the needle's rare pair, chosen after the first read
   // Room for one piece after the `nlen - 1` bytes a long line carries, so every read has room.
   const bufSize = pieceSize + Math.max(0, nlen - 1);
-  const counter = newlineCounter(bufSize);
-  const buf = counter.buf;
+  const simd = simdScanner(bufSize);
+  const buf = simd.buf;
   const head = new Uint8Array(headBytes);
 
   let end = 0; // valid bytes in buf
@@ -164,22 +164,19 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
   };
   /** First occurrence of the needle that starts in buf[from, to - nlen], or -1. */
   const findNeedle = (from: number, to: number): number => {
-    let i = from + rare;
-    while (i < to) {
-      i = buf.indexOf(rareByte, i);
-      if (i < 0 || i >= to) return -1;
-      const s = i - rare;
-      if (s >= from && s + nlen <= to) {
-        let k = 0;
-        while (k < nlen && buf[s + k] === needle![k]) k++;
-        if (k === nlen) return s;
-      }
-      i++;
+    const last = to - nlen;
+    while (from <= last) {
+      const s = simd.find2(from, last, b1, o1, b2, o2);
+      if (s < 0) return -1;
+      let k = 0;
+      while (k < nlen && buf[s + k] === needle![k]) k++;
+      if (k === nlen) return s;
+      from = s + 1;
     }
     return -1;
   };
   /** The line buf[a, nl) is finished (nl is its `\n`, or the end of the source). */
-  const finish = (a: number, nl: number, hasNewline: boolean): boolean => {
+  const finish = (a: number, nl: number, hasNewline: boolean, hint = -1): boolean => {
     if (dropping) {
       dropping = false;
       droppedPartial = true;
@@ -188,7 +185,7 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     lineNo++;
     let e = nl;
     if (hasNewline && e > a && buf[e - 1] === 13) e--;
-    return sink.line(buf, a, e, lineNo, false);
+    return sink.line(buf, a, e, lineNo, false, hint);
   };
   const finishLong = (hasNewline: boolean): boolean => {
     if (dropping) {
@@ -200,9 +197,9 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     if (needle && !pending) return true;
     if (longLen <= headBytes) { // the whole line fit in `head` after all
       const e = hasNewline && longLen > 0 && head[longLen - 1] === 13 ? longLen - 1 : longLen;
-      return sink.line(head, 0, e, lineNo, false);
+      return sink.line(head, 0, e, lineNo, false, -1);
     }
-    return sink.line(head, 0, headLen, lineNo, true);
+    return sink.line(head, 0, headLen, lineNo, true, -1);
   };
 
   read: while (true) {
@@ -236,6 +233,11 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     }
     const n = src.readSync(buf.subarray(end, end + Math.min(bufSize - end, pieceSize, left))) ?? 0;
     if (n === 0) break;
+    if (needle && bytesRead === 0) {
+      [o1, o2] = rarePair(needle, buf.subarray(end, end + n));
+      b1 = needle[o1];
+      b2 = needle[o2];
+    }
     bytesRead += n;
     const oldEnd = end;
     end += n;
@@ -266,16 +268,20 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     }
 
     if (!needle) {
-      let at = Math.max(ls, from); // [ls, from) holds no line feed
-      while (true) {
-        const nl = find(10, at, end);
-        if (nl < 0) break;
-        const go = finish(ls, nl, true);
-        ls = at = nl + 1;
-        if (!go) {
-          stop = "limit";
-          break read;
+      const positions = simd.positions;
+      while (ls < end) {
+        const count = simd.lines(ls, end);
+        for (let k = 0; k < count; k++) {
+          const entry = positions[k];
+          const nl = entry & 0xffffff;
+          const go = finish(ls, nl, true, entry >>> 24);
+          ls = nl + 1;
+          if (!go) {
+            stop = "limit";
+            break read;
+          }
         }
+        if (count < POSITIONS) break;
       }
       continue;
     }
@@ -301,14 +307,14 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       if (m < 0) {
         const last = buf.lastIndexOf(10, end - 1);
         if (last >= pos) {
-          lineNo += counter.count(pos, last + 1);
+          lineNo += simd.count(pos, last + 1);
           pos = last + 1;
         }
         break;
       }
       const prevNl = m > pos ? buf.lastIndexOf(10, m - 1) : -1;
       const lineStart = prevNl >= pos ? prevNl + 1 : pos;
-      if (lineStart > pos) lineNo += counter.count(pos, lineStart);
+      if (lineStart > pos) lineNo += simd.count(pos, lineStart);
       pos = lineStart;
       pending = true;
     }
@@ -318,8 +324,8 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
   if ((stop === "time_budget" || stop === "size_budget") && pending) {
     // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
     // cut (its end was not read), though the line is not counted as read to its end.
-    if (long) sink.line(head, 0, headLen, lineNo + 1, true);
-    else sink.line(buf, ls, end, lineNo + 1, true);
+    if (long) sink.line(head, 0, headLen, lineNo + 1, true, -1);
+    else sink.line(buf, ls, end, lineNo + 1, true, -1);
   } else if (stop === null) {
     // The end: an unterminated last line still counts.
     if (long) {

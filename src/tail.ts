@@ -67,8 +67,8 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const r = await scan(fileSource(log, start), {
-    line(buf, s, e, lineNo, cut) {
-      if (want >= 0 && levelOf(buf, s, e) !== want) return true;
+    line(buf, s, e, lineNo, cut, hint) {
+      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
       let slot = ring[next];
       if (!slot) slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false };
       const len = Math.min(e - s, keepBytes);
