@@ -1,0 +1,107 @@
+/**
+ * The memory bound, measured from outside the server process (issue #2, point 6): each call on a huge
+ * input may add at most 16 MiB to the peak resident memory (VmHWM) the same server reached after the
+ * same call on a small file.
+ *
+ * Scenarios: `log_tail` on sparse files of 64 MiB and 1 GiB; `log_search` and `log_levels` on a file
+ * whose first line is 64 MiB without a newline.
+ *
+ * @module
+ */
+
+import { connect } from "../tests/mcp_client.ts";
+import { peakRss } from "./peak_rss.ts";
+
+/** The most a call may add to the peak, in bytes. */
+export const MAX_GROWTH = 16 * 1024 * 1024;
+
+/** One measured scenario. */
+export interface MemoryRow {
+  scenario: string;
+  small_peak: number;
+  big_peak: number;
+  growth: number;
+  ok: boolean;
+}
+
+/**
+ * Builds the inputs in `dir`: `small.log`, sparse `sparse64m.log` and `sparse1g.log` (a hole, then one
+ * real last line), and `longline.log` (a first line of 64 MiB without a newline, then two lines).
+ */
+export function makeMemoryInputs(dir: string): void {
+  const enc = new TextEncoder();
+  Deno.writeTextFileSync(`${dir}/small.log`, "2024-05-01 10:00:00 INFO small\n".repeat(100));
+  for (
+    const [name, size] of [["sparse64m.log", 64 * 1024 * 1024], ["sparse1g.log", 1024 * 1024 * 1024]] as const
+  ) {
+    const f = Deno.openSync(`${dir}/${name}`, { write: true, create: true, truncate: true });
+    f.truncateSync(size);
+    f.seekSync(size, Deno.SeekMode.Start);
+    f.writeSync(enc.encode("\n2024-05-01 10:00:01 ERROR the last line\n"));
+    f.close();
+  }
+  const f = Deno.openSync(`${dir}/longline.log`, { write: true, create: true, truncate: true });
+  const piece = new Uint8Array(1024 * 1024).fill(0x61);
+  f.writeSync(enc.encode("2024-05-01 10:00:00 ERROR huge="));
+  for (let i = 0; i < 64; i++) f.writeSync(piece);
+  f.writeSync(enc.encode("\n2024-05-01 10:00:01 INFO after\n"));
+  f.close();
+}
+
+/**
+ * Measures every scenario, each in a fresh server.
+ *
+ * @param dir A folder made by {@linkcode makeMemoryInputs}.
+ */
+export async function measureMemory(dir: string): Promise<MemoryRow[]> {
+  const scenarios: [string, string, Record<string, unknown>, string][] = [
+    ["log_tail, sparse 64 MiB", "log_tail", {}, "sparse64m.log"],
+    ["log_tail, sparse 1 GiB", "log_tail", {}, "sparse1g.log"],
+    ["log_search, 64 MiB first line", "log_search", { text: "after" }, "longline.log"],
+    ["log_levels, 64 MiB first line", "log_levels", {}, "longline.log"],
+  ];
+  const rows: MemoryRow[] = [];
+  for (const [scenario, tool, args, big] of scenarios) {
+    await using s = await connect([dir], { LOGPEEK_SEARCH_BYTES: String(128 * 1024 * 1024) });
+    const pid = s.pid!;
+    for (let i = 0; i < 3; i++) await s.call(tool, { file: "small.log", ...args });
+    const small = peakRss(pid)!;
+    const r = await s.call(tool, { file: big, ...args });
+    if (r.isError) throw new Error(`${tool} on ${big} failed: ${r.content[0].text}`);
+    const after = peakRss(pid)!;
+    rows.push({
+      scenario,
+      small_peak: small,
+      big_peak: after,
+      growth: after - small,
+      ok: after - small <= MAX_GROWTH,
+    });
+  }
+  return rows;
+}
+
+/** Formats bytes as MiB with one decimal. */
+export function mib(n: number): string {
+  return (n / 1024 / 1024).toFixed(1);
+}
+
+if (import.meta.main) {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-mem-" });
+  try {
+    makeMemoryInputs(dir);
+    const rows = await measureMemory(dir);
+    console.log(
+      "| scenario | peak after small call (MiB) | peak after big call (MiB) | growth (MiB) | ≤ 16 MiB |",
+    );
+    console.log("|---|---:|---:|---:|---|");
+    for (const r of rows) {
+      console.log(
+        `| ${r.scenario} | ${mib(r.small_peak)} | ${mib(r.big_peak)} | ${mib(r.growth)} | ${
+          r.ok ? "yes" : "NO"
+        } |`,
+      );
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Peak resident memory of a process, read from outside it: `VmHWM` in `/proc/<pid>/status` (Linux).
+ *
+ * Deno asks for `--allow-all` to read `/proc/<pid>/…` directly, so the file is read by `cat`
+ * (permission: `--allow-run`), keeping the harness's own permissions narrow.
+ *
+ * @module
+ */
+
+/**
+ * The process's peak resident set size in bytes, or null where `/proc` has no such file.
+ *
+ * @param pid The process id.
+ */
+export function peakRss(pid: number): number | null {
+  try {
+    const out = new Deno.Command("cat", { args: [`/proc/${pid}/status`], stdout: "piped", stderr: "null" })
+      .outputSync();
+    const m = new TextDecoder().decode(out.stdout).match(/^VmHWM:\s+(\d+) kB/m);
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
