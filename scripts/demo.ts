@@ -1,0 +1,36 @@
+/**
+ * `deno task demo`: runs logpeek on the bundled sample logs (`fixtures/demo`) through the MCP SDK's
+ * client, exactly as an MCP client would start it, and prints what an agent sees for a few typical
+ * calls, failures included.
+ *
+ * Permission (of this script): `--allow-read`, `--allow-run` (to start the server), `--allow-env`.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { connect } from "../tests/mcp_client.ts";
+
+const root = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
+await using s = await connect([root]);
+
+const { tools } = (await s.client.listTools()) as { tools: { name: string; description?: string }[] };
+console.log(`logpeek serves ${root}\ntools: ${tools.map((t) => t.name).join(", ")}\n`);
+
+const calls: [string, Record<string, unknown>][] = [
+  ["log_files", {}],
+  ["log_levels", { file: "app.log" }],
+  ["log_tail", { file: "app.log", lines: 5 }],
+  ["log_search", { file: "app.log", text: "order=A-1009", limit: 5 }],
+  ["log_tail", { file: "app.log", lines: 3, level: "ERROR" }],
+  ["log_levels", { file: "services/worker.jsonl" }],
+  ["log_tail", { file: "services/sync-windows.log", lines: 2 }],
+  ["log_tail", { file: "app.log.1" }],
+  ["log_search", { file: "../../etc/passwd", text: "root" }],
+];
+for (const [name, args] of calls) {
+  const r = await s.call(name, args);
+  console.log(`── ${name} ${JSON.stringify(args)}${r.isError ? "  → isError" : ""}`);
+  console.log(r.content.map((c) => c.text).join("\n"));
+  console.log();
+}
