@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { DEFAULT_LIMITS, readLimits } from "./config.ts";
+
+Deno.test("readLimits takes defaults, overrides, and refuses values that are not whole numbers in range", () => {
+  const warn: string[] = [];
+  assert.deepEqual(readLimits(() => undefined, (m) => warn.push(m)), DEFAULT_LIMITS);
+  const env: Record<string, string> = {
+    LOGPEEK_SEARCH_MS: "0",
+    LOGPEEK_SEARCH_BYTES: "1000",
+    LOGPEEK_MAX_LINE: "",
+  };
+  const l = readLimits((n) => env[n], (m) => warn.push(m));
+  assert.deepEqual([l.searchMs, l.searchBytes, l.maxLine], [0, 1000, 1000]);
+  for (
+    const [name, value] of [["LOGPEEK_SEARCH_MS", "-1"], ["LOGPEEK_TAIL_BYTES", "0"], [
+      "LOGPEEK_MAX_LINE",
+      "1.5",
+    ], [
+      "LOGPEEK_LEVELS_MS",
+      "ten",
+    ]]
+  ) {
+    assert.throws(() => readLimits((n) => (n === name ? value : undefined), () => {}), {
+      name: "RangeError",
+      message: new RegExp(`^${name} must be a whole number`),
+    });
+  }
+  assert.deepEqual(warn, []);
+});
+
+Deno.test("readLimits uses the defaults, with one warning, when the environment may not be read", () => {
+  const warn: string[] = [];
+  const l = readLimits(() => {
+    throw new Deno.errors.NotCapable("no env");
+  }, (m) => warn.push(m));
+  assert.deepEqual(l, DEFAULT_LIMITS);
+  assert.equal(warn.length, 1);
+  assert.match(warn[0], /--allow-env=LOGPEEK_TAIL_BYTES,/);
+});
