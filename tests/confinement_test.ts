@@ -77,3 +77,17 @@ Deno.test({
     assert.match(leak.content[0].text, /^outside_roots:/);
   },
 });
+
+Deno.test({
+  name: "e2e: several roots, one of them a single file: log_files names carry the labels the tools take",
+  ...opts,
+  async fn() {
+    await using s = await connect([root, `${base}/logs-old/secret.log`]);
+    const files = (await s.call("log_files")).structuredContent.files.map((f: { file: string }) => f.file);
+    assert.deepEqual(files, ["logs/app.log", "logs/current.log", "secret.log"]);
+    const t = await s.call("log_tail", { file: "secret.log" });
+    assert.deepEqual(t.structuredContent.lines.map((l: { text: string }) => l.text), ["CANARY-sibling"]);
+    const a = await s.call("log_levels", { file: "logs/app.log" });
+    assert.equal(a.structuredContent.counts.INFO, 1);
+  },
+});
