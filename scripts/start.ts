@@ -1,9 +1,10 @@
 /**
- * `deno task start ROOT...`: runs the server with the narrowest Deno permissions that work. A task
- * cannot put its arguments into `--allow-read`, so this launcher resolves the roots (their real paths
- * too) and starts `deno run --no-prompt --allow-read=ROOTS --allow-env=LOGPEEK_… main.ts ROOTS` with
- * the same stdin, stdout and stderr, and exits with its code. The server process gets no write, net,
- * run, ffi or sys permission.
+ * `deno task start [--state-dir DIR] [options] ROOT...`: runs the server with the narrowest Deno
+ * permissions that work. A task cannot put its arguments into `--allow-read`, so this launcher resolves
+ * the roots (their real paths too) and the state directory, and starts `deno run --no-prompt
+ * --allow-read=ROOTS,STATE --allow-write=STATE --allow-env=… main.ts --state-dir STATE ROOTS` with the
+ * same stdin, stdout and stderr, and exits with its code. The server process gets no net, run, ffi or
+ * sys permission, and writes only in its state directory.
  *
  * Permission (of this launcher only): `--allow-read` to resolve the roots, `--allow-run=deno`,
  * `--allow-env`.
@@ -14,8 +15,12 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverFlags } from "../src/flags.ts";
+import { chooseStateDir } from "../src/state_dir.ts";
 
-const roots = Deno.args.filter((a) => !a.startsWith("-")).map((r) => resolve(r));
+const args = [...Deno.args];
+const at = args.indexOf("--state-dir");
+const stateDir = chooseStateDir(at >= 0 ? args.splice(at, 2)[1] : undefined, (n) => Deno.env.get(n));
+const roots = args.filter((a) => !a.startsWith("-")).map((r) => resolve(r));
 const paths = [...roots];
 for (const r of roots) {
   try {
@@ -26,7 +31,7 @@ for (const r of roots) {
 }
 const main = fileURLToPath(new URL("../main.ts", import.meta.url));
 const child = new Deno.Command("deno", {
-  args: ["run", ...serverFlags(paths), main, ...Deno.args],
+  args: ["run", ...serverFlags(paths, stateDir), main, "--state-dir", stateDir, ...args],
   stdin: "inherit",
   stdout: "inherit",
   stderr: "inherit",

@@ -6,12 +6,17 @@
  * @module
  */
 
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ArtifactStore } from "./artifacts.ts";
 import { ENV_NAMES, readLimits } from "./config.ts";
 import { openRoots, RootError } from "./roots.ts";
 import { createServer } from "./server.ts";
+import { chooseStateDir, prepareStateDir } from "./state_dir.ts";
+import { TraceWriter, TracingTransport } from "./trace.ts";
+import { renderReport, traceReport } from "./trace_report.ts";
 import { VERSION } from "./version.ts";
 
 /** The usage text, printed by `--help` (stdout) and on a usage error (stderr). */
@@ -19,23 +24,36 @@ export const USAGE =
   `logpeek ${VERSION}: an MCP server (stdio) that lets AI agents read log files safely and honestly.
 
 Usage: logpeek [options] ROOT...
+       logpeek trace-report [--state-dir DIR] [--json]
 
   ROOT          a log directory (read recursively) or a single log file; at least one.
                 There is no default: a stdio server inherits its client's working directory.
 
 Options:
-  -h, --help     print this help and exit
-  -V, --version  print the version and exit
+  --state-dir DIR  where the call trace and spilled artifacts live (absolute; default
+                   $LOGPEEK_STATE_DIR, else $XDG_STATE_HOME/logpeek, else ~/.local/state/logpeek)
+  --no-trace       do not write the call trace
+  --no-redact      do not mask secrets in returned log text
+  -h, --help       print this help and exit
+  -V, --version    print the version and exit
+
+trace-report prints, per tool: calls, failures, spills, avg_ms, p95_ms, max_ms (--json: as JSON).
 
 Environment (whole numbers; sizes in bytes, times in ms):
-  LOGPEEK_TAIL_BYTES    log_tail reads at most this much from a log's end   (262144)
-  LOGPEEK_SEARCH_MS     log_search time budget                              (2000)
-  LOGPEEK_SEARCH_BYTES  log_search byte budget                              (5242880)
-  LOGPEEK_LEVELS_MS     log_levels time budget                              (30000)
-  LOGPEEK_MAX_LINE      most characters of one returned line                (1000)
+  LOGPEEK_TAIL_BYTES          log_tail reads at most this much from a log's end   (262144)
+  LOGPEEK_SEARCH_MS           log_search time budget                              (2000)
+  LOGPEEK_SEARCH_BYTES        log_search byte budget                              (5242880)
+  LOGPEEK_LEVELS_MS           log_levels time budget                              (30000)
+  LOGPEEK_MAX_LINE            most characters of one returned line                (1000)
+  LOGPEEK_INLINE_CHARS        longer answers spill to an artifact                 (8000)
+  LOGPEEK_ARTIFACT_TTL_S      seconds an artifact is kept                         (86400)
+  LOGPEEK_ARTIFACT_MAX_BYTES  all artifacts together at most                      (268435456)
+  LOGPEEK_TRACE_MAX_BYTES     the trace rotates at this size                      (10485760)
 
 Run with Deno's narrowest permissions, e.g.:
-  deno run --no-prompt --allow-read=/var/log/app --allow-env=${ENV_NAMES.join(",")} main.ts /var/log/app
+  deno run --no-prompt --allow-read=/var/log/app,/home/me/.local/state/logpeek \\
+    --allow-write=/home/me/.local/state/logpeek --allow-env=${ENV_NAMES.join(",")} \\
+    main.ts --state-dir /home/me/.local/state/logpeek /var/log/app
 `;
 
 /** Where the CLI writes. stdout carries the MCP protocol only once the server runs. */
@@ -54,46 +72,116 @@ export const DENO_IO: CliIo = {
   cwd: () => Deno.cwd(),
 };
 
+/** An environment lookup that answers undefined where the environment may not be read. */
+function lenient(env: CliIo["env"]): CliIo["env"] {
+  return (name) => {
+    try {
+      return env(name);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+  "state-dir": { type: "string" },
+  "no-trace": { type: "boolean" },
+  "no-redact": { type: "boolean" },
+  json: { type: "boolean" },
+} as const;
+
 /**
  * Runs logpeek with `args`.
  *
  * @param args The command-line arguments (no program name).
  * @param io Streams and environment.
- * @returns An exit code when done (help, version, or an error at start), or null when the server is
- *   running (the process then ends when the client closes stdin).
+ * @returns An exit code when done (help, version, trace-report, or an error at start), or null when
+ *   the server is running (the process then ends when the client closes stdin).
  */
 export async function main(args: string[], io: CliIo = DENO_IO): Promise<number | null> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "V" } },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
     io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n\n${USAGE}`);
     return 2;
   }
-  if (parsed.values.help) {
+  const v = parsed.values;
+  if (v.help) {
     io.stdout(USAGE);
     return 0;
   }
-  if (parsed.values.version) {
+  if (v.version) {
     io.stdout(`logpeek ${VERSION}\n`);
     return 0;
+  }
+  const env = lenient(io.env);
+  if (parsed.positionals[0] === "trace-report") {
+    if (parsed.positionals.length > 1) {
+      io.stderr(`logpeek: trace-report takes no ROOT\n\n${USAGE}`);
+      return 2;
+    }
+    try {
+      const report = await traceReport(chooseStateDir(v["state-dir"], env));
+      if (v.json) io.stdout(JSON.stringify(report, null, 2) + "\n");
+      else {
+        if (report.files.length === 0) io.stderr("logpeek: no calls traced yet\n");
+        io.stdout(renderReport(report));
+      }
+      return 0;
+    } catch (e) {
+      io.stderr(`logpeek: trace-report: ${e instanceof Error ? e.message : e}\n`);
+      return 1;
+    }
+  }
+  if (v.json) {
+    io.stderr(`logpeek: --json goes with trace-report\n\n${USAGE}`);
+    return 2;
   }
   if (parsed.positionals.length === 0) {
     io.stderr(`logpeek: no ROOT given: name the log directories or files to serve\n\n${USAGE}`);
     return 2;
   }
   try {
-    const limits = readLimits(io.env, (m) => io.stderr(m + "\n"));
-    const roots = openRoots(parsed.positionals, io.cwd());
     const stderr = (line: string) => io.stderr(line + "\n");
-    const server = createServer({ roots, limits, stderr });
-    await server.connect(new StdioServerTransport());
-    stderr(`logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio`);
+    const limits = readLimits(io.env, stderr);
+    const roots = openRoots(parsed.positionals, io.cwd());
+    const stateDir = chooseStateDir(v["state-dir"], env);
+    let artifacts: ArtifactStore | null = null;
+    let artifactsOff: string | null = null;
+    let trace: TraceWriter | null = null;
+    try {
+      prepareStateDir(stateDir);
+      artifacts = new ArtifactStore(
+        join(stateDir, "artifacts"),
+        limits.artifactTtlS * 1000,
+        limits.artifactMaxBytes,
+      );
+      artifacts.sweep();
+      if (!v["no-trace"]) {
+        trace = new TraceWriter(join(stateDir, "traces", "calls.jsonl"), limits.traceMaxBytes, stderr);
+      }
+    } catch (e) {
+      artifacts = null;
+      artifactsOff = `the state directory ${stateDir} cannot be used (${e instanceof Error ? e.message : e})`;
+      stderr(
+        `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
+          `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`,
+      );
+    }
+    const redact = !v["no-redact"];
+    const server = createServer({ roots, limits, stderr, artifacts, artifactsOff, redact });
+    const transport = new TracingTransport(
+      new StdioServerTransport(),
+      trace ? (r) => trace.append(r) : null,
+      redact,
+    );
+    await server.connect(transport);
+    stderr(
+      `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; state in ${stateDir}`,
+    );
     return null;
   } catch (e) {
     if (e instanceof RootError || e instanceof RangeError) {

@@ -21,6 +21,14 @@ export interface Limits {
   maxLine: number;
   /** Bytes per read (65536, the seed's CHUNK); not configurable by users, lowered only by tests. */
   pieceSize: number;
+  /** `LOGPEEK_INLINE_CHARS`: a result whose text would be longer spills to an artifact (default 8000). */
+  inlineChars: number;
+  /** `LOGPEEK_ARTIFACT_TTL_S`: seconds an artifact is kept (default 86400). */
+  artifactTtlS: number;
+  /** `LOGPEEK_ARTIFACT_MAX_BYTES`: the most bytes all artifacts may take; oldest go first (default 256 MiB). */
+  artifactMaxBytes: number;
+  /** `LOGPEEK_TRACE_MAX_BYTES`: the trace file rotates at this size, one previous file kept (default 10 MiB). */
+  traceMaxBytes: number;
 }
 
 /** The defaults. */
@@ -31,6 +39,10 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   levelsMs: 30000,
   maxLine: 1000,
   pieceSize: 65536,
+  inlineChars: 8000,
+  artifactTtlS: 86400,
+  artifactMaxBytes: 256 * 1024 * 1024,
+  traceMaxBytes: 10 * 1024 * 1024,
 };
 
 const VARS: [keyof Limits, string, number][] = [
@@ -39,10 +51,17 @@ const VARS: [keyof Limits, string, number][] = [
   ["searchBytes", "LOGPEEK_SEARCH_BYTES", 0],
   ["levelsMs", "LOGPEEK_LEVELS_MS", 0],
   ["maxLine", "LOGPEEK_MAX_LINE", 1],
+  ["inlineChars", "LOGPEEK_INLINE_CHARS", 500],
+  ["artifactTtlS", "LOGPEEK_ARTIFACT_TTL_S", 1],
+  ["artifactMaxBytes", "LOGPEEK_ARTIFACT_MAX_BYTES", 1],
+  ["traceMaxBytes", "LOGPEEK_TRACE_MAX_BYTES", 1024],
 ];
 
+/** The variables that choose the state directory (see `state_dir.ts`). */
+export const STATE_ENV_NAMES: readonly string[] = ["LOGPEEK_STATE_DIR", "XDG_STATE_HOME", "HOME"];
+
 /** The names of the environment variables logpeek reads, for `--allow-env=…`. */
-export const ENV_NAMES: readonly string[] = VARS.map(([, name]) => name);
+export const ENV_NAMES: readonly string[] = [...VARS.map(([, name]) => name), ...STATE_ENV_NAMES];
 
 /**
  * Reads the limits from `env`.

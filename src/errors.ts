@@ -14,7 +14,9 @@
  * - `outside_roots`: the path leads outside the log roots (`..`, an absolute path, a symlink out);
  * - `invalid_path`: the path is malformed (empty, NUL byte, backslash);
  * - `unsupported_encoding`: the log is UTF-16 or UTF-32 (a byte-order mark says so);
- * - `compressed`: the log is gzip-compressed.
+ * - `compressed`: the log is gzip-compressed;
+ * - `invalid_artifact_id`: not an artifact id of this server's form;
+ * - `artifact_not_found`: no such artifact (never made, expired, or removed to keep the size cap).
  */
 export type ToolErrorKind =
   | "not_found"
@@ -23,7 +25,9 @@ export type ToolErrorKind =
   | "outside_roots"
   | "invalid_path"
   | "unsupported_encoding"
-  | "compressed";
+  | "compressed"
+  | "invalid_artifact_id"
+  | "artifact_not_found";
 
 /**
  * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { decodeLine } from "./decode.ts";
 import { levelOf, LEVELS } from "./level.ts";
+import type { LineRedactor } from "./redact.ts";
 
 /** The zod schema of a level name (issue #2: `TRACE DEBUG INFO NOTICE WARN ERROR FATAL UNKNOWN`). */
 export const levelSchema = z.enum(LEVELS);
@@ -36,6 +37,7 @@ export type LogLine = z.infer<typeof logLineSchema>;
  * @param lineNo The line's number, or null when unknown.
  * @param partial True when the bytes are only the line's start.
  * @param maxLine The most characters of text.
+ * @param redactor Masks secrets in the text (and counts them); none: the text is returned as read.
  * @returns The line and how many of its bytes were replaced.
  */
 export function toLogLine(
@@ -45,13 +47,19 @@ export function toLogLine(
   lineNo: number | null,
   partial: boolean,
   maxLine: number,
+  redactor?: LineRedactor,
 ): { line: LogLine; replaced: number } {
   // Each character takes at most 4 bytes: no more are needed for maxLine characters (and one more
   // to know whether there is more).
   const take = Math.min(end, start + maxLine * 4 + 1);
   const d = decodeLine(buf.subarray(start, take), maxLine, partial || take < end);
   return {
-    line: { line_no: lineNo, level: LEVELS[levelOf(buf, start, end)], text: d.text, cut: d.cut },
+    line: {
+      line_no: lineNo,
+      level: LEVELS[levelOf(buf, start, end)],
+      text: redactor ? redactor.line(d.text, d.cut) : d.text,
+      cut: d.cut,
+    },
     replaced: d.replaced,
   };
 }

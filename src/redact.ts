@@ -141,8 +141,14 @@ export class LineRedactor {
    */
   constructor(readonly enabled: boolean, readonly contiguous: boolean) {}
 
-  /** Masks one line; returns the text to show. */
-  line(text: string): string {
+  /**
+   * Masks one line.
+   *
+   * @param text The line's text.
+   * @param cut True when the text is only the line's start.
+   * @returns The text to show.
+   */
+  line(text: string, cut = false): string {
     if (!this.enabled) return text;
     if (this.#inPem) {
       const end = text.search(/-----END [A-Z ]*PRIVATE KEY-----/);
@@ -156,6 +162,11 @@ export class LineRedactor {
     }
     const r = redactLine(text);
     this.count += r.count;
+    if (cut) {
+      const t = redactCutTail(r.text);
+      this.count += t.count;
+      r.text = t.text;
+    }
     if (
       this.contiguous && /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(r.text) &&
       !/PRIVATE KEY-----.*\*\*\*/.test(r.text)
@@ -171,4 +182,20 @@ export class LineRedactor {
     }
     return r.text;
   }
+}
+
+const CUT_TAIL =
+  /(gh[pousr]_|github_pat_|glpat-|xox[abprsoe]-|[sr]k_(?:live|test)_|AKIA|ASIA|AIza|eyJ)[A-Za-z0-9_.+/=-]*$/;
+
+/**
+ * For a line cut to its first characters: masks a known token shape whose start is at the very end,
+ * where the cut left it too short for {@linkcode redactLine} to know it.
+ *
+ * @param text The cut text (already redacted).
+ * @returns The text and 1 when a tail was masked, else 0.
+ */
+export function redactCutTail(text: string): Redacted {
+  const m = CUT_TAIL.exec(text);
+  if (!m || m[0].length === m[1].length || m[0].endsWith(MASK)) return { text, count: 0 };
+  return { text: text.slice(0, m.index) + m[1] + MASK, count: 1 };
 }

@@ -175,3 +175,11 @@ Deno.test("LineRedactor masks a PEM block across contiguous lines, and is off wi
   assert.equal(off.line("password=hunter2"), "password=hunter2");
   assert.equal(off.count, 0);
 });
+
+Deno.test("a token cut short at the end of a cut line is still masked", () => {
+  const r = new LineRedactor(true, false);
+  assert.equal(r.line("push with ghp_a1B2c3D4e5F6g7", true), "push with ghp_***");
+  assert.equal(r.line("push with ghp_a1B2c3D4e5F6g7", false), "push with ghp_a1B2c3D4e5F6g7");
+  assert.equal(r.line("trace eyJhbGciOiJIUz", true), "trace eyJ***");
+  assert.equal(r.count, 2);
+});

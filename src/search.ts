@@ -12,6 +12,7 @@ import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import { fileSource, type OpenLog } from "./log_file.ts";
 import { scan, type StopReason } from "./scanner.ts";
+import { LineRedactor } from "./redact.ts";
 
 /** Options of {@linkcode searchLog}. */
 export interface SearchOptions {
@@ -29,6 +30,8 @@ export interface SearchOptions {
   maxLine: number;
   /** Bytes per read. */
   pieceSize: number;
+  /** Mask secrets in the returned text (false for `--no-redact`). */
+  redact: boolean;
 }
 
 /** What {@linkcode searchLog} found: the `log_search` result without its `file`. */
@@ -43,6 +46,8 @@ export interface SearchResult {
   stop_reason: StopReason | null;
   /** Bytes of the returned lines that were invalid UTF-8 and replaced. */
   replaced_bytes: number;
+  /** Secrets masked in the returned lines. */
+  redactions: number;
 }
 
 /**
@@ -60,10 +65,11 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const matches: LogLine[] = [];
   let replaced = 0;
+  const redactor = new LineRedactor(opts.redact, false);
   const r = await scan(fileSource(log, log.bomLength), {
     line(buf, s, e, lineNo, cut) {
       if (want >= 0 && levelOf(buf, s, e) !== want) return true;
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine);
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
       matches.push(line);
       replaced += bad;
       return matches.length < opts.limit;
@@ -81,5 +87,6 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     complete: r.stop === null,
     stop_reason: r.stop,
     replaced_bytes: replaced,
+    redactions: redactor.count,
   };
 }

@@ -12,13 +12,14 @@ import { registerLogFilesTool } from "./tools/log_files.ts";
 import { registerLogLevelsTool } from "./tools/log_levels.ts";
 import { registerLogSearchTool } from "./tools/log_search.ts";
 import { registerLogTailTool } from "./tools/log_tail.ts";
+import { registerReadArtifactTool } from "./tools/read_artifact.ts";
 import { VERSION } from "./version.ts";
 
 /** What the server is built from. */
 export type ServerConfig = ToolDeps;
 
 /**
- * Builds the MCP server with `log_files`, `log_tail`, `log_search` and `log_levels`.
+ * Builds the MCP server with `log_files`, `log_tail`, `log_search`, `log_levels` and `read_artifact`.
  *
  * @param config Roots, limits, and where diagnostics go.
  * @returns The server, not yet connected.
@@ -36,5 +37,6 @@ export function createServer(config: ServerConfig): McpServer {
   registerLogTailTool(server, config);
   registerLogSearchTool(server, config);
   registerLogLevelsTool(server, config);
+  registerReadArtifactTool(server, config);
   return server;
 }

@@ -13,6 +13,7 @@ import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import { byteAt, fileSource, type OpenLog } from "./log_file.ts";
 import { scan } from "./scanner.ts";
+import { LineRedactor } from "./redact.ts";
 
 /** Options of {@linkcode tailLog}. */
 export interface TailOptions {
@@ -26,6 +27,8 @@ export interface TailOptions {
   maxLine: number;
   /** Bytes per read. */
   pieceSize: number;
+  /** Mask secrets in the returned text (false for `--no-redact`). */
+  redact: boolean;
 }
 
 /** What {@linkcode tailLog} found: the `log_tail` result without its `file`. */
@@ -38,6 +41,8 @@ export interface TailResult {
   dropped_partial: boolean;
   /** Bytes of the returned lines that were invalid UTF-8 and replaced. */
   replaced_bytes: number;
+  /** Secrets masked in the returned lines. */
+  redactions: number;
 }
 
 interface Kept {
@@ -88,17 +93,18 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
   });
   const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];
   let replaced = 0;
+  const redactor = new LineRedactor(opts.redact, want < 0);
   const lines = ordered.map((k) => {
-    const { line, replaced: bad } = toLogLine(
-      k.bytes,
-      0,
-      k.len,
-      whole ? k.lineNo : null,
-      k.cut,
-      opts.maxLine,
-    );
+    const lineNo = whole ? k.lineNo : null;
+    const { line, replaced: bad } = toLogLine(k.bytes, 0, k.len, lineNo, k.cut, opts.maxLine, redactor);
     replaced += bad;
     return line;
   });
-  return { lines, whole_file: whole, dropped_partial: r.droppedPartial, replaced_bytes: replaced };
+  return {
+    lines,
+    whole_file: whole,
+    dropped_partial: r.droppedPartial,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+  };
 }

@@ -4,14 +4,15 @@
 import assert from "node:assert/strict";
 import { MAIN } from "./mcp_client.ts";
 import { serverFlags } from "../src/flags.ts";
-import { makeFixtures } from "./fixtures.ts";
+import { makeFixtures, tempDir } from "./fixtures.ts";
 
 const dir = makeFixtures();
+const state = tempDir("logpeek-cli-state-");
 const dec = new TextDecoder();
 
-async function run(args: string[], flags = serverFlags([dir]), stdin = "") {
+async function run(args: string[], flags = serverFlags([dir], state), stdin = "") {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, MAIN, ...args],
+    args: ["run", ...flags, MAIN, "--state-dir", state, ...args],
     env: { NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",
@@ -47,7 +48,7 @@ Deno.test("--help and --version print to stdout and exit 0", async () => {
 
 Deno.test("a ROOT that does not exist, or that Deno may not read: a clear message and exit 1", async () => {
   const missing = `${dir}/nope`;
-  const r = await run([missing], serverFlags([dir, missing]));
+  const r = await run([missing], serverFlags([dir, missing], state));
   assert.equal(r.code, 1);
   assert.match(r.stderr, /root .*nope does not exist/);
   const other = await run(["/usr"]);
@@ -83,7 +84,7 @@ Deno.test("stdout carries only JSON-RPC messages, even for failing calls", async
       params: { name: "log_levels", arguments: { file: "crlf.log" } },
     },
   ];
-  const r = await run([dir], serverFlags([dir]), msgs.map((m) => JSON.stringify(m)).join("\n") + "\n");
+  const r = await run([dir], serverFlags([dir], state), msgs.map((m) => JSON.stringify(m)).join("\n") + "\n");
   const lines = r.stdout.trim().split("\n");
   const parsed = lines.map((l) => JSON.parse(l)).sort((a, b) => a.id - b.id);
   assert.deepEqual(parsed.map((p) => p.id), [1, 2, 3, 4]);

@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { serverFlags } from "../src/flags.ts";
+import { tempDir } from "./fixtures.ts";
 
 /** The repository's `main.ts`. */
 export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -19,6 +20,8 @@ export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 /** A connected client, and the server's stderr so far. */
 export interface Session extends AsyncDisposable {
   client: Client;
+  /** The server's state directory (trace and artifacts). */
+  stateDir: string;
   stderr: () => string;
   pid: number | null;
   /** Calls a tool; returns the raw result. */
@@ -39,16 +42,27 @@ export interface CallResult {
  * @param roots Root paths (as given to logpeek).
  * @param env Extra environment for the server (LOGPEEK_* budgets).
  * @param extraRead More paths for --allow-read (a symlinked root's real path).
+ * @param opts `stateDir` (default: a new temporary one), `args`: more logpeek options.
  */
 export async function connect(
   roots: string[],
   env: Record<string, string> = {},
   extraRead: string[] = [],
+  opts: { stateDir?: string; args?: string[] } = {},
 ): Promise<Session> {
   const abs = roots.map((r) => resolve(r));
+  const stateDir = opts.stateDir ?? tempDir("logpeek-state-");
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...serverFlags([...abs, ...extraRead]), MAIN, ...abs],
+    args: [
+      "run",
+      ...serverFlags([...abs, ...extraRead], stateDir),
+      MAIN,
+      "--state-dir",
+      stateDir,
+      ...(opts.args ?? []),
+      ...abs,
+    ],
     env: { ...getDefaultEnvironment(), ...denoEnv(), ...env },
     stderr: "pipe",
   });
@@ -58,6 +72,7 @@ export async function connect(
   await client.connect(transport);
   return {
     client,
+    stateDir,
     stderr: () => err,
     pid: transport.pid,
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallResult,

@@ -6,6 +6,7 @@
 
 import type { Limits } from "../config.ts";
 import type { Root } from "../roots.ts";
+import type { ArtifactStore } from "../artifacts.ts";
 
 /** The tools' dependencies. */
 export interface ToolDeps {
@@ -15,6 +16,12 @@ export interface ToolDeps {
   limits: Limits;
   /** Writes one diagnostic line to stderr (never stdout: stdout carries only protocol). */
   stderr: (line: string) => void;
+  /** Where long results spill; null when the state directory cannot be used. */
+  artifacts: ArtifactStore | null;
+  /** Why there is no artifact store, for the model to read; null when there is one. */
+  artifactsOff: string | null;
+  /** Mask secrets in returned log text (false for `--no-redact`). */
+  redact: boolean;
 }
 
 /** Annotations shared by every logpeek tool: they only read, and only the host's own files. */

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { listLogs, type LogList } from "../list_logs.ts";
 import { guarded, okResult } from "../outcome.ts";
 import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 /** The most entries `log_files` lists (issue #2). */
 export const MAX_FILES = 1000;
@@ -22,6 +23,8 @@ const outputSchema = z.object({
   })),
   complete: z.boolean().describe("false when more logs exist than are listed, or a folder could not be read"),
   unreadable: z.array(z.string()).describe("folders that could not be read, with the reason"),
+  artifact: artifactSchema,
+  spill_summary: spillSummarySchema,
 });
 
 const config = {
@@ -34,16 +37,18 @@ const config = {
   annotations: { ...READ_ONLY, title: "List log files" },
 };
 
-/** Renders a listing for the model. */
-export function renderFiles(list: LogList): string {
-  const head = list.complete
+/** The first line of a listing's text. */
+export function filesHeader(list: LogList): string {
+  return list.complete
     ? `${list.files.length} log file(s); the list is complete.`
     : `${list.files.length} log file(s) listed; the list is NOT complete` +
       (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
       (list.unreadable.length ? `; unreadable folders: ${list.unreadable.join("; ")}` : "") + ".";
-  return [head, ...list.files.map((f) => `${f.file}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`)].join(
-    "\n",
-  );
+}
+
+/** One listed file as a line of text. */
+export function renderEntry(f: LogList["files"][number]): string {
+  return `${f.file}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`;
 }
 
 /**
@@ -58,7 +63,13 @@ export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
     config,
     guarded("log_files", deps.stderr, () => {
       const list = listLogs(deps.roots, MAX_FILES);
-      return Promise.resolve(okResult({ ...list }, renderFiles(list)));
+      const out = spill(deps, "log_files", filesHeader(list), list.files.map(renderEntry));
+      return Promise.resolve(okResult({
+        ...list,
+        files: list.files.slice(0, out.shown),
+        artifact: out.artifact,
+        spill_summary: out.summary,
+      }, out.text));
     }),
   );
 }

@@ -13,6 +13,10 @@ import { guarded, okResult } from "../outcome.ts";
 import { searchLog, type SearchResult } from "../search.ts";
 import { READ_ONLY, type ToolDeps } from "./deps.ts";
 import { renderLine, renderStop } from "./render.ts";
+import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
+
+/** The most matches one call may ask for (issue #3; larger answers spill to an artifact). */
+export const MAX_LIMIT = 5000;
 
 const inputSchema = z.object({
   file: z.string().describe("the log, as log_files lists it"),
@@ -20,7 +24,9 @@ const inputSchema = z.object({
     message: "text must be on one line: each line of the log is searched on its own",
   }).describe("the literal text to find (not a pattern), 1..100 characters, case-sensitive"),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
-  limit: z.number().int().min(1).max(50).default(20).describe("the most matches to return (1..50)"),
+  limit: z.number().int().min(1).max(MAX_LIMIT).default(20).describe(
+    `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with read_artifact`,
+  ),
 });
 
 const outputSchema = z.object({
@@ -30,14 +36,17 @@ const outputSchema = z.object({
   complete: z.boolean().describe("the whole file was read and every match returned"),
   stop_reason: z.enum(["limit", "time_budget", "size_budget"]).nullable().describe("why not complete"),
   replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
+  redactions: z.number().int().describe("secrets masked in the returned lines"),
+  artifact: artifactSchema,
+  spill_summary: spillSummarySchema,
 });
 
-/** Renders a search result for the model. */
-export function renderSearch(file: string, text: string, r: SearchResult): string {
-  const head = `${file}: ${r.matches.length} match(es) for ${JSON.stringify(text)}; ` +
+/** The first line of a search's text: how many matches, and whether the search was complete. */
+export function searchHeader(file: string, text: string, r: SearchResult): string {
+  return `${file}: ${r.matches.length} match(es) for ${JSON.stringify(text)}; ` +
     renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS") +
-    (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") + ".";
-  return [head, ...r.matches.map(renderLine)].join("\n");
+    (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
+    (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
 }
 
 /**
@@ -67,8 +76,17 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
         text: args.text,
         level: args.level,
         limit: args.limit,
+        redact: deps.redact,
       });
-      return okResult({ file: log.ref.file, ...r }, renderSearch(log.ref.file, args.text, r));
+      const header = searchHeader(log.ref.file, args.text, r);
+      const out = spill(deps, "log_search", header, r.matches.map(renderLine), r.matches.map((l) => l.level));
+      return okResult({
+        file: log.ref.file,
+        ...r,
+        matches: r.matches.slice(0, out.shown),
+        artifact: out.artifact,
+        spill_summary: out.summary,
+      }, out.text);
     }),
   );
 }

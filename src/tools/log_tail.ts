@@ -14,6 +14,7 @@ import { guarded, okResult } from "../outcome.ts";
 import { tailLog, type TailResult } from "../tail.ts";
 import { READ_ONLY, type ToolDeps } from "./deps.ts";
 import { renderLine } from "./render.ts";
+import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 const inputSchema = z.object({
   file: z.string().describe("the log, as log_files lists it"),
@@ -27,17 +28,21 @@ const outputSchema = z.object({
   whole_file: z.boolean().describe("the window covered the whole file: only then are line numbers known"),
   dropped_partial: z.boolean().describe("the window began inside a line; that fragment was dropped"),
   replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
+  redactions: z.number().int().describe("secrets masked in the returned lines"),
+  artifact: artifactSchema,
+  spill_summary: spillSummarySchema,
 });
 
-/** Renders a tail for the model. */
-export function renderTail(file: string, r: TailResult, tailBytes: number, level?: Level): string {
+/** The first line of a tail's text: what was read and what was not. */
+export function tailHeader(file: string, r: TailResult, tailBytes: number, level?: Level): string {
   const what = `${r.lines.length} line(s)${level ? ` of level ${level}` : ""}`;
   const scope = r.whole_file
     ? "the window covered the whole file, so line numbers are exact"
     : `read only the last ${tailBytes} bytes, so line numbers are unknown (-)` +
       (r.dropped_partial ? "; the window began inside a line and that fragment was dropped" : "");
   const bad = r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "";
-  return [`${file}: last ${what}; ${scope}${bad}.`, ...r.lines.map(renderLine)].join("\n");
+  const secrets = r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "";
+  return `${file}: last ${what}; ${scope}${bad}${secrets}.`;
 }
 
 /**
@@ -60,11 +65,21 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
     },
     guarded("log_tail", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
       using log = openLog(deps.roots, args.file);
-      const r = await tailLog(log, { ...deps.limits, lines: args.lines, level: args.level });
-      return okResult(
-        { file: log.ref.file, ...r },
-        renderTail(log.ref.file, r, deps.limits.tailBytes, args.level),
-      );
+      const r = await tailLog(log, {
+        ...deps.limits,
+        lines: args.lines,
+        level: args.level,
+        redact: deps.redact,
+      });
+      const header = tailHeader(log.ref.file, r, deps.limits.tailBytes, args.level);
+      const out = spill(deps, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));
+      return okResult({
+        file: log.ref.file,
+        ...r,
+        lines: r.lines.slice(0, out.shown),
+        artifact: out.artifact,
+        spill_summary: out.summary,
+      }, out.text);
     }),
   );
 }

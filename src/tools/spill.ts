@@ -1,0 +1,102 @@
+/**
+ * Keeping one large answer from flooding the model's context (issue #3; the seed
+ * `../shared/seeds/004_…`): when a result's text would exceed `LOGPEEK_INLINE_CHARS`, the whole of it
+ * is saved as an artifact, and the answer carries the first items that fit, a summary of everything
+ * (counts by level, the first and the last item), and exactly how to read the rest with
+ * `read_artifact`.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { type Level, LEVELS } from "../level.ts";
+import type { ToolDeps } from "./deps.ts";
+
+/** The zod schema of the `artifact` field of a spilled result. */
+export const artifactSchema = z.object({
+  artifact_id: z.string(),
+  total_lines: z.number().int().describe("items in the artifact: all of the result's items"),
+  next_offset: z.number().int().describe("the offset to pass to read_artifact for the items not shown"),
+}).optional().describe(
+  "present when the result was too long to show whole: read the rest with read_artifact",
+);
+
+/** The zod schema of the `spill_summary` field. */
+export const spillSummarySchema = z.object({
+  levels: z.record(z.string(), z.number().int()).describe("items per level, over all of them"),
+  first: z.string(),
+  last: z.string(),
+}).optional().describe("present when the result was spilled: a summary of all its items");
+
+/** What {@linkcode spill} decided. */
+export interface Spilled {
+  /** How many leading items are shown inline (and kept in structuredContent). */
+  shown: number;
+  /** The text for the model. */
+  text: string;
+  /** The `artifact` field, when spilled and saved. */
+  artifact?: { artifact_id: string; total_lines: number; next_offset: number };
+  /** The `spill_summary` field, when not all items are shown. */
+  summary?: { levels: Record<string, number>; first: string; last: string };
+}
+
+const SUMMARY_ITEM_CHARS = 300;
+const cutItem = (s: string) => (s.length > SUMMARY_ITEM_CHARS ? s.slice(0, SUMMARY_ITEM_CHARS) + "…" : s);
+
+/**
+ * Renders `header` and `items`, spilling to an artifact when the text would exceed the inline limit.
+ *
+ * @param deps Limits, the artifact store.
+ * @param tool The tool's name (recorded with the artifact).
+ * @param header The result's first line(s): what it is and whether it is complete.
+ * @param items One rendered line per item.
+ * @param levels The level of each item, when items are log lines.
+ * @returns How many items to show, the text, and the artifact.
+ */
+export function spill(
+  deps: ToolDeps,
+  tool: string,
+  header: string,
+  items: string[],
+  levels?: Level[],
+): Spilled {
+  const whole = [header, ...items].join("\n");
+  if (whole.length <= deps.limits.inlineChars) return { shown: items.length, text: whole };
+
+  const counts: Record<string, number> = {};
+  if (levels) {
+    for (const l of LEVELS) counts[l] = 0;
+    for (const l of levels) counts[l]++;
+  }
+  const summary = { levels: counts, first: cutItem(items[0]), last: cutItem(items[items.length - 1]) };
+  const levelText = levels
+    ? `levels of all ${items.length}: ` +
+      LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
+    : `${items.length} items`;
+  let artifact: Spilled["artifact"];
+  let failure = deps.artifactsOff;
+  if (deps.artifacts) {
+    try {
+      const ref = deps.artifacts.write(tool, items);
+      artifact = { ...ref, next_offset: 0 };
+    } catch (e) {
+      failure = `the artifact could not be written: ${e instanceof Error ? e.message : e}`;
+      deps.stderr(`logpeek: ${failure}`);
+    }
+  }
+  const intro = `Too long to show whole (${whole.length} characters): ${levelText}.\n` +
+    `First: ${summary.first}\nLast: ${summary.last}`;
+  const footerFor = (k: number) =>
+    artifact
+      ? `Shown: items 1..${k} of ${items.length}. All ${items.length} are saved: read the rest with ` +
+        `read_artifact(artifact_id="${artifact.artifact_id}", offset=${k}, limit=200).`
+      : `NOT all shown: items 1..${k} of ${items.length}; the rest could not be saved (${failure}). ` +
+        "Narrow the request (a level, a rarer text, fewer lines) to see them.";
+  const fixed = header.length + intro.length + footerFor(items.length).length + 8;
+  let room = deps.limits.inlineChars - fixed;
+  let k = 0;
+  while (k < items.length && items[k].length + 1 <= room) room -= items[k++].length + 1;
+  if (artifact) artifact.next_offset = k;
+  const text = [header, intro, "", ...items.slice(0, k), "", footerFor(k)].join("\n");
+  return { shown: k, text, artifact, summary };
+}
