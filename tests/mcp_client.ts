@@ -42,13 +42,14 @@ export interface CallResult {
  * @param roots Root paths (as given to logpeek).
  * @param env Extra environment for the server (LOGPEEK_* budgets).
  * @param extraRead More paths for --allow-read (a symlinked root's real path).
- * @param opts `stateDir` (default: a new temporary one), `args`: more logpeek options.
+ * @param opts `stateDir` (default: a new temporary one), `args`: more logpeek options, `noWrite`: leave
+ *   out `--allow-write` (a state directory the server cannot use).
  */
 export async function connect(
   roots: string[],
   env: Record<string, string> = {},
   extraRead: string[] = [],
-  opts: { stateDir?: string; args?: string[] } = {},
+  opts: { stateDir?: string; args?: string[]; noWrite?: boolean } = {},
 ): Promise<Session> {
   const abs = roots.map((r) => resolve(r));
   const stateDir = opts.stateDir ?? tempDir("logpeek-state-");
@@ -56,7 +57,9 @@ export async function connect(
     command: Deno.execPath(),
     args: [
       "run",
-      ...serverFlags([...abs, ...extraRead], stateDir),
+      ...serverFlags([...abs, ...extraRead], stateDir).filter((f) =>
+        !(opts.noWrite && f.startsWith("--allow-write"))
+      ),
       MAIN,
       "--state-dir",
       stateDir,
