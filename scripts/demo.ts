@@ -10,6 +10,7 @@
 
 import { fileURLToPath } from "node:url";
 import { connect } from "../tests/mcp_client.ts";
+import { renderReport, traceReport } from "../src/trace_report.ts";
 
 const root = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
 await using s = await connect([root]);
@@ -27,10 +28,22 @@ const calls: [string, Record<string, unknown>][] = [
   ["log_tail", { file: "services/sync-windows.log", lines: 2 }],
   ["log_tail", { file: "app.log.1" }],
   ["log_search", { file: "../../etc/passwd", text: "root" }],
+  ["log_search", { file: "app.log", text: "ERROR", limit: 5000 }],
 ];
+let artifact: { artifact_id: string; next_offset: number } | undefined;
 for (const [name, args] of calls) {
   const r = await s.call(name, args);
   console.log(`── ${name} ${JSON.stringify(args)}${r.isError ? "  → isError" : ""}`);
   console.log(r.content.map((c) => c.text).join("\n"));
   console.log();
+  artifact = r.structuredContent?.artifact ?? artifact;
 }
+if (artifact) {
+  const args = { artifact_id: artifact.artifact_id, offset: artifact.next_offset, limit: 3 };
+  const r = await s.call("read_artifact", args);
+  console.log(`── read_artifact ${JSON.stringify(args)}`);
+  console.log(r.content.map((c) => c.text).join("\n"));
+  console.log();
+}
+console.log(`── logpeek trace-report --state-dir ${s.stateDir}`);
+console.log(renderReport(await traceReport(s.stateDir)));
