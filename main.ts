@@ -6,8 +6,12 @@
  */
 
 import { main } from "./src/cli.ts";
+import { inWorker, runToolWorker } from "./src/tool_worker.ts";
 
-if (import.meta.main) {
+if (import.meta.main && inWorker()) {
+  // This module also runs as the permission-narrowed tool worker (src/worker_host.ts).
+  runToolWorker();
+} else if (import.meta.main) {
   // stdout carries the MCP protocol only: anything a library logs goes to stderr.
   console.log = console.error;
   console.info = console.error;

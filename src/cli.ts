@@ -18,6 +18,9 @@ import { chooseStateDir, prepareStateDir } from "./state_dir.ts";
 import { TraceWriter, TracingTransport } from "./trace.ts";
 import { renderReport, traceReport } from "./trace_report.ts";
 import { VERSION } from "./version.ts";
+import { localDispatch } from "./handlers.ts";
+import type { Dispatch } from "./tools/deps.ts";
+import { startToolWorker, WorkerPermissionError } from "./worker_host.ts";
 
 /** The usage text, printed by `--help` (stdout) and on a usage error (stderr). */
 export const USAGE =
@@ -97,10 +100,15 @@ const OPTIONS = {
  *
  * @param args The command-line arguments (no program name).
  * @param io Streams and environment.
+ * @param workerUrl The module the tool worker runs (the program's main module).
  * @returns An exit code when done (help, version, trace-report, or an error at start), or null when
  *   the server is running (the process then ends when the client closes stdin).
  */
-export async function main(args: string[], io: CliIo = DENO_IO): Promise<number | null> {
+export async function main(
+  args: string[],
+  io: CliIo = DENO_IO,
+  workerUrl: string = Deno.mainModule,
+): Promise<number | null> {
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -172,7 +180,23 @@ export async function main(args: string[], io: CliIo = DENO_IO): Promise<number 
       );
     }
     const redact = !v["no-redact"];
-    const server = createServer({ roots, limits, stderr, artifacts, artifactsOff, redact });
+    let dispatch: Dispatch;
+    if (Deno.permissions.querySync({ name: "read" }).state === "granted") {
+      // The process may read everything (a compiled binary, or --allow-read with no list): the code
+      // that touches log files runs in a worker narrowed to the roots and the state directory.
+      const worker = await startToolWorker(workerUrl, {
+        roots,
+        limits,
+        stateDir: artifacts ? stateDir : null,
+        artifactsOff,
+        redact,
+      });
+      dispatch = worker.dispatch;
+      stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
+    } else {
+      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact });
+    }
+    const server = createServer({ limits, dispatch });
     const transport = new TracingTransport(
       new StdioServerTransport(),
       trace ? (r) => trace.append(r) : null,
@@ -184,7 +208,7 @@ export async function main(args: string[], io: CliIo = DENO_IO): Promise<number 
     );
     return null;
   } catch (e) {
-    if (e instanceof RootError || e instanceof RangeError) {
+    if (e instanceof RootError || e instanceof RangeError || e instanceof WorkerPermissionError) {
       io.stderr(`logpeek: ${e.message}\n`);
       return 1;
     }

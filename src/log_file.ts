@@ -1,6 +1,7 @@
 /**
  * Opening one log for reading: confined ({@linkcode resolveLog}), a regular file (a FIFO is never
- * opened: it would hang the call), the handle checked to be the file whose real path was checked, and
+ * opened: it would hang the call), the open handle checked to be the file whose real path passed the
+ * check (same device and inode; CVE-2025-53109/53110 were check-then-open races of path checks), and
  * its first bytes sniffed for an encoding logpeek does not read.
  *
  * Permission: read access to the log (through its root).
@@ -53,11 +54,15 @@ export function openLog(roots: Root[], name: string): OpenLog {
     throw osError(e, ref.file);
   }
   try {
+    // Open first, then check: the handle must be the file whose real path passed the check. lstat
+    // does not follow links, so a swap for a symlink (or anything else) between the check and the
+    // open shows as another file or a link, and the call is refused.
     const fst = file.statSync();
-    if (fst.dev !== st.dev || fst.ino !== st.ino || !fst.isFile) {
+    const lst = Deno.lstatSync(ref.real);
+    if (!fst.isFile || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino) {
       throw new ToolError(
-        "not_found",
-        `${ref.file} changed while it was being opened (rotated?); call again`,
+        "outside_roots",
+        `${ref.file} changed while it was being opened (swapped or rotated); refused: call again`,
       );
     }
     const magic = new Uint8Array(4);

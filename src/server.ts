@@ -15,13 +15,13 @@ import { registerLogTailTool } from "./tools/log_tail.ts";
 import { registerReadArtifactTool } from "./tools/read_artifact.ts";
 import { VERSION } from "./version.ts";
 
-/** What the server is built from. */
+/** What the server is built from: the limits (quoted in descriptions) and where calls run. */
 export type ServerConfig = ToolDeps;
 
 /**
  * Builds the MCP server with `log_files`, `log_tail`, `log_search`, `log_levels` and `read_artifact`.
  *
- * @param config Roots, limits, and where diagnostics go.
+ * @param config Limits, and the dispatcher that runs the tools (the tool worker, or in-process).
  * @returns The server, not yet connected.
  */
 export function createServer(config: ServerConfig): McpServer {

@@ -1,5 +1,8 @@
 /**
- * What every tool needs, handed to it by `createServer` (no module-level state).
+ * What the tools need. Tools are registered on the MCP server in the main thread ({@linkcode ToolDeps}:
+ * limits for their descriptions, and a dispatcher) and run where the log files are touched — in the
+ * permission-narrowed tool worker (`src/tool_worker.ts`), or in-process — with a {@linkcode ToolContext}.
+ * No module-level state.
  *
  * @module
  */
@@ -7,9 +10,10 @@
 import type { Limits } from "../config.ts";
 import type { Root } from "../roots.ts";
 import type { ArtifactStore } from "../artifacts.ts";
+import type { ToolResult } from "../outcome.ts";
 
-/** The tools' dependencies. */
-export interface ToolDeps {
+/** Everything a tool needs to run. */
+export interface ToolContext {
   /** The log roots. */
   roots: Root[];
   /** Limits and budgets. */
@@ -22,6 +26,17 @@ export interface ToolDeps {
   artifactsOff: string | null;
   /** Mask secrets in returned log text (false for `--no-redact`). */
   redact: boolean;
+}
+
+/** Runs a tool by name with validated arguments; never rejects (failures are `isError` results). */
+export type Dispatch = (tool: string, args: Record<string, unknown>) => Promise<ToolResult>;
+
+/** What registering a tool needs. */
+export interface ToolDeps {
+  /** Limits, quoted in the tools' descriptions. */
+  limits: Limits;
+  /** Runs the tool. */
+  dispatch: Dispatch;
 }
 
 /** Annotations shared by every logpeek tool: they only read, and only the host's own files. */

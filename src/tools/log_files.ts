@@ -8,8 +8,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { listLogs, type LogList } from "../list_logs.ts";
-import { guarded, okResult } from "../outcome.ts";
-import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { okResult, type ToolResult } from "../outcome.ts";
+import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 /** The most entries `log_files` lists (issue #2). */
@@ -61,15 +61,28 @@ export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
     "log_files",
     config,
-    guarded("log_files", deps.stderr, () => {
-      const list = listLogs(deps.roots, MAX_FILES);
-      const out = spill(deps, "log_files", filesHeader(list), list.files.map(renderEntry));
-      return Promise.resolve(okResult({
-        ...list,
-        files: list.files.slice(0, out.shown),
-        artifact: out.artifact,
-        spill_summary: out.summary,
-      }, out.text));
-    }),
+    (args: ToolArgs) => deps.dispatch("log_files", args),
   );
+}
+
+/** The validated arguments of `log_files`. */
+export type ToolArgs = Record<string, never>;
+
+/**
+ * Runs `log_files` (in the tool worker, where log files are read).
+ *
+ * @param ctx Roots, limits, artifacts, redaction.
+ * @param args The validated arguments.
+ * @returns The result.
+ * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
+ */
+export function logFiles(ctx: ToolContext, _args: ToolArgs): Promise<ToolResult> {
+  const list = listLogs(ctx.roots, MAX_FILES);
+  const out = spill(ctx, "log_files", filesHeader(list), list.files.map(renderEntry));
+  return Promise.resolve(okResult({
+    ...list,
+    files: list.files.slice(0, out.shown),
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text));
 }

@@ -10,8 +10,8 @@ import { z } from "zod";
 import { countLevels, type LevelsResult } from "../count_levels.ts";
 import { LEVELS } from "../level.ts";
 import { openLog } from "../log_file.ts";
-import { guarded, okResult } from "../outcome.ts";
-import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { okResult, type ToolResult } from "../outcome.ts";
+import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { renderStop } from "./render.ts";
 
 const inputSchema = z.object({
@@ -60,10 +60,23 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Count lines by level" },
     },
-    guarded("log_levels", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
-      using log = openLog(deps.roots, args.file);
-      const r = await countLevels(log, deps.limits);
-      return okResult({ file: log.ref.file, ...r }, renderLevels(log.ref.file, r));
-    }),
+    (args: ToolArgs) => deps.dispatch("log_levels", args),
   );
+}
+
+/** The validated arguments of `log_levels`. */
+export type ToolArgs = z.infer<typeof inputSchema>;
+
+/**
+ * Runs `log_levels` (in the tool worker, where log files are read).
+ *
+ * @param ctx Roots, limits, artifacts, redaction.
+ * @param args The validated arguments.
+ * @returns The result.
+ * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
+ */
+export async function logLevels(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  using log = openLog(ctx.roots, args.file);
+  const r = await countLevels(log, ctx.limits);
+  return okResult({ file: log.ref.file, ...r }, renderLevels(log.ref.file, r));
 }

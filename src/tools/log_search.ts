@@ -9,9 +9,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { openLog } from "../log_file.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
-import { guarded, okResult } from "../outcome.ts";
+import { okResult, type ToolResult } from "../outcome.ts";
 import { searchLog, type SearchResult } from "../search.ts";
-import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { renderLine, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
@@ -69,24 +69,37 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Search a log" },
     },
-    guarded("log_search", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
-      using log = openLog(deps.roots, args.file);
-      const r = await searchLog(log, {
-        ...deps.limits,
-        text: args.text,
-        level: args.level,
-        limit: args.limit,
-        redact: deps.redact,
-      });
-      const header = searchHeader(log.ref.file, args.text, r);
-      const out = spill(deps, "log_search", header, r.matches.map(renderLine), r.matches.map((l) => l.level));
-      return okResult({
-        file: log.ref.file,
-        ...r,
-        matches: r.matches.slice(0, out.shown),
-        artifact: out.artifact,
-        spill_summary: out.summary,
-      }, out.text);
-    }),
+    (args: ToolArgs) => deps.dispatch("log_search", args),
   );
+}
+
+/** The validated arguments of `log_search`. */
+export type ToolArgs = z.infer<typeof inputSchema>;
+
+/**
+ * Runs `log_search` (in the tool worker, where log files are read).
+ *
+ * @param ctx Roots, limits, artifacts, redaction.
+ * @param args The validated arguments.
+ * @returns The result.
+ * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
+ */
+export async function logSearch(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  using log = openLog(ctx.roots, args.file);
+  const r = await searchLog(log, {
+    ...ctx.limits,
+    text: args.text,
+    level: args.level,
+    limit: args.limit,
+    redact: ctx.redact,
+  });
+  const header = searchHeader(log.ref.file, args.text, r);
+  const out = spill(ctx, "log_search", header, r.matches.map(renderLine), r.matches.map((l) => l.level));
+  return okResult({
+    file: log.ref.file,
+    ...r,
+    matches: r.matches.slice(0, out.shown),
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text);
 }

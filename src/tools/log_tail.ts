@@ -10,9 +10,9 @@ import { z } from "zod";
 import { type Level } from "../level.ts";
 import { openLog } from "../log_file.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
-import { guarded, okResult } from "../outcome.ts";
+import { okResult, type ToolResult } from "../outcome.ts";
 import { tailLog, type TailResult } from "../tail.ts";
-import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { renderLine } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
@@ -63,23 +63,36 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Tail a log" },
     },
-    guarded("log_tail", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
-      using log = openLog(deps.roots, args.file);
-      const r = await tailLog(log, {
-        ...deps.limits,
-        lines: args.lines,
-        level: args.level,
-        redact: deps.redact,
-      });
-      const header = tailHeader(log.ref.file, r, deps.limits.tailBytes, args.level);
-      const out = spill(deps, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));
-      return okResult({
-        file: log.ref.file,
-        ...r,
-        lines: r.lines.slice(0, out.shown),
-        artifact: out.artifact,
-        spill_summary: out.summary,
-      }, out.text);
-    }),
+    (args: ToolArgs) => deps.dispatch("log_tail", args),
   );
+}
+
+/** The validated arguments of `log_tail`. */
+export type ToolArgs = z.infer<typeof inputSchema>;
+
+/**
+ * Runs `log_tail` (in the tool worker, where log files are read).
+ *
+ * @param ctx Roots, limits, artifacts, redaction.
+ * @param args The validated arguments.
+ * @returns The result.
+ * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
+ */
+export async function logTail(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  using log = openLog(ctx.roots, args.file);
+  const r = await tailLog(log, {
+    ...ctx.limits,
+    lines: args.lines,
+    level: args.level,
+    redact: ctx.redact,
+  });
+  const header = tailHeader(log.ref.file, r, ctx.limits.tailBytes, args.level);
+  const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));
+  return okResult({
+    file: log.ref.file,
+    ...r,
+    lines: r.lines.slice(0, out.shown),
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text);
 }

@@ -8,8 +8,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import { guarded, okResult } from "../outcome.ts";
-import { READ_ONLY, type ToolDeps } from "./deps.ts";
+import { okResult, type ToolResult } from "../outcome.ts";
+import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
 const inputSchema = z.object({
   artifact_id: z.string().max(100).describe("the id a spilled result gave"),
@@ -43,21 +43,34 @@ export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): voi
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Read a saved result" },
     },
-    guarded("read_artifact", deps.stderr, async (args: z.infer<typeof inputSchema>) => {
-      if (!deps.artifacts) {
-        throw new ToolError("artifact_not_found", `no artifacts can be read here: ${deps.artifactsOff}`);
-      }
-      const page = await deps.artifacts.read(args.artifact_id, args.offset, args.limit);
-      const head =
-        `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + page.lines.length} of ` +
-        `${page.total_lines}; ` +
-        (page.next_offset === null
-          ? "that is the end."
-          : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${page.next_offset}, limit=${args.limit}).`);
-      return okResult(
-        { artifact_id: args.artifact_id, offset: args.offset, ...page },
-        [head, ...page.lines].join("\n"),
-      );
-    }),
+    (args: ToolArgs) => deps.dispatch("read_artifact", args),
+  );
+}
+
+/** The validated arguments of `read_artifact`. */
+export type ToolArgs = z.infer<typeof inputSchema>;
+
+/**
+ * Runs `read_artifact` (in the tool worker, where log files are read).
+ *
+ * @param ctx Roots, limits, artifacts, redaction.
+ * @param args The validated arguments.
+ * @returns The result.
+ * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
+ */
+export async function readArtifact(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  if (!ctx.artifacts) {
+    throw new ToolError("artifact_not_found", `no artifacts can be read here: ${ctx.artifactsOff}`);
+  }
+  const page = await ctx.artifacts.read(args.artifact_id, args.offset, args.limit);
+  const head =
+    `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + page.lines.length} of ` +
+    `${page.total_lines}; ` +
+    (page.next_offset === null
+      ? "that is the end."
+      : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${page.next_offset}, limit=${args.limit}).`);
+  return okResult(
+    { artifact_id: args.artifact_id, offset: args.offset, ...page },
+    [head, ...page.lines].join("\n"),
   );
 }

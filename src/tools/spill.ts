@@ -10,7 +10,7 @@
 
 import { z } from "zod";
 import { type Level, LEVELS } from "../level.ts";
-import type { ToolDeps } from "./deps.ts";
+import type { ToolContext } from "./deps.ts";
 
 /** The zod schema of the `artifact` field of a spilled result. */
 export const artifactSchema = z.object({
@@ -46,7 +46,7 @@ const cutItem = (s: string) => (s.length > SUMMARY_ITEM_CHARS ? s.slice(0, SUMMA
 /**
  * Renders `header` and `items`, spilling to an artifact when the text would exceed the inline limit.
  *
- * @param deps Limits, the artifact store.
+ * @param deps Limits, the artifact store, stderr.
  * @param tool The tool's name (recorded with the artifact).
  * @param header The result's first line(s): what it is and whether it is complete.
  * @param items One rendered line per item.
@@ -54,7 +54,7 @@ const cutItem = (s: string) => (s.length > SUMMARY_ITEM_CHARS ? s.slice(0, SUMMA
  * @returns How many items to show, the text, and the artifact.
  */
 export function spill(
-  deps: ToolDeps,
+  deps: ToolContext,
   tool: string,
   header: string,
   items: string[],

@@ -1,0 +1,49 @@
+/**
+ * The tools by name, and an in-process dispatcher over them. The tool worker uses it to run calls
+ * inside its narrowed permissions; without the worker (`--unstable-worker-options` missing), the
+ * server uses it directly and says so on stderr.
+ *
+ * @module
+ */
+
+import { guarded, type ToolResult } from "./outcome.ts";
+import type { Dispatch, ToolContext } from "./tools/deps.ts";
+import { logFiles } from "./tools/log_files.ts";
+import { logLevels } from "./tools/log_levels.ts";
+import { logSearch } from "./tools/log_search.ts";
+import { logTail } from "./tools/log_tail.ts";
+import { readArtifact } from "./tools/read_artifact.ts";
+
+// deno-lint-ignore no-explicit-any
+type Handler = (ctx: ToolContext, args: any) => Promise<ToolResult>;
+
+/** Every tool logpeek serves, by name. */
+export const HANDLERS: Readonly<Record<string, Handler>> = {
+  log_files: logFiles,
+  log_tail: logTail,
+  log_search: logSearch,
+  log_levels: logLevels,
+  read_artifact: readArtifact,
+};
+
+/**
+ * A dispatcher that runs tools in this thread, each call guarded (expected failures become `isError`
+ * results; unexpected ones a generic error with an id, the stack on stderr).
+ *
+ * @param ctx Where and how the tools run.
+ */
+export function localDispatch(ctx: ToolContext): Dispatch {
+  const guardedHandlers = Object.fromEntries(
+    Object.entries(HANDLERS).map(([name, h]) => [name, guarded(name, ctx.stderr, (a) => h(ctx, a))]),
+  );
+  return (tool, args) => {
+    const h = guardedHandlers[tool];
+    if (!h) {
+      return Promise.resolve({
+        content: [{ type: "text", text: `invalid_call: no tool ${tool}` }],
+        isError: true,
+      });
+    }
+    return h(args);
+  };
+}
