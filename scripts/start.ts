@@ -20,7 +20,7 @@ import { chooseStateDir } from "../src/state_dir.ts";
 const args = [...Deno.args];
 const at = args.indexOf("--state-dir");
 const stateDir = chooseStateDir(at >= 0 ? args.splice(at, 2)[1] : undefined, (n) => Deno.env.get(n));
-const roots = args.filter((a) => !a.startsWith("-")).map((r) => resolve(r));
+const roots = args.filter((a) => !a.startsWith("-") && a.trim() !== "").map((r) => resolve(r));
 const paths = [...roots];
 for (const r of roots) {
   try {

@@ -152,15 +152,25 @@ export async function main(
     io.stderr(`logpeek: no ROOT given: name the log directories or files to serve\n\n${USAGE}`);
     return 2;
   }
+  if (parsed.positionals.some((p) => p.trim() === "")) {
+    io.stderr(
+      `logpeek: an empty ROOT was given (an unset variable?): name the log directories or files\n\n${USAGE}`,
+    );
+    return 2;
+  }
   try {
     const stderr = (line: string) => io.stderr(line + "\n");
     const limits = readLimits(io.env, stderr);
     const roots = openRoots(parsed.positionals, io.cwd());
-    const stateDir = chooseStateDir(v["state-dir"], env);
+    // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
+    // used only turns spilling and tracing off.
+    if (v["state-dir"] !== undefined) chooseStateDir(v["state-dir"], env);
+    let stateDir = "";
     let artifacts: ArtifactStore | null = null;
     let artifactsOff: string | null = null;
     let trace: TraceWriter | null = null;
     try {
+      stateDir = chooseStateDir(v["state-dir"], env);
       prepareStateDir(stateDir);
       artifacts = new ArtifactStore(
         join(stateDir, "artifacts"),
@@ -173,10 +183,15 @@ export async function main(
       }
     } catch (e) {
       artifacts = null;
-      artifactsOff = `the state directory ${stateDir} cannot be used (${e instanceof Error ? e.message : e})`;
+      const why = e instanceof Error ? e.message : String(e);
+      artifactsOff = stateDir
+        ? `the state directory ${stateDir} cannot be used (${why})`
+        : `there is no state directory (${why})`;
       stderr(
         `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
-          `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`,
+          (stateDir
+            ? `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`
+            : "Pass --state-dir."),
       );
     }
     const redact = !v["no-redact"];
@@ -204,7 +219,8 @@ export async function main(
     );
     await server.connect(transport);
     stderr(
-      `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; state in ${stateDir}`,
+      `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; ` +
+        (artifacts ? `state in ${stateDir}` : "no state directory"),
     );
     return null;
   } catch (e) {

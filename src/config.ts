@@ -86,7 +86,9 @@ export function readLimits(env: (name: string) => string | undefined, warn: (msg
     if (raw === undefined || raw === "") continue;
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new RangeError(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+      throw new RangeError(
+        `${name} must be a whole number from ${min} to ${Number.MAX_SAFE_INTEGER}, got '${raw}'`,
+      );
     }
     limits[key] = n;
   }

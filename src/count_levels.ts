@@ -39,7 +39,8 @@ export interface LevelsResult {
  */
 export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<LevelsResult> {
   const counts = new Float64Array(LEVELS.length);
-  const r = await scan(fileSource(log, log.bomLength), {
+  const src = fileSource(log, log.bomLength);
+  const r = await scan(src, {
     line(buf, s, e, _no, _cut, hint) {
       counts[levelOf(buf, s, e, hint)]++;
       return true;
@@ -50,5 +51,6 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
     headBytes: Math.max(STRUCTURED_BYTES, HEADER_BYTES),
   });
   const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];
-  return { counts: out, total_lines: r.lines, complete: r.stop === null, stop_reason: r.stop };
+  const stop = r.stop ?? (src.truncated ? "file_changed" : null);
+  return { counts: out, total_lines: r.lines, complete: stop === null, stop_reason: stop };
 }

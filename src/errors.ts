@@ -16,7 +16,8 @@
  * - `unsupported_encoding`: the log is UTF-16 or UTF-32 (a byte-order mark says so);
  * - `compressed`: the log is gzip-compressed;
  * - `invalid_artifact_id`: not an artifact id of this server's form;
- * - `artifact_not_found`: no such artifact (never made, expired, or removed to keep the size cap).
+ * - `artifact_not_found`: no such artifact (never made, expired, or removed to keep the size cap);
+ * - `file_changed`: the log shrank while it was being read (truncated, rotated in place).
  */
 export type ToolErrorKind =
   | "not_found"
@@ -27,7 +28,8 @@ export type ToolErrorKind =
   | "unsupported_encoding"
   | "compressed"
   | "invalid_artifact_id"
-  | "artifact_not_found";
+  | "artifact_not_found"
+  | "file_changed";
 
 /**
  * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an

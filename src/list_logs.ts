@@ -74,8 +74,17 @@ export function listLogs(roots: Root[], max: number): LogList {
         target = Deno.realPathSync(path);
         if (!insideRoots(roots, target)) continue;
         info = Deno.statSync(path);
-      } catch {
-        continue; // dangling link, or vanished since readDir
+      } catch (e) {
+        // A dangling link, or an entry gone since readDir, is simply not a log. A name that is not valid
+        // UTF-8 cannot be named to the other tools (Deno paths are strings): say so, never skip quietly.
+        if (name.includes("\uFFFD")) {
+          complete = false;
+          if (unreadable.length < 20) unreadable.push(`${file}: the name is not valid UTF-8`);
+        } else if (!(e instanceof Deno.errors.NotFound)) {
+          complete = false;
+          if (unreadable.length < 20) unreadable.push(`${file}: ${e instanceof Error ? e.name : e}`);
+        }
+        continue;
       }
       if (info.isFile) {
         if (!add(file, info)) return false;

@@ -10,7 +10,7 @@
  */
 
 import { ToolError } from "./errors.ts";
-import { type LogRef, osError, resolveLog, type Root } from "./roots.ts";
+import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { ByteSource } from "./scanner.ts";
 
 /** An open log. Close it with `using` or {@linkcode OpenLog.close}. */
@@ -27,6 +27,37 @@ export interface OpenLog extends Disposable {
   close(): void;
 }
 
+/** How long an open may take (ms) before the call gives up on it. */
+export const OPEN_MS = 2000;
+
+/**
+ * Opens `path` for reading off the event loop, giving up after `ms`. Opening a FIFO blocks until a
+ * writer comes; the stat before the open refuses FIFOs, but a FIFO swapped in between the two would
+ * otherwise hang the server. A late open, if it ever completes, is closed at once.
+ */
+async function openWithin(path: string, ms: number, name: string): Promise<Deno.FsFile> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const opening = Deno.open(path, { read: true });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      opening.then((f) => f.close(), () => {});
+      reject(
+        new ToolError(
+          "not_a_file",
+          `${
+            printable(name)
+          } could not be opened within ${ms} ms: it is not a regular file (a FIFO?); refused`,
+        ),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([opening, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Opens the log that `name` names.
  *
@@ -36,20 +67,19 @@ export interface OpenLog extends Disposable {
  * @throws {ToolError} `invalid_path`, `outside_roots`, `not_found`, `permission_denied`, `not_a_file`,
  *   `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark) or `compressed` (gzip).
  */
-export function openLog(roots: Root[], name: string): OpenLog {
+export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
   const ref = resolveLog(roots, name);
-  let st: Deno.FileInfo;
   let file: Deno.FsFile;
   try {
-    st = Deno.statSync(ref.path);
+    const st = Deno.statSync(ref.path);
     if (!st.isFile) {
       const what = st.isDirectory ? "a directory" : "not a regular file (a FIFO, socket or device)";
       throw new ToolError(
         "not_a_file",
-        `${ref.file} is ${what}; logpeek reads regular log files: call log_files`,
+        `${printable(ref.file)} is ${what}; logpeek reads regular log files: call log_files`,
       );
     }
-    file = Deno.openSync(ref.path, { read: true });
+    file = await openWithin(ref.path, OPEN_MS, ref.file);
   } catch (e) {
     throw osError(e, ref.file);
   }
@@ -62,7 +92,7 @@ export function openLog(roots: Root[], name: string): OpenLog {
     if (!fst.isFile || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino) {
       throw new ToolError(
         "outside_roots",
-        `${ref.file} changed while it was being opened (swapped or rotated); refused: call again`,
+        `${printable(ref.file)} changed while it was being opened (swapped or rotated); refused: call again`,
       );
     }
     const magic = new Uint8Array(4);
@@ -114,22 +144,40 @@ function sniff(b: Uint8Array, name: string): number {
   return is(0xef, 0xbb, 0xbf) ? 3 : 0;
 }
 
+/** A {@linkcode ByteSource} over a snapshot of a log, that notices when the log shrinks under it. */
+export interface LogSource extends ByteSource {
+  /** True when the log ended before the snapshot's end: it was truncated while being read. */
+  readonly truncated: boolean;
+}
+
 /**
- * A {@linkcode ByteSource} over an open log from byte `start`.
+ * A {@linkcode ByteSource} over an open log from byte `start` to byte `end` (default: its size when
+ * opened). Lines appended during the call are not read: an answer describes the log as it was when the
+ * call began. A log that shrinks while being read (copytruncate rotation) sets `truncated`.
  *
  * @param log The open log.
  * @param start The file offset to read from.
+ * @param end The offset to stop at.
  */
-export function fileSource(log: OpenLog, start: number): ByteSource {
+export function fileSource(log: OpenLog, start: number, end = log.size): LogSource {
   log.file.seekSync(start, Deno.SeekMode.Start);
   let pos = start;
+  let truncated = false;
   return {
+    get truncated() {
+      return truncated;
+    },
     readSync(into: Uint8Array): number | null {
-      const n = log.file.readSync(into);
-      if (n) pos += n;
+      if (pos >= end) return null;
+      const n = log.file.readSync(into.length > end - pos ? into.subarray(0, end - pos) : into);
+      if (!n) {
+        truncated = true;
+        return null;
+      }
+      pos += n;
       return n;
     },
-    atEnd: () => log.file.statSync().size <= pos,
+    atEnd: () => pos >= end,
   };
 }
 

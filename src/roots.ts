@@ -68,6 +68,11 @@ export function openRoots(args: string[], cwd: string): Root[] {
   const roots: Root[] = [];
   const labels = new Set<string>();
   for (const arg of args) {
+    if (arg.trim() === "") {
+      throw new RootError(
+        "an empty ROOT was given (an unset variable?): name the log directories or files to serve",
+      );
+    }
     const path = resolve(cwd, arg);
     let real: string;
     let kind: "dir" | "file";
@@ -85,9 +90,17 @@ export function openRoots(args: string[], cwd: string): Root[] {
       if (e instanceof RootError) throw e;
       if (e instanceof Deno.errors.NotFound) throw new RootError(`root ${arg} does not exist (${path})`);
       if (e instanceof Deno.errors.NotCapable) {
+        let real = path;
+        try {
+          real = Deno.realPathSync(path);
+        } catch {
+          // not even the path may be resolved
+        }
         throw new RootError(
           `Deno's read permission does not cover root ${arg}: run with --allow-read=${path}` +
-            " (and the root's real path too, when it is reached through a symlink)",
+            (real !== path
+              ? `,${real} (the root is a symlink to ${real}: Deno checks the path it resolves to)`
+              : ""),
         );
       }
       if (e instanceof Deno.errors.PermissionDenied) {
@@ -106,6 +119,25 @@ export function openRoots(args: string[], cwd: string): Root[] {
 
 function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A name as it may appear in text for the model: control characters (a newline in a file name could
+ * forge lines of the answer) are shown escaped, `\n` as `\\n`.
+ */
+export function printable(name: string): string {
+  // deno-lint-ignore no-control-regex
+  return name.replace(
+    /[\x00-\x1f\x7f]/g,
+    (c) =>
+      c === "\n"
+        ? "\\n"
+        : c === "\t"
+        ? "\\t"
+        : c === "\r"
+        ? "\\r"
+        : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
 }
 
 /** True when `real` lies inside one of the roots' real paths. */
@@ -135,6 +167,9 @@ export function resolveLog(roots: Root[], file: string): LogRef {
     throw new ToolError("invalid_path", "the file name is empty; call log_files for the names");
   }
   if (file.includes("\0")) throw new ToolError("invalid_path", "the file name contains a NUL byte");
+  if (file.length > 4096) {
+    throw new ToolError("invalid_path", `the file name is ${file.length} characters long`);
+  }
   if (file.includes("\\")) {
     throw new ToolError("invalid_path", "the file name contains a backslash; separate folders with '/'");
   }
@@ -144,11 +179,22 @@ export function resolveLog(roots: Root[], file: string): LogRef {
       `absolute paths are refused: name the log as log_files lists it (relative to the log roots)`,
     );
   }
+  if (file.endsWith("/")) {
+    throw new ToolError(
+      "not_a_file",
+      `'${printable(file)}' ends with '/': it names a folder; call log_files`,
+    );
+  }
   const parts = file.split("/").filter((p) => p !== "" && p !== ".");
   if (parts.includes("..")) {
-    throw new ToolError("outside_roots", `'..' is refused in file names: ${file} would leave the log roots`);
+    throw new ToolError(
+      "outside_roots",
+      `'..' is refused in file names: ${printable(file)} would leave the log roots`,
+    );
   }
-  if (parts.length === 0) throw new ToolError("invalid_path", `'${file}' names no file; call log_files`);
+  if (parts.length === 0) {
+    throw new ToolError("invalid_path", `'${printable(file)}' names no file; call log_files`);
+  }
   let root: Root | undefined;
   let rel: string[];
   if (roots.length === 1 && roots[0].label === "") {
@@ -160,7 +206,9 @@ export function resolveLog(roots: Root[], file: string): LogRef {
     if (!root) {
       throw new ToolError(
         "not_found",
-        `no log root is named '${parts[0]}' (roots: ${roots.map((r) => r.label).join(", ")}); call log_files`,
+        `no log root is named '${printable(parts[0])}' (roots: ${
+          roots.map((r) => r.label).join(", ")
+        }); call log_files`,
       );
     }
     if (root.kind === "file" && rel.length > 0) {
@@ -181,7 +229,7 @@ export function resolveLog(roots: Root[], file: string): LogRef {
   if (!insideRoots(roots, real)) {
     throw new ToolError(
       "outside_roots",
-      `${name} leads outside the log roots (a symlink to ${real} is not followed); access denied`,
+      `${printable(name)} leads outside the log roots (through a symlink); access denied`,
     );
   }
   return { file: name, path, real };
@@ -192,6 +240,10 @@ export function resolveLog(roots: Root[], file: string): LogRef {
  * Errors of other kinds are returned unchanged, to be handled as unexpected.
  */
 export function osError(e: unknown, name: string): unknown {
+  name = printable(name);
+  if (e instanceof Deno.errors.FilesystemLoop) {
+    return new ToolError("invalid_path", `${name} is a loop of symlinks; call log_files`);
+  }
   if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
     return new ToolError(
       "not_found",

@@ -46,8 +46,11 @@ export interface LineSink {
   line(buf: Uint8Array, start: number, end: number, lineNo: number, cut: boolean, hint: number): boolean;
 }
 
-/** Why a scan stopped before the end of its source. */
-export type StopReason = "limit" | "time_budget" | "size_budget";
+/**
+ * Why a scan stopped before the end of its source. `file_changed` is set by the tools, not the scanner:
+ * the log shrank (was truncated) while it was being read.
+ */
+export type StopReason = "limit" | "time_budget" | "size_budget" | "file_changed";
 
 /** Options of {@linkcode scan}. */
 export interface ScanOptions {

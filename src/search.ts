@@ -66,7 +66,8 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   const matches: LogLine[] = [];
   let replaced = 0;
   const redactor = new LineRedactor(opts.redact, false);
-  const r = await scan(fileSource(log, log.bomLength), {
+  const src = fileSource(log, log.bomLength);
+  const r = await scan(src, {
     line(buf, s, e, lineNo, cut) {
       if (want >= 0 && levelOf(buf, s, e) !== want) return true;
       const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
@@ -81,11 +82,12 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     deadline: started + opts.searchMs,
     headBytes: opts.maxLine * 4 + 1,
   });
+  const stop = r.stop ?? (src.truncated ? "file_changed" : null);
   return {
     matches,
     scanned_lines: r.lines,
-    complete: r.stop === null,
-    stop_reason: r.stop,
+    complete: stop === null,
+    stop_reason: stop,
     replaced_bytes: replaced,
     redactions: redactor.count,
   };

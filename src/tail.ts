@@ -13,6 +13,8 @@ import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import { byteAt, fileSource, type OpenLog } from "./log_file.ts";
 import { scan } from "./scanner.ts";
+import { ToolError } from "./errors.ts";
+import { printable } from "./roots.ts";
 import { LineRedactor } from "./redact.ts";
 
 /** Options of {@linkcode tailLog}. */
@@ -71,7 +73,8 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
   const ring: Kept[] = [];
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
-  const r = await scan(fileSource(log, start), {
+  const src = fileSource(log, start);
+  const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint) {
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
       let slot = ring[next];
@@ -91,6 +94,14 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
     firstLineWhole,
     headBytes: keepBytes,
   });
+  if (src.truncated) {
+    throw new ToolError(
+      "file_changed",
+      `${
+        printable(log.ref.file)
+      } shrank while its end was being read (truncated or rotated in place); call again`,
+    );
+  }
   const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];
   let replaced = 0;
   const redactor = new LineRedactor(opts.redact, want < 0);

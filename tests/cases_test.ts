@@ -93,7 +93,7 @@ Deno.test({
         "seq=000906",
       ]]
     ) {
-      using log = openLog(roots, file as string);
+      using log = await openLog(roots, file as string);
       const r = await tailLog(log, {
         lines: 5000,
         tailBytes: 262144,

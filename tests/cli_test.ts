@@ -32,6 +32,14 @@ Deno.test("no ROOT: usage on stderr, exit 2, nothing on stdout", async () => {
   assert.match(r.stderr, /Usage: logpeek \[options\] ROOT\.\.\./);
 });
 
+Deno.test("an empty ROOT (an unset variable in a client's config) is a usage error, never the working directory", async () => {
+  const r = await run([""]);
+  assert.deepEqual([r.code, r.stdout], [2, ""]);
+  assert.match(r.stderr, /an empty ROOT was given/);
+  const mixed = await run([dir, " "]);
+  assert.equal(mixed.code, 2);
+});
+
 Deno.test("an unknown option: exit 2 with usage", async () => {
   const r = await run(["--frobnicate", dir]);
   assert.equal(r.code, 2);

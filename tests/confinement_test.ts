@@ -91,3 +91,37 @@ Deno.test({
     assert.equal(a.structuredContent.counts.INFO, 1);
   },
 });
+
+Deno.test({
+  name: "e2e: loops of symlinks, names that are not UTF-8 or hold newlines, a trailing slash: clear answers",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-odd-");
+    Deno.symlinkSync("loop2", `${dir}/loop1`);
+    Deno.symlinkSync("loop1", `${dir}/loop2`);
+    Deno.writeTextFileSync(`${dir}/app.log`, "2024-05-01 10:00:00 INFO ok\n");
+    Deno.writeTextFileSync(`${dir}/new\nline.log`, "2024-05-01 10:00:00 INFO odd name\n");
+    new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import sys; open(sys.argv[1].encode() + b'/bad\\xffname.log', 'wb').write(b'INFO x\\n')",
+        dir,
+      ],
+    }).outputSync();
+    await using s = await connect([dir]);
+    const loop = await s.call("log_tail", { file: "loop1" });
+    assert.match(loop.content[0].text, /^invalid_path: loop1 is a loop of symlinks/);
+    const slash = await s.call("log_tail", { file: "app.log/" });
+    assert.match(slash.content[0].text, /^not_a_file: 'app\.log\/' ends with '\/'/);
+    const list = await s.call("log_files");
+    assert.equal(list.structuredContent.complete, false);
+    assert.match(list.structuredContent.unreadable.join(), /the name is not valid UTF-8/);
+    assert.ok(list.structuredContent.files.some((f: { file: string }) => f.file === "new\nline.log"));
+    assert.match(list.content[0].text, /new\\nline\.log/);
+    const odd = await s.call("log_tail", { file: "new\nline.log" });
+    assert.match(odd.content[0].text, /^new\\nline\.log: last 1 line/);
+    assert.equal(odd.structuredContent.file, "new\nline.log");
+    const fffd = await s.call("log_search", { file: "app.log", text: "bad \uFFFD" });
+    assert.match(fffd.content[0].text, /U\+FFFD, which stands for bytes that are not valid UTF-8/);
+  },
+});

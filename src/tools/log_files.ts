@@ -8,6 +8,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { listLogs, type LogList } from "../list_logs.ts";
+import { printable } from "../roots.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
@@ -48,7 +49,7 @@ export function filesHeader(list: LogList): string {
 
 /** One listed file as a line of text. */
 export function renderEntry(f: LogList["files"][number]): string {
-  return `${f.file}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`;
+  return `${printable(f.file)}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`;
 }
 
 /**

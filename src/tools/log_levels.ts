@@ -10,6 +10,7 @@ import { z } from "zod";
 import { countLevels, type LevelsResult } from "../count_levels.ts";
 import { LEVELS } from "../level.ts";
 import { openLog } from "../log_file.ts";
+import { printable } from "../roots.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { renderStop } from "./render.ts";
@@ -26,14 +27,14 @@ const outputSchema = z.object({
   >).describe("lines per level; UNKNOWN: lines with no level"),
   total_lines: z.number().int(),
   complete: z.boolean().describe("every line of the file was counted"),
-  stop_reason: z.enum(["time_budget"]).nullable().describe("why not complete"),
+  stop_reason: z.enum(["time_budget", "file_changed"]).nullable().describe("why not complete"),
 });
 
 /** Renders level counts for the model. */
 export function renderLevels(file: string, r: LevelsResult): string {
   const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) => `${l} ${r.counts[l]}`);
   const zero = LEVELS.filter((l) => r.counts[l] === 0);
-  return `${file}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
+  return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
     (zero.length ? `; 0 of ${zero.join(", ")}` : "") + `. ` +
     (r.complete
       ? "complete: every line was counted."
@@ -76,7 +77,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logLevels(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
-  using log = openLog(ctx.roots, args.file);
+  using log = await openLog(ctx.roots, args.file);
   const r = await countLevels(log, ctx.limits);
   return okResult({ file: log.ref.file, ...r }, renderLevels(log.ref.file, r));
 }

@@ -8,6 +8,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { openLog } from "../log_file.ts";
+import { printable } from "../roots.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { searchLog, type SearchResult } from "../search.ts";
@@ -22,6 +23,9 @@ const inputSchema = z.object({
   file: z.string().describe("the log, as log_files lists it"),
   text: z.string().min(1).max(100).refine((t) => !/[\r\n]/.test(t), {
     message: "text must be on one line: each line of the log is searched on its own",
+  }).refine((t) => !t.includes("\uFFFD"), {
+    message: "text holds U+FFFD, which stands for bytes that are not valid UTF-8; the search matches the " +
+      "log's raw bytes, so it cannot find them: search for the text around them",
   }).describe("the literal text to find (not a pattern), 1..100 characters, case-sensitive"),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(20).describe(
@@ -34,7 +38,9 @@ const outputSchema = z.object({
   matches: z.array(logLineSchema),
   scanned_lines: z.number().int().describe("lines read to their end"),
   complete: z.boolean().describe("the whole file was read and every match returned"),
-  stop_reason: z.enum(["limit", "time_budget", "size_budget"]).nullable().describe("why not complete"),
+  stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed"]).nullable().describe(
+    "why not complete",
+  ),
   replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
   redactions: z.number().int().describe("secrets masked in the returned lines"),
   artifact: artifactSchema,
@@ -43,7 +49,7 @@ const outputSchema = z.object({
 
 /** The first line of a search's text: how many matches, and whether the search was complete. */
 export function searchHeader(file: string, text: string, r: SearchResult): string {
-  return `${file}: ${r.matches.length} match(es) for ${JSON.stringify(text)}; ` +
+  return `${printable(file)}: ${r.matches.length} match(es) for ${JSON.stringify(text)}; ` +
     renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS") +
     (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
     (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
@@ -85,7 +91,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
-  using log = openLog(ctx.roots, args.file);
+  using log = await openLog(ctx.roots, args.file);
   const r = await searchLog(log, {
     ...ctx.limits,
     text: args.text,

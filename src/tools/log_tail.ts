@@ -9,6 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type Level } from "../level.ts";
 import { openLog } from "../log_file.ts";
+import { printable } from "../roots.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { tailLog, type TailResult } from "../tail.ts";
@@ -42,7 +43,10 @@ export function tailHeader(file: string, r: TailResult, tailBytes: number, level
       (r.dropped_partial ? "; the window began inside a line and that fragment was dropped" : "");
   const bad = r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "";
   const secrets = r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "";
-  return `${file}: last ${what}; ${scope}${bad}${secrets}.`;
+  const more = level && !r.whole_file
+    ? `; lines of level ${level} may also exist before the window: log_search with level=${level} reads from the start`
+    : "";
+  return `${printable(file)}: last ${what}; ${scope}${bad}${secrets}${more}.`;
 }
 
 /**
@@ -79,7 +83,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logTail(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
-  using log = openLog(ctx.roots, args.file);
+  using log = await openLog(ctx.roots, args.file);
   const r = await tailLog(log, {
     ...ctx.limits,
     lines: args.lines,

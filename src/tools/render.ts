@@ -17,15 +17,27 @@ export function renderLine(l: LogLine): string {
 export function renderStop(stop: StopReason | null, lines: number, budgetVar: string): string {
   switch (stop) {
     case null:
-      return `complete: the whole file was read (${lines} lines)`;
+      return `complete: the whole file was read (${plural(lines, "line")})`;
     case "limit":
       return `NOT complete (stop_reason: limit): stopped at the match limit after line ${lines}; ` +
         "more matches may follow: raise limit, or narrow the text or level";
     case "time_budget":
-      return `NOT complete (stop_reason: time_budget): the time budget (${budgetVar}) ran out after ${lines} ` +
-        "lines; the rest of the file was not read, so absence of a line there proves nothing";
+      return `NOT complete (stop_reason: time_budget): the time budget (${budgetVar}) ran out after ` +
+        `${
+          plural(lines, "line")
+        }; the rest of the file was not read, so absence of a line there proves nothing`;
+    case "file_changed":
+      return `NOT complete (stop_reason: file_changed): the log shrank while it was read (truncated or ` +
+        `rotated in place) after ${plural(lines, "line")}; what follows was not read: call again`;
     case "size_budget":
       return `NOT complete (stop_reason: size_budget): the byte budget (LOGPEEK_SEARCH_BYTES) ran out after ` +
-        `${lines} lines; the rest of the file was not read, so absence of a line there proves nothing`;
+        `${
+          plural(lines, "line")
+        }; the rest of the file was not read, so absence of a line there proves nothing`;
   }
+}
+
+/** `1 line`, `2 lines`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
