@@ -126,8 +126,8 @@ function errText(e: unknown): string {
  * forge lines of the answer) are shown escaped, `\n` as `\\n`.
  */
 export function printable(name: string): string {
-  // deno-lint-ignore no-control-regex
   return name.replace(
+    // deno-lint-ignore no-control-regex
     /[\x00-\x1f\x7f]/g,
     (c) =>
       c === "\n"
