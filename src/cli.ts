@@ -7,6 +7,7 @@
  */
 
 import { join } from "node:path";
+import process from "node:process";
 import { parseArgs } from "node:util";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -196,9 +197,15 @@ export async function main(
     }
     const redact = !v["no-redact"];
     let dispatch: Dispatch;
+    let closeWorker: (() => void) | undefined;
     if (Deno.permissions.querySync({ name: "read" }).state === "granted") {
       // The process may read everything (a compiled binary, or --allow-read with no list): the code
       // that touches log files runs in a worker narrowed to the roots and the state directory.
+      // Deno ends the process (exit 70) when --unstable-worker-options is missing; say first what for.
+      stderr(
+        "logpeek: read permission covers everything: narrowing it to the roots in a worker " +
+          "(needs --unstable-worker-options, or grant --allow-read for the roots only)",
+      );
       const worker = await startToolWorker(workerUrl, {
         roots,
         limits,
@@ -207,6 +214,7 @@ export async function main(
         redact,
       });
       dispatch = worker.dispatch;
+      closeWorker = worker.close;
       stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
     } else {
       dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact });
@@ -218,6 +226,12 @@ export async function main(
       redact,
     );
     await server.connect(transport);
+    // When the client closes stdin the server is done (the SDK's stdio transport does not watch for
+    // that); the tool worker must not keep the process alive.
+    process.stdin.once("end", () => {
+      closeWorker?.();
+      void server.close();
+    });
     stderr(
       `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; ` +
         (artifacts ? `state in ${stateDir}` : "no state directory"),
