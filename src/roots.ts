@@ -244,6 +244,9 @@ export function osError(e: unknown, name: string): unknown {
   if (e instanceof Deno.errors.FilesystemLoop) {
     return new ToolError("invalid_path", `${name} is a loop of symlinks; call log_files`);
   }
+  if (e instanceof Error && (e as { code?: string }).code === "ENAMETOOLONG") {
+    return new ToolError("invalid_path", `${name.slice(0, 80)}… is too long a name for this system`);
+  }
   if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
     return new ToolError(
       "not_found",
