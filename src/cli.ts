@@ -6,7 +6,9 @@
  * @module
  */
 
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
 import process from "node:process";
 import { parseArgs } from "node:util";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/stdio.d.ts"
@@ -29,6 +31,8 @@ export const USAGE =
 
 Usage: logpeek [options] ROOT...
        logpeek trace-report [--state-dir DIR] [--json]
+       logpeek config --client claude-desktop|claude-code|vscode|cursor [--binary PATH | --bundle PATH]
+                      [--state-dir DIR] ROOT...
 
   ROOT          a log directory (read recursively) or a single log file; at least one.
                 There is no default: a stdio server inherits its client's working directory.
@@ -42,6 +46,7 @@ Options:
   -V, --version    print the version and exit
 
 trace-report prints, per tool: calls, failures, spills, avg_ms, p95_ms, max_ms (--json: as JSON).
+config prints a server entry for an MCP client, starting logpeek with the narrowest permissions.
 
 Environment (whole numbers; sizes in bytes, times in ms):
   LOGPEEK_TAIL_BYTES          log_tail reads at most this much from a log's end   (262144)
@@ -94,7 +99,60 @@ const OPTIONS = {
   "no-trace": { type: "boolean" },
   "no-redact": { type: "boolean" },
   json: { type: "boolean" },
+  client: { type: "string" },
+  binary: { type: "string" },
+  bundle: { type: "string" },
 } as const;
+
+/** `logpeek config --client NAME [--binary PATH | --bundle PATH] [--state-dir DIR] ROOT...`. */
+function configCommand(
+  rootArgs: string[],
+  v: { client?: string; binary?: string; bundle?: string; "state-dir"?: string },
+  io: CliIo,
+  env: CliIo["env"],
+): number {
+  if (!v.client || !(CLIENTS as readonly string[]).includes(v.client)) {
+    io.stderr(`logpeek: config needs --client ${CLIENTS.join("|")}\n\n${USAGE}`);
+    return 2;
+  }
+  if (rootArgs.length === 0 || rootArgs.some((r) => r.trim() === "")) {
+    io.stderr(`logpeek: config needs the ROOTs to serve\n\n${USAGE}`);
+    return 2;
+  }
+  if (v.binary && v.bundle) {
+    io.stderr(`logpeek: give --binary or --bundle, not both\n\n${USAGE}`);
+    return 2;
+  }
+  let stateDir: string;
+  try {
+    stateDir = resolve(chooseStateDir(v["state-dir"], env));
+  } catch (e) {
+    io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n`);
+    return 1;
+  }
+  const roots = rootArgs.map((r) => resolve(io.cwd(), r));
+  const readPaths = [...roots];
+  for (const r of roots) {
+    try {
+      readPaths.push(Deno.realPathSync(r));
+    } catch {
+      // not readable here: the entry still names the root itself
+    }
+  }
+  const self = Deno.execPath();
+  const compiled = !/^deno(\.exe)?$/i.test(basename(self));
+  const launch: Launch = v.binary
+    ? { kind: "binary", path: resolve(io.cwd(), v.binary) }
+    : v.bundle
+    ? { kind: "bundle", path: resolve(io.cwd(), v.bundle) }
+    : compiled
+    ? { kind: "binary", path: self }
+    : { kind: "source", path: fileURLToPath(Deno.mainModule) };
+  const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch });
+  io.stderr(`logpeek: ${out.where}\n`);
+  io.stdout(out.text);
+  return 0;
+}
 
 /**
  * Runs logpeek with `args`.
@@ -145,8 +203,13 @@ export async function main(
       return 1;
     }
   }
+  if (parsed.positionals[0] === "config") return configCommand(parsed.positionals.slice(1), v, io, env);
   if (v.json) {
     io.stderr(`logpeek: --json goes with trace-report\n\n${USAGE}`);
+    return 2;
+  }
+  if (v.client || v.binary || v.bundle) {
+    io.stderr(`logpeek: --client, --binary and --bundle go with config\n\n${USAGE}`);
     return 2;
   }
   if (parsed.positionals.length === 0) {

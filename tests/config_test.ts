@@ -1,0 +1,85 @@
+/**
+ * `logpeek config`: every client's entry, and an entry that, pasted as is, starts a working server.
+ */
+import assert from "node:assert/strict";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MAIN } from "./mcp_client.ts";
+import { makeFixtures, tempDir } from "./fixtures.ts";
+
+const dir = makeFixtures();
+const state = tempDir("logpeek-config-state-");
+
+async function config(...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--allow-read", "--allow-env", MAIN, "config", ...args],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+Deno.test({
+  name: "config: the Claude Desktop entry, pasted as is, starts a server that answers",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const r = await config("--client", "claude-desktop", "--state-dir", state, dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /claude_desktop_config\.json/);
+    const entry = JSON.parse(r.stdout).mcpServers.logpeek;
+    assert.equal(entry.command, "deno");
+    assert.ok(entry.args.includes(`--allow-write=${state}`));
+    assert.ok(entry.args.some((a: string) => a.startsWith(`--allow-read=${dir}`)));
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: entry.args,
+      env: { NO_COLOR: "1", ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}) },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(transport);
+    try {
+      // deno-lint-ignore no-explicit-any
+      const t: any = await client.callTool({ name: "log_tail", arguments: { file: "crlf.log", lines: 1 } });
+      assert.equal(t.structuredContent.lines[0].line_no, 3);
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+Deno.test("config: VS Code, Cursor and Claude Code entries, for the binary and the bundle; bad use is exit 2", async () => {
+  const vscode = JSON.parse(
+    (await config("--client", "vscode", "--binary", "/opt/logpeek", "--state-dir", state, dir)).stdout,
+  );
+  assert.deepEqual(vscode.servers.logpeek, {
+    type: "stdio",
+    command: "/opt/logpeek",
+    args: ["--state-dir", state, dir],
+  });
+  const cursor = JSON.parse(
+    (await config("--client", "cursor", "--bundle", "/opt/logpeek.js", "--state-dir", state, dir)).stdout,
+  );
+  assert.equal(cursor.mcpServers.logpeek.command, "deno");
+  assert.ok(cursor.mcpServers.logpeek.args.includes("/opt/logpeek.js"));
+  const code = await config(
+    "--client",
+    "claude-code",
+    "--binary",
+    "/opt/log peek",
+    "--state-dir",
+    state,
+    dir,
+  );
+  assert.equal(code.stdout, `claude mcp add logpeek -- '/opt/log peek' --state-dir ${state} ${dir}\n`);
+  assert.equal((await config("--client", "emacs", dir)).code, 2);
+  assert.equal((await config("--client", "cursor")).code, 2);
+});
