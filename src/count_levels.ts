@@ -5,7 +5,7 @@
  */
 
 import { HEADER_BYTES, levelOf, LEVELS, STRUCTURED_BYTES } from "./level.ts";
-import { fileSource, type OpenLog } from "./log_file.ts";
+import { fileSource, type OpenLog, type ResumePoint, resumeState } from "./log_file.ts";
 import { scan, type StopReason } from "./scanner.ts";
 
 /** Options of {@linkcode countLevels}. */
@@ -14,18 +14,28 @@ export interface LevelsOptions {
   levelsMs: number;
   /** Bytes per read. */
   pieceSize: number;
+  /** Where a resumed count goes on (from a cursor). */
+  resume?: ResumePoint;
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
+  onProgress?: (offset: number, total: number, message: string) => void;
 }
 
 /** What {@linkcode countLevels} found: the `log_levels` result without its `file`. */
 export interface LevelsResult {
   /** Lines per level; every level is present, 0 included. */
   counts: Record<(typeof LEVELS)[number], number>;
-  /** Lines counted (the sum of `counts`). */
+  /** Lines counted in this page (the sum of `counts`). */
   total_lines: number;
+  /** The number of the last line counted, from the file's start (pages continue from it). */
+  last_line: number;
   /** True when the whole file was read. */
   complete: boolean;
   /** Why not complete; null when complete. */
   stop_reason: StopReason | null;
+  /** Where the next page goes on; null when complete (or stopped for another reason). */
+  next: ResumePoint | null;
 }
 
 /**
@@ -39,7 +49,9 @@ export interface LevelsResult {
  */
 export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<LevelsResult> {
   const counts = new Float64Array(LEVELS.length);
-  const src = fileSource(log, log.bomLength);
+  const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
+  const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  const src = fileSource(log, from.off);
   const r = await scan(src, {
     line(buf, s, e, _no, _cut, hint) {
       counts[levelOf(buf, s, e, hint)]++;
@@ -48,9 +60,25 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
   }, {
     pieceSize: opts.pieceSize,
     deadline: performance.now() + opts.levelsMs,
-    headBytes: Math.max(STRUCTURED_BYTES, HEADER_BYTES),
+    headBytes,
+    lineBase: from.line,
+    resume: resumeState(log, from, headBytes, 0),
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+    onProgress: opts.onProgress
+      ? (bytes, lines) => opts.onProgress!(from.off + bytes, log.size, `${lines} lines counted`)
+      : undefined,
   });
   const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];
   const stop = r.stop ?? (src.truncated ? "file_changed" : null);
-  return { counts: out, total_lines: r.lines, complete: stop === null, stop_reason: stop };
+  const next: ResumePoint | null = stop === "time_budget"
+    ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
+    : null;
+  return {
+    counts: out,
+    total_lines: r.lines - from.line,
+    last_line: r.lines,
+    complete: stop === null,
+    stop_reason: stop,
+    next,
+  };
 }

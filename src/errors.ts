@@ -17,7 +17,10 @@
  * - `compressed`: the log is gzip-compressed;
  * - `invalid_artifact_id`: not an artifact id of this server's form;
  * - `artifact_not_found`: no such artifact (never made, expired, or removed to keep the size cap);
- * - `file_changed`: the log shrank while it was being read (truncated, rotated in place).
+ * - `file_changed`: the log shrank while it was being read (truncated, rotated in place), or changed
+ *   under a resume cursor;
+ * - `invalid_cursor`: a cursor this server did not make, or made for another tool, log or query;
+ * - `invalid_pattern`: a regular expression that does not compile.
  */
 export type ToolErrorKind =
   | "not_found"
@@ -29,7 +32,9 @@ export type ToolErrorKind =
   | "compressed"
   | "invalid_artifact_id"
   | "artifact_not_found"
-  | "file_changed";
+  | "file_changed"
+  | "invalid_cursor"
+  | "invalid_pattern";
 
 /**
  * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an

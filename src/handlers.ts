@@ -7,7 +7,7 @@
  */
 
 import { guarded, type ToolResult } from "./outcome.ts";
-import type { Dispatch, ToolContext } from "./tools/deps.ts";
+import type { CallContext, Dispatch, ToolContext } from "./tools/deps.ts";
 import { logFiles } from "./tools/log_files.ts";
 import { logLevels } from "./tools/log_levels.ts";
 import { logSearch } from "./tools/log_search.ts";
@@ -15,7 +15,7 @@ import { logTail } from "./tools/log_tail.ts";
 import { readArtifact } from "./tools/read_artifact.ts";
 
 // deno-lint-ignore no-explicit-any
-type Handler = (ctx: ToolContext, args: any) => Promise<ToolResult>;
+type Handler = (ctx: ToolContext, args: any, call?: CallContext) => Promise<ToolResult>;
 
 /** Every tool logpeek serves, by name. */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -33,11 +33,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
  * @param ctx Where and how the tools run.
  */
 export function localDispatch(ctx: ToolContext): Dispatch {
-  const guardedHandlers = Object.fromEntries(
-    Object.entries(HANDLERS).map(([name, h]) => [name, guarded(name, ctx.stderr, (a) => h(ctx, a))]),
-  );
-  return (tool, args) => {
-    const h = guardedHandlers[tool];
+  return (tool, args, call) => {
+    const handler = HANDLERS[tool];
+    const h = handler && guarded(tool, ctx.stderr, (a: Record<string, unknown>) => handler(ctx, a, call));
     if (!h) {
       return Promise.resolve({
         content: [{ type: "text", text: `invalid_call: no tool ${tool}` }],

@@ -189,3 +189,55 @@ export function byteAt(log: OpenLog, offset: number): number | null {
   log.file.seekSync(offset, Deno.SeekMode.Start);
   return log.file.readSync(one) ? one[0] : null;
 }
+
+/**
+ * Reads up to `length` bytes at `offset` (a resume cursor's fingerprints, a resumed line's start).
+ *
+ * @returns The bytes read (fewer at the end of the file).
+ */
+export function readRange(log: OpenLog, offset: number, length: number): Uint8Array {
+  const buf = new Uint8Array(Math.max(0, length));
+  log.file.seekSync(offset, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < buf.length) {
+    const n = log.file.readSync(buf.subarray(got));
+    if (!n) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+/** Where a scan goes on: the next page of a search or a count (see `cursor.ts`). */
+export interface ResumePoint {
+  /** The byte offset reading goes on from. */
+  off: number;
+  /** The byte offset where the line being read began (`off` when at a line start). */
+  ls: number;
+  /** Lines read to their end before `ls`. */
+  line: number;
+  /** The line being read holds the needle already. */
+  pending: boolean;
+  /** A line number already returned (cut), not to return again; 0 for none. */
+  skip: number;
+}
+
+/**
+ * The scanner's resume state for a point inside a line: that line's first bytes, and the bytes just
+ * before `off` a match could straddle. Undefined at a line start.
+ */
+export function resumeState(
+  log: OpenLog,
+  p: ResumePoint,
+  headBytes: number,
+  carryBytes: number,
+): { head: Uint8Array; lineLen: number; carry: Uint8Array; pending: boolean } | undefined {
+  if (p.off <= p.ls) return undefined;
+  const lineLen = p.off - p.ls;
+  const c = Math.min(carryBytes, lineLen);
+  return {
+    head: readRange(log, p.ls, Math.min(headBytes, lineLen)),
+    lineLen,
+    carry: readRange(log, p.off - c, c),
+    pending: p.pending,
+  };
+}

@@ -50,7 +50,7 @@ export interface LineSink {
  * Why a scan stopped before the end of its source. `file_changed` is set by the tools, not the scanner:
  * the log shrank (was truncated) while it was being read.
  */
-export type StopReason = "limit" | "time_budget" | "size_budget" | "file_changed";
+export type StopReason = "limit" | "time_budget" | "size_budget" | "file_changed" | "cancelled";
 
 /** Options of {@linkcode scan}. */
 export interface ScanOptions {
@@ -70,6 +70,21 @@ export interface ScanOptions {
   needle?: Uint8Array;
   /** Called between reads at most every `yieldMs` (default 20 ms) to let other work run. */
   yieldMs?: number;
+  /** Lines before the scan's start (a resumed scan): the first line is numbered `lineBase + 1`. */
+  lineBase?: number;
+  /**
+   * A scan resumed inside a line: the source starts `resume.lineLen` bytes into line `lineBase + 1`.
+   * `head` is that line's first bytes (up to `headBytes`), `carry` the last `needle.length - 1` bytes
+   * before the source's start (so a match across the resumption is found), `pending` whether the line
+   * already holds the needle.
+   */
+  resume?: { head: Uint8Array; lineLen: number; carry: Uint8Array; pending: boolean };
+  /** Checked before every read: when it returns true the scan stops (`stop: "cancelled"`). */
+  cancelled?: () => boolean;
+  /** Called before reads, at most every `progressMs` (default 250 ms), with the bytes read so far. */
+  onProgress?: (bytesRead: number, lines: number) => void;
+  /** The least time between two `onProgress` calls, in ms. */
+  progressMs?: number;
 }
 
 /** What a scan did. */
@@ -82,6 +97,13 @@ export interface ScanResult {
   stop: StopReason | null;
   /** True when a fragment at the start was skipped (`firstLineWhole: false` and the source was not empty). */
   droppedPartial: boolean;
+  /**
+   * Bytes from the scan's start to the start of the first line not read to its end (negative when that
+   * line began before the scan; all of `bytesRead` when the scan reached the end).
+   */
+  resumeAt: number;
+  /** True when the line not read to its end holds the needle. */
+  pending: boolean;
 }
 
 /**
@@ -149,7 +171,10 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
 
   let end = 0; // valid bytes in buf
   let ls = 0; // start of the current, unfinished line in buf
-  let lineNo = 0; // lines finished
+  let lineNo = opts.lineBase ?? 0; // lines finished
+  let longStart = 0; // bytes before the long line's start
+  let lastProgress = performance.now();
+  const progressMs = opts.progressMs ?? 250;
   let bytesRead = 0;
   let dropping = opts.firstLineWhole === false; // skipping a fragment
   let droppedPartial = false;
@@ -159,6 +184,16 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
   let longLen = 0; // bytes of the long line so far
   let stop: StopReason | null = null;
   let lastYield = performance.now();
+  if (opts.resume) {
+    long = true;
+    headLen = Math.min(headBytes, opts.resume.head.length);
+    head.set(opts.resume.head.subarray(0, headLen));
+    longLen = opts.resume.lineLen;
+    longStart = -opts.resume.lineLen;
+    buf.set(opts.resume.carry.subarray(0, Math.max(0, nlen - 1)));
+    end = Math.min(opts.resume.carry.length, Math.max(0, nlen - 1));
+    pending = opts.resume.pending;
+  }
 
   /** First `b` in buf[from, to), or -1. */
   const find = (b: number, from: number, to: number): number => {
@@ -215,6 +250,7 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     if (end === bufSize) {
       if (!long) {
         long = true;
+        longStart = bytesRead - end;
         headLen = Math.min(headBytes, end);
         longLen = end;
         head.set(buf.subarray(0, headLen));
@@ -224,6 +260,14 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       end = keep;
     }
     const now = performance.now();
+    if (opts.cancelled?.()) {
+      stop = "cancelled";
+      break;
+    }
+    if (opts.onProgress && now - lastProgress >= progressMs) {
+      lastProgress = now;
+      opts.onProgress(bytesRead, lineNo);
+    }
     const left = maxBytes - bytesRead;
     if (now >= deadline || left <= 0) {
       if (left <= 0 && opts.maxBytesIsEnd) break;
@@ -338,5 +382,6 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       else if (!finish(ls, end, false)) stop = "limit";
     }
   }
-  return { lines: lineNo, bytesRead, stop, droppedPartial };
+  const resumeAt = stop === null ? bytesRead : long ? longStart : bytesRead - (end - ls);
+  return { lines: lineNo, bytesRead, stop, droppedPartial, resumeAt, pending };
 }

@@ -10,7 +10,8 @@
 
 import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
-import { fileSource, type OpenLog } from "./log_file.ts";
+import { fileSource, type OpenLog, type ResumePoint, resumeState } from "./log_file.ts";
+import { plural } from "./tools/render.ts";
 import { scan, type StopReason } from "./scanner.ts";
 import { LineRedactor } from "./redact.ts";
 
@@ -32,6 +33,12 @@ export interface SearchOptions {
   pieceSize: number;
   /** Mask secrets in the returned text (false for `--no-redact`). */
   redact: boolean;
+  /** Where a resumed search goes on (from a cursor). */
+  resume?: ResumePoint;
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
+  onProgress?: (offset: number, total: number, message: string) => void;
 }
 
 /** What {@linkcode searchLog} found: the `log_search` result without its `file`. */
@@ -48,6 +55,8 @@ export interface SearchResult {
   replaced_bytes: number;
   /** Secrets masked in the returned lines. */
   redactions: number;
+  /** Where the next page goes on; null when complete (or stopped for another reason). */
+  next: ResumePoint | null;
 }
 
 /**
@@ -65,24 +74,60 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const matches: LogLine[] = [];
   let replaced = 0;
+  let lastReported = 0;
   const redactor = new LineRedactor(opts.redact, false);
-  const src = fileSource(log, log.bomLength);
+  const needle = new TextEncoder().encode(opts.text);
+  const headBytes = opts.maxLine * 4 + 1;
+  const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  const src = fileSource(log, from.off);
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut) {
+      if (lineNo === from.skip) return true; // returned (cut) by the page before
       if (want >= 0 && levelOf(buf, s, e) !== want) return true;
       const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
       matches.push(line);
+      lastReported = lineNo;
       replaced += bad;
       return matches.length < opts.limit;
     },
   }, {
     pieceSize: opts.pieceSize,
-    needle: new TextEncoder().encode(opts.text),
+    needle,
     maxBytes: opts.searchBytes,
     deadline: started + opts.searchMs,
-    headBytes: opts.maxLine * 4 + 1,
+    headBytes,
+    lineBase: from.line,
+    resume: resumeState(log, from, headBytes, needle.length - 1),
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+    onProgress: opts.onProgress
+      ? (bytes, lines) =>
+        opts.onProgress!(
+          from.off + bytes,
+          log.size,
+          `${plural(lines, "line")} read, ${matches.length} matched`,
+        )
+      : undefined,
   });
   const stop = r.stop ?? (src.truncated ? "file_changed" : null);
+  let next: ResumePoint | null = null;
+  if (stop === "limit") {
+    const at = from.off + r.resumeAt;
+    next = { off: at, ls: at, line: r.lines, pending: false, skip: 0 };
+  } else if (stop === "time_budget" || stop === "size_budget") {
+    const unfinished = r.lines + 1;
+    const skip = r.pending && lastReported === unfinished
+      ? unfinished
+      : from.skip === unfinished
+      ? unfinished
+      : 0;
+    next = {
+      off: from.off + r.bytesRead,
+      ls: from.off + r.resumeAt,
+      line: r.lines,
+      pending: r.pending,
+      skip,
+    };
+  }
   return {
     matches,
     scanned_lines: r.lines,
@@ -90,5 +135,6 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     stop_reason: stop,
     replaced_bytes: replaced,
     redactions: redactor.count,
+    next,
   };
 }

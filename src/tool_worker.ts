@@ -39,7 +39,8 @@ export interface WorkerInit {
 /** A message to the worker. */
 export type ToWorker =
   | { type: "init"; init: WorkerInit }
-  | { type: "call"; id: number; tool: string; args: Record<string, unknown> };
+  | { type: "call"; id: number; tool: string; args: Record<string, unknown>; progress: boolean }
+  | { type: "cancel"; id: number };
 
 /** True in a Web Worker (not the main thread). */
 export function inWorker(): boolean {
@@ -51,6 +52,7 @@ export function inWorker(): boolean {
 /** Starts answering messages; called by `main.ts` when it runs as the worker. */
 export function runToolWorker(): void {
   let dispatch: Dispatch | null = null;
+  const calls = new Map<number, AbortController>();
   const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
   globalThis.addEventListener("message", async (e: Event) => {
     const m = (e as MessageEvent<ToWorker>).data;
@@ -71,11 +73,20 @@ export function runToolWorker(): void {
         redact: i.redact,
       });
       post({ type: "ready" });
+    } else if (m.type === "cancel") {
+      calls.get(m.id)?.abort();
     } else if (m.type === "call") {
-      const result = dispatch ? await dispatch(m.tool, m.args) : {
+      const ac = new AbortController();
+      calls.set(m.id, ac);
+      const progress = m.progress
+        ? (offset: number, total: number, message: string) =>
+          post({ type: "progress", id: m.id, offset, total, message })
+        : undefined;
+      const result = dispatch ? await dispatch(m.tool, m.args, { signal: ac.signal, progress }) : {
         content: [{ type: "text", text: "internal_error: the tool worker was not initialised" }],
         isError: true,
       };
+      calls.delete(m.id);
       post({ type: "result", id: m.id, result });
     }
   });

@@ -122,7 +122,6 @@ interface Pending {
   tool: string;
   args: unknown;
   t0: number;
-  cancelled: boolean;
 }
 
 // deno-lint-ignore no-explicit-any
@@ -183,11 +182,30 @@ export class TracingTransport implements Transport {
         tool: typeof m.params?.name === "string" ? m.params.name : String(m.params?.name),
         args: m.params?.arguments ?? {},
         t0: performance.now(),
-        cancelled: false,
       });
     } else if (m?.method === "notifications/cancelled") {
-      const p = this.#pending.get(m.params?.requestId);
-      if (p) p.cancelled = true;
+      // The SDK sends no response to a cancelled request: the call is traced now.
+      const id = m.params?.requestId;
+      const p = this.#pending.get(id);
+      if (p) {
+        this.#pending.delete(id);
+        this.write?.({
+          trace_id: p.trace_id,
+          tool: p.tool,
+          args: redactArgs(p.args, this.redact),
+          ms: Math.round((performance.now() - p.t0) * 100) / 100,
+          ok: false,
+          error: {
+            kind: "cancelled",
+            message: `the client cancelled the call (${String(m.params?.reason ?? "")})`,
+          },
+          out_chars: 0,
+          spilled: false,
+          artifact_id: null,
+          ts: isoWithOffset(new Date()),
+          cancelled: true,
+        });
+      }
     }
   }
 
@@ -219,7 +237,6 @@ export class TracingTransport implements Transport {
       spilled: Boolean(artifact),
       artifact_id: artifact?.artifact_id ?? null,
       ts: isoWithOffset(new Date()),
-      ...(p.cancelled ? { cancelled: true } : {}),
     });
     if (result && typeof result === "object") {
       return { ...m, result: { ...result, _meta: { ...(result._meta ?? {}), trace_id: p.trace_id } } };

@@ -11,7 +11,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolResult } from "./outcome.ts";
-import type { Dispatch } from "./tools/deps.ts";
+import type { CallContext, Dispatch } from "./tools/deps.ts";
 import type { ToWorker, WorkerInit } from "./tool_worker.ts";
 
 /** A running tool worker. */
@@ -74,7 +74,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
         `(or grant --allow-read for the roots only): ${e instanceof Error ? e.message : e}`,
     );
   }
-  const pending = new Map<number, (r: ToolResult) => void>();
+  const pending = new Map<number, { resolve: (r: ToolResult) => void; call?: CallContext }>();
   let nextId = 1;
   let ready!: () => void;
   let failed!: (e: Error) => void;
@@ -83,9 +83,9 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
     failed = rej;
   });
   const fail = (why: string) => {
-    for (const [id, resolve] of pending) {
+    for (const [id, p] of pending) {
       pending.delete(id);
-      resolve({
+      p.resolve({
         content: [{ type: "text", text: `internal_error: the tool worker failed (${why})` }],
         isError: true,
       });
@@ -94,8 +94,9 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
   worker.onmessage = (e: MessageEvent) => {
     const m = e.data;
     if (m.type === "ready") ready();
+    else if (m.type === "progress") pending.get(m.id)?.call?.progress?.(m.offset, m.total, m.message);
     else if (m.type === "result") {
-      pending.get(m.id)?.(m.result);
+      pending.get(m.id)?.resolve(m.result);
       pending.delete(m.id);
     }
   };
@@ -114,11 +115,12 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
   };
   return {
     permissions: { read, write },
-    dispatch: (tool, args) =>
+    dispatch: (tool, args, call) =>
       new Promise((resolve) => {
         const id = nextId++;
-        pending.set(id, resolve);
-        send({ type: "call", id, tool, args });
+        pending.set(id, { resolve, call });
+        send({ type: "call", id, tool, args, progress: Boolean(call?.progress) });
+        call?.signal?.addEventListener("abort", () => send({ type: "cancel", id }), { once: true });
       }),
     close,
     [Symbol.dispose]: close,

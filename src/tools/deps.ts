@@ -28,8 +28,50 @@ export interface ToolContext {
   redact: boolean;
 }
 
+/** What one call brings besides its arguments: the client's cancellation and progress token. */
+export interface CallContext {
+  /** Aborted when the client cancels the call (`notifications/cancelled`). */
+  signal?: AbortSignal;
+  /**
+   * Reports progress (`notifications/progress`) when the client asked for it with a progressToken:
+   * the file offset reached, the file's size, and a short message. Undefined otherwise.
+   */
+  progress?: (offset: number, total: number, message: string) => void;
+}
+
+/** The part of the MCP SDK's request handler `extra` logpeek uses. */
+export interface RequestExtra {
+  signal?: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  // deno-lint-ignore no-explicit-any
+  sendNotification?: (n: any) => Promise<void>;
+}
+
+/**
+ * The {@linkcode CallContext} of one MCP request: its abort signal, and a progress reporter when the
+ * client sent a progressToken. No progress is sent once the call is cancelled.
+ */
+export function callContext(extra?: RequestExtra): CallContext {
+  const token = extra?._meta?.progressToken;
+  const signal = extra?.signal;
+  return {
+    signal,
+    progress: token === undefined || !extra?.sendNotification ? undefined : (offset, total, message) => {
+      if (signal?.aborted) return;
+      void extra.sendNotification!({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: offset, total, message },
+      }).catch(() => {});
+    },
+  };
+}
+
 /** Runs a tool by name with validated arguments; never rejects (failures are `isError` results). */
-export type Dispatch = (tool: string, args: Record<string, unknown>) => Promise<ToolResult>;
+export type Dispatch = (
+  tool: string,
+  args: Record<string, unknown>,
+  call?: CallContext,
+) => Promise<ToolResult>;
 
 /** What registering a tool needs. */
 export interface ToolDeps {

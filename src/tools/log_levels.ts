@@ -10,13 +10,24 @@ import { z } from "zod";
 import { countLevels, type LevelsResult } from "../count_levels.ts";
 import { LEVELS } from "../level.ts";
 import { openLog } from "../log_file.ts";
+import { checkCursor, makeCursor } from "../cursor.ts";
 import { printable } from "../roots.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
-import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
+import {
+  type CallContext,
+  callContext,
+  READ_ONLY,
+  type RequestExtra,
+  type ToolContext,
+  type ToolDeps,
+} from "./deps.ts";
 import { renderStop } from "./render.ts";
 
 const inputSchema = z.object({
   file: z.string().describe("the log, as log_files lists it"),
+  cursor: z.string().max(2000).optional().describe(
+    "next_cursor from an incomplete answer: counts the rest, from exactly where it stopped",
+  ),
 });
 
 const outputSchema = z.object({
@@ -25,9 +36,11 @@ const outputSchema = z.object({
     (typeof LEVELS)[number],
     z.ZodNumber
   >).describe("lines per level; UNKNOWN: lines with no level"),
-  total_lines: z.number().int(),
+  total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
+  last_line: z.number().int().describe("the number of the last line counted, from the file's start"),
+  next_cursor: z.string().nullable().describe("pass as cursor to count the rest"),
   complete: z.boolean().describe("every line of the file was counted"),
-  stop_reason: z.enum(["time_budget", "file_changed"]).nullable().describe("why not complete"),
+  stop_reason: z.enum(["time_budget", "file_changed", "cancelled"]).nullable().describe("why not complete"),
 });
 
 /** Renders level counts for the model. */
@@ -61,7 +74,7 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Count lines by level" },
     },
-    (args: ToolArgs) => deps.dispatch("log_levels", args),
+    (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_levels", args, callContext(extra)),
   );
 }
 
@@ -76,8 +89,23 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
-export async function logLevels(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await openLog(ctx.roots, args.file);
-  const r = await countLevels(log, ctx.limits);
-  return okResult({ file: log.ref.file, ...r }, renderLevels(log.ref.file, r));
+  const resume = args.cursor
+    ? checkCursor(args.cursor, log, { k: "log_levels", f: log.ref.file, q: "" })
+    : undefined;
+  const r = await countLevels(log, {
+    ...ctx.limits,
+    resume,
+    signal: call?.signal,
+    onProgress: call?.progress,
+  });
+  const next_cursor = r.next ? makeCursor(log, { k: "log_levels", f: log.ref.file, q: "", ...r.next }) : null;
+  const more = next_cursor
+    ? `\nTo count the rest, call log_levels again with cursor="${next_cursor}"; add the pages' counts up.`
+    : "";
+  return okResult(
+    { file: log.ref.file, ...r, next: undefined, next_cursor },
+    renderLevels(log.ref.file, r) + more,
+  );
 }

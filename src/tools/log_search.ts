@@ -8,11 +8,19 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { openLog } from "../log_file.ts";
+import { checkCursor, makeCursor, queryHash } from "../cursor.ts";
 import { printable } from "../roots.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { searchLog, type SearchResult } from "../search.ts";
-import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
+import {
+  type CallContext,
+  callContext,
+  READ_ONLY,
+  type RequestExtra,
+  type ToolContext,
+  type ToolDeps,
+} from "./deps.ts";
 import { renderLine, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
@@ -28,6 +36,9 @@ const inputSchema = z.object({
       "log's raw bytes, so it cannot find them: search for the text around them",
   }).describe("the literal text to find (not a pattern), 1..100 characters, case-sensitive"),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
+  cursor: z.string().max(2000).optional().describe(
+    "next_cursor from an incomplete answer to the same call: goes on exactly where it stopped",
+  ),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(20).describe(
     `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with read_artifact`,
   ),
@@ -38,11 +49,15 @@ const outputSchema = z.object({
   matches: z.array(logLineSchema),
   scanned_lines: z.number().int().describe("lines read to their end"),
   complete: z.boolean().describe("the whole file was read and every match returned"),
-  stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed"]).nullable().describe(
-    "why not complete",
-  ),
+  stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed", "cancelled"]).nullable()
+    .describe(
+      "why not complete",
+    ),
   replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
   redactions: z.number().int().describe("secrets masked in the returned lines"),
+  next_cursor: z.string().nullable().describe(
+    "pass as cursor to the same call to go on where this one stopped",
+  ),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
@@ -75,7 +90,7 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Search a log" },
     },
-    (args: ToolArgs) => deps.dispatch("log_search", args),
+    (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_search", args, callContext(extra)),
   );
 }
 
@@ -90,21 +105,42 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
-export async function logSearch(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await openLog(ctx.roots, args.file);
+  const query = queryHash({ text: args.text, level: args.level });
+  const resume = args.cursor
+    ? checkCursor(args.cursor, log, { k: "log_search", f: log.ref.file, q: query })
+    : undefined;
   const r = await searchLog(log, {
     ...ctx.limits,
     text: args.text,
     level: args.level,
     limit: args.limit,
     redact: ctx.redact,
+    resume,
+    signal: call?.signal,
+    onProgress: call?.progress,
   });
+  const next_cursor = r.next
+    ? makeCursor(log, { k: "log_search", f: log.ref.file, q: query, ...r.next })
+    : null;
   const header = searchHeader(log.ref.file, args.text, r);
-  const out = spill(ctx, "log_search", header, r.matches.map(renderLine), r.matches.map((l) => l.level));
+  const more = next_cursor
+    ? `\nTo go on from where this stopped, call log_search again with the same text and cursor="${next_cursor}".`
+    : "";
+  const out = spill(
+    ctx,
+    "log_search",
+    header + more,
+    r.matches.map(renderLine),
+    r.matches.map((l) => l.level),
+  );
   return okResult({
     file: log.ref.file,
     ...r,
     matches: r.matches.slice(0, out.shown),
+    next: undefined,
+    next_cursor,
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);

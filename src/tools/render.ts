@@ -29,6 +29,10 @@ export function renderStop(stop: StopReason | null, lines: number, budgetVar: st
     case "file_changed":
       return `NOT complete (stop_reason: file_changed): the log shrank while it was read (truncated or ` +
         `rotated in place) after ${plural(lines, "line")}; what follows was not read: call again`;
+    case "cancelled":
+      return `NOT complete (stop_reason: cancelled): the client cancelled the call after ${
+        plural(lines, "line")
+      }`;
     case "size_budget":
       return `NOT complete (stop_reason: size_budget): the byte budget (LOGPEEK_SEARCH_BYTES) ran out after ` +
         `${

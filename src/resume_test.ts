@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { countLevels } from "./count_levels.ts";
+import { checkCursor, makeCursor, queryHash } from "./cursor.ts";
+import { openLog, type ResumePoint } from "./log_file.ts";
+import { openRoots, type Root } from "./roots.ts";
+import { searchLog } from "./search.ts";
+import { DEFAULT_LIMITS } from "./config.ts";
+import type { LogLine } from "./log_line.ts";
+
+const dir = Deno.makeTempDirSync({ prefix: "logpeek-resume-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+const roots: Root[] = openRoots([dir], "/");
+
+function rng(seed: number) {
+  return () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+}
+
+/** A random log: CRLF and LF, empty lines, long lines, invalid UTF-8, levels, and the needle "KEY". */
+function randomLog(rnd: () => number): Uint8Array {
+  const out: number[] = [];
+  const enc = new TextEncoder();
+  const n = Math.floor(rnd() * 60);
+  for (let i = 0; i < n; i++) {
+    const lv = ["INFO", "WARN", "ERROR", "DEBUG"][Math.floor(rnd() * 4)];
+    out.push(...enc.encode(`2024-05-01 10:00:${String(i % 60).padStart(2, "0")} ${lv} `));
+    const kind = rnd();
+    const len = kind < 0.1 ? 0 : kind < 0.2 ? 300 + Math.floor(rnd() * 3000) : Math.floor(rnd() * 40);
+    for (let k = 0; k < len; k++) {
+      const r = rnd();
+      if (r < 0.01) out.push(...enc.encode("KEY"));
+      else {out.push(
+          r < 0.02 ? 0xff : r < 0.5 ? 97 + Math.floor(rnd() * 26) : 75 /* K */ + Math.floor(rnd() * 3),
+        );}
+    }
+    if (i < n - 1 || rnd() < 0.5) out.push(...(rnd() < 0.3 ? [13, 10] : [10]));
+  }
+  return new Uint8Array(out);
+}
+
+const limits = { ...DEFAULT_LIMITS, searchMs: 1e9, levelsMs: 1e9 };
+
+Deno.test("resume property: budgeted pages equal one unbudgeted search and count, over 200 random cases", async () => {
+  const rnd = rng(2026);
+  let pagesTotal = 0;
+  for (let t = 0; t < 200; t++) {
+    const bytes = randomLog(rnd);
+    Deno.writeFileSync(`${dir}/r.log`, bytes);
+    const pieceSize = [1, 3, 7, 64, 1000, 65536][t % 6];
+    const budget = 1 + Math.floor(rnd() * 700);
+    const text = rnd() < 0.7 ? "KEY" : "K";
+    const level = rnd() < 0.3 ? "ERROR" as const : undefined;
+    const base = { ...limits, pieceSize, text, level, limit: 5000, redact: false, maxLine: 50 };
+    using log = await openLog(roots, "r.log");
+    const full = await searchLog(log, { ...base, searchBytes: 1e12 });
+    assert.equal(full.complete, true);
+    // Pages, each under a small byte budget and a small limit, resumed through real cursors.
+    const got: LogLine[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    const q = queryHash({ text, level });
+    do {
+      const resume: ResumePoint | undefined = cursor
+        ? checkCursor(cursor, log, { k: "log_search", f: "r.log", q })
+        : undefined;
+      const page = await searchLog(log, { ...base, searchBytes: budget, limit: 1 + (t % 5), resume });
+      got.push(...page.matches);
+      cursor = page.next ? makeCursor(log, { k: "log_search", f: "r.log", q, ...page.next }) : undefined;
+      assert.ok(++pages < 100000, "pages make progress");
+      if (!cursor) assert.equal(page.complete, true, `case ${t}: a page without cursor is the last`);
+    } while (cursor);
+    pagesTotal += pages;
+    assert.deepEqual(
+      got.map((m) => m.line_no),
+      full.matches.map((m) => m.line_no),
+      `case ${t}: line numbers`,
+    );
+    for (let i = 0; i < got.length; i++) {
+      const a = got[i], b = full.matches[i];
+      if (!a.cut) assert.deepEqual(a, b, `case ${t}: match ${i}`);
+      else {assert.ok(
+          b.text.startsWith(a.text.replace(/\uFFFD$/, "")),
+          `case ${t}: a cut match is the line's start`,
+        );}
+    }
+    // log_levels pages add up to the full counts.
+    const all = await countLevels(log, { ...limits, pieceSize });
+    const sum: Record<string, number> = {};
+    let lc: string | undefined;
+    let lines = 0;
+    let lpages = 0;
+    do {
+      const resume = lc ? checkCursor(lc, log, { k: "log_levels", f: "r.log", q: "" }) : undefined;
+      const page = await countLevels(log, {
+        ...limits,
+        pieceSize: Math.max(pieceSize, 64),
+        levelsMs: 0.05,
+        resume,
+      });
+      for (const [k, v] of Object.entries(page.counts)) sum[k] = (sum[k] ?? 0) + v;
+      lines += page.total_lines;
+      lc = page.next ? makeCursor(log, { k: "log_levels", f: "r.log", q: "", ...page.next }) : undefined;
+      assert.ok(++lpages < 100000);
+    } while (lc);
+    assert.deepEqual(sum, all.counts, `case ${t}: level counts`);
+    assert.equal(lines, all.total_lines);
+  }
+  console.error(`resume property: 200 cases, ${pagesTotal} search pages`);
+});
+
+Deno.test("a cursor refuses another query, another file, a rotated, truncated or rewritten log", async () => {
+  const enc = new TextEncoder();
+  Deno.writeFileSync(`${dir}/c.log`, enc.encode("line KEY one\nline two\nline KEY three\n".repeat(50)));
+  Deno.writeFileSync(`${dir}/other.log`, enc.encode("x\n"));
+  const q = queryHash({ text: "KEY" });
+  const first = async () => {
+    using log = await openLog(roots, "c.log");
+    const p = await searchLog(log, { ...limits, text: "KEY", limit: 1, redact: false, searchBytes: 1e9 });
+    return makeCursor(log, { k: "log_search", f: "c.log", q, ...p.next! });
+  };
+  const cursor = await first();
+  const check = async (name: string, expect: { k: "log_search" | "log_levels"; f: string; q: string }) => {
+    using log = await openLog(roots, name);
+    return checkCursor(cursor, log, expect);
+  };
+  await check("c.log", { k: "log_search", f: "c.log", q });
+  await assert.rejects(
+    () => check("c.log", { k: "log_search", f: "c.log", q: queryHash({ text: "x" }) }),
+    /another query/,
+  );
+  await assert.rejects(() => check("c.log", { k: "log_levels", f: "c.log", q: "" }), /belongs to log_search/);
+  await assert.rejects(() => check("other.log", { k: "log_search", f: "other.log", q }), /another log/);
+  await assert.rejects(() => check("c.log", { k: "log_search", f: "c.log", q: "" }), /another query/);
+  assert.throws(
+    () => checkCursor("not a cursor", null as never, { k: "log_search", f: "c.log", q }),
+    /not one this server made/,
+  );
+  // Rewritten in place (same inode): the part already read changed.
+  const bytes = Deno.readFileSync(`${dir}/c.log`);
+  bytes[2] = 0x58;
+  Deno.writeFileSync(`${dir}/c.log`, bytes);
+  await assert.rejects(() => check("c.log", { k: "log_search", f: "c.log", q }), /already read has changed/);
+  // Truncated below the cursor.
+  Deno.truncateSync(`${dir}/c.log`, 5);
+  await assert.rejects(() => check("c.log", { k: "log_search", f: "c.log", q }), /truncated/);
+  // Rotated: another file has the name now.
+  Deno.renameSync(`${dir}/c.log`, `${dir}/c.log.1`);
+  Deno.writeFileSync(`${dir}/c.log`, enc.encode("line KEY one\nline two\nline KEY three\n".repeat(50)));
+  await assert.rejects(
+    () => check("c.log", { k: "log_search", f: "c.log", q }),
+    /another file now \(rotated\?\)/,
+  );
+});
