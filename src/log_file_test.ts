@@ -31,3 +31,24 @@ Deno.test("lines appended during a call are not read: the answer is the log as t
   const r = await scan(src, { line: () => true }, {});
   assert.deepEqual([r.lines, r.stop, src.truncated], [2, null, false]);
 });
+
+Deno.test("a cancelled scan stops within 50 ms of the abort", async () => {
+  const { countLevels } = await import("./count_levels.ts");
+  const { DEFAULT_LIMITS } = await import("./config.ts");
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-cancel-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  const f = Deno.openSync(`${dir}/big.log`, { write: true, create: true });
+  f.truncateSync(8 * 1024 ** 3);
+  f.close();
+  using log = await openLog(openRoots([dir], "/"), "big.log");
+  const ac = new AbortController();
+  let abortedAt = 0;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    ac.abort();
+  }, 100);
+  const r = await countLevels(log, { ...DEFAULT_LIMITS, signal: ac.signal });
+  const latency = performance.now() - abortedAt;
+  assert.equal(r.stop_reason, "cancelled");
+  assert.ok(latency < 50, `stopped ${latency.toFixed(1)} ms after the abort`);
+});

@@ -43,13 +43,14 @@ export interface CallResult {
  * @param env Extra environment for the server (LOGPEEK_* budgets).
  * @param extraRead More paths for --allow-read (a symlinked root's real path).
  * @param opts `stateDir` (default: a new temporary one), `args`: more logpeek options, `noWrite`: leave
- *   out `--allow-write` (a state directory the server cannot use).
+ *   out `--allow-write` (a state directory the server cannot use), `broadRead`: grant read access to
+ *   everything (the tools then run in the narrowed worker).
  */
 export async function connect(
   roots: string[],
   env: Record<string, string> = {},
   extraRead: string[] = [],
-  opts: { stateDir?: string; args?: string[]; noWrite?: boolean } = {},
+  opts: { stateDir?: string; args?: string[]; noWrite?: boolean; broadRead?: boolean } = {},
 ): Promise<Session> {
   const abs = roots.map((r) => resolve(r));
   const stateDir = opts.stateDir ?? tempDir("logpeek-state-");
@@ -57,9 +58,10 @@ export async function connect(
     command: Deno.execPath(),
     args: [
       "run",
-      ...serverFlags([...abs, ...extraRead], stateDir).filter((f) =>
-        !(opts.noWrite && f.startsWith("--allow-write"))
-      ),
+      ...serverFlags([...abs, ...extraRead], stateDir)
+        .filter((f) => !(opts.noWrite && f.startsWith("--allow-write")))
+        .map((f) => (opts.broadRead && f.startsWith("--allow-read") ? "--allow-read" : f)),
+      ...(opts.broadRead ? ["--unstable-worker-options"] : []),
       MAIN,
       "--state-dir",
       stateDir,
