@@ -25,7 +25,7 @@ Deno.writeTextFileSync(
 // deno-lint-ignore no-explicit-any
 type Progress = any;
 
-async function levelsWithProgress(s: Session, signal?: AbortSignal) {
+function levelsWithProgress(s: Session, signal?: AbortSignal) {
   const got: { at: number; p: Progress }[] = [];
   const call = s.client.callTool({ name: "log_levels", arguments: { file: "huge.log" } }, undefined, {
     onprogress: (p: Progress) => got.push({ at: performance.now(), p }),
@@ -43,7 +43,7 @@ for (const mode of ["in-process", "worker"] as const) {
     async fn() {
       await using s = await connect([dir], { LOGPEEK_LEVELS_MS: "600000" }, [], extra);
       if (mode === "worker") assert.match(s.stderr(), /tools run in a worker/);
-      const { got, call } = await levelsWithProgress(s);
+      const { got, call } = levelsWithProgress(s);
       // deno-lint-ignore no-explicit-any
       const r: any = await call;
       assert.equal(r.structuredContent.complete, true);
@@ -66,7 +66,7 @@ for (const mode of ["in-process", "worker"] as const) {
     async fn() {
       await using s = await connect([dir], { LOGPEEK_LEVELS_MS: "600000" }, [], extra);
       const ac = new AbortController();
-      const { got, call } = await levelsWithProgress(s, ac.signal);
+      const { got, call } = levelsWithProgress(s, ac.signal);
       while (got.length < 1) await new Promise((r) => setTimeout(r, 20));
       ac.abort("enough");
       await assert.rejects(call);
