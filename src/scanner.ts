@@ -41,9 +41,18 @@ export interface LineSink {
    * @param cut True when only the line's first bytes are passed.
    * @param hint The offset from `start` of the line's first ASCII letter or ESC within its first 32
    *   bytes, 255 when none, -1 when not known (`levelOf` uses it).
+   * @param at The line's first byte, counted from the scan's start (negative for a resumed line).
    * @returns false to stop the scan (reported as `stop: "limit"`).
    */
-  line(buf: Uint8Array, start: number, end: number, lineNo: number, cut: boolean, hint: number): boolean;
+  line(
+    buf: Uint8Array,
+    start: number,
+    end: number,
+    lineNo: number,
+    cut: boolean,
+    hint: number,
+    at: number,
+  ): boolean;
 }
 
 /**
@@ -68,6 +77,8 @@ export interface ScanOptions {
   headBytes?: number;
   /** When set, only lines holding these bytes reach the sink. Must not contain `\n`. */
   needle?: Uint8Array;
+  /** Match the needle's ASCII letters in either case. */
+  ignoreCase?: boolean;
   /** Called between reads at most every `yieldMs` (default 20 ms) to let other work run. */
   yieldMs?: number;
   /** Lines before the scan's start (a resumed scan): the first line is numbered `lineBase + 1`. */
@@ -85,6 +96,11 @@ export interface ScanOptions {
   onProgress?: (bytesRead: number, lines: number) => void;
   /** The least time between two `onProgress` calls, in ms. */
   progressMs?: number;
+  /**
+   * Awaited between reads (after the first): work the sink queued (a batch of lines for a regular
+   * expression) is done there. A stop reason it returns ends the scan with that reason.
+   */
+  between?: () => Promise<StopReason | null>;
 }
 
 /** What a scan did. */
@@ -104,6 +120,10 @@ export interface ScanResult {
   resumeAt: number;
   /** True when the line not read to its end holds the needle. */
   pending: boolean;
+}
+
+function isAsciiLetter(b: number): boolean {
+  return (b >= 65 && b <= 90) || (b >= 97 && b <= 122);
 }
 
 /**
@@ -157,12 +177,17 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
   const deadline = opts.deadline ?? Infinity;
   const headBytes = opts.headBytes ?? 4096;
   const yieldMs = opts.yieldMs ?? 20;
-  const needle = opts.needle;
+  const ignoreCase = opts.ignoreCase ?? false;
+  // With ignoreCase, ASCII letters of the needle are lower-cased and compared as (byte | 0x20).
+  const needle = opts.needle && ignoreCase
+    ? opts.needle.map((b) => (isAsciiLetter(b) ? b | 0x20 : b))
+    : opts.needle;
+  const mask = needle ? needle.map((b) => (ignoreCase && isAsciiLetter(b) ? 0x20 : 0)) : new Uint8Array();
   if (needle && (needle.length === 0 || needle.includes(10))) {
     throw new TypeError("the needle must be 1 or more bytes without a line feed");
   }
   const nlen = needle ? needle.length : 0;
-  let o1 = 0, o2 = 0, b1 = 0, b2 = 0; // the needle's rare pair, chosen after the first read
+  let o1 = 0, o2 = 0, b1 = 0, b2 = 0, m1 = 0, m2 = 0; // the needle's rare pair, chosen after the first read
   // Room for one piece after the `nlen - 1` bytes a long line carries, so every read has room.
   const bufSize = pieceSize + Math.max(0, nlen - 1);
   const simd = simdScanner(bufSize);
@@ -204,10 +229,10 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
   const findNeedle = (from: number, to: number): number => {
     const last = to - nlen;
     while (from <= last) {
-      const s = simd.find2(from, last, b1, o1, b2, o2);
+      const s = simd.find2(from, last, b1, o1, b2, o2, m1, m2);
       if (s < 0) return -1;
       let k = 0;
-      while (k < nlen && buf[s + k] === needle![k]) k++;
+      while (k < nlen && (buf[s + k] | mask[k]) === needle![k]) k++;
       if (k === nlen) return s;
       from = s + 1;
     }
@@ -223,7 +248,7 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     lineNo++;
     let e = nl;
     if (hasNewline && e > a && buf[e - 1] === 13) e--;
-    return sink.line(buf, a, e, lineNo, false, hint);
+    return sink.line(buf, a, e, lineNo, false, hint, bytesRead - end + a);
   };
   const finishLong = (hasNewline: boolean): boolean => {
     if (dropping) {
@@ -235,9 +260,9 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     if (needle && !pending) return true;
     if (longLen <= headBytes) { // the whole line fit in `head` after all
       const e = hasNewline && longLen > 0 && head[longLen - 1] === 13 ? longLen - 1 : longLen;
-      return sink.line(head, 0, e, lineNo, false, -1);
+      return sink.line(head, 0, e, lineNo, false, -1, longStart);
     }
-    return sink.line(head, 0, headLen, lineNo, true, -1);
+    return sink.line(head, 0, headLen, lineNo, true, -1, longStart);
   };
 
   read: while (true) {
@@ -264,6 +289,13 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       stop = "cancelled";
       break;
     }
+    if (opts.between && bytesRead > 0) {
+      const why = await opts.between();
+      if (why) {
+        stop = why;
+        break;
+      }
+    }
     if (opts.onProgress && now - lastProgress >= progressMs) {
       lastProgress = now;
       opts.onProgress(bytesRead, lineNo);
@@ -284,6 +316,8 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       [o1, o2] = rarePair(needle, buf.subarray(end, end + n));
       b1 = needle[o1];
       b2 = needle[o2];
+      m1 = mask[o1];
+      m2 = mask[o2];
     }
     bytesRead += n;
     const oldEnd = end;
@@ -371,8 +405,8 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
   if ((stop === "time_budget" || stop === "size_budget") && pending) {
     // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
     // cut (its end was not read), though the line is not counted as read to its end.
-    if (long) sink.line(head, 0, headLen, lineNo + 1, true, -1);
-    else sink.line(buf, ls, end, lineNo + 1, true, -1);
+    if (long) sink.line(head, 0, headLen, lineNo + 1, true, -1, longStart);
+    else sink.line(buf, ls, end, lineNo + 1, true, -1, bytesRead - end + ls);
   } else if (stop === null) {
     // The end: an unterminated last line still counts.
     if (long) {

@@ -13,7 +13,8 @@ import { type LogLine, toLogLine } from "./log_line.ts";
 import { fileSource, type OpenLog, type ResumePoint, resumeState } from "./log_file.ts";
 import { plural } from "./tools/render.ts";
 import { scan, type StopReason } from "./scanner.ts";
-import { LineRedactor } from "./redact.ts";
+import { LineRedactor, redactLine } from "./redact.ts";
+import { checkPattern, RegexPool } from "./regex_worker.ts";
 
 /** Options of {@linkcode searchLog}. */
 export interface SearchOptions {
@@ -35,6 +36,12 @@ export interface SearchOptions {
   redact: boolean;
   /** Where a resumed search goes on (from a cursor). */
   resume?: ResumePoint;
+  /** Match letters in either case: ASCII on the raw bytes, other scripts on the decoded line. */
+  ignoreCase?: boolean;
+  /** `text` is a JavaScript regular expression, tested on each line's decoded (and redacted) start. */
+  regex?: boolean;
+  /** Where regex workers come from (kept warm); a new one is started when absent. */
+  regexPool?: RegexPool;
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
   /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
@@ -70,6 +77,8 @@ export interface SearchResult {
  * @throws {TypeError} when the text holds a line feed.
  */
 export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<SearchResult> {
+  // deno-lint-ignore no-control-regex
+  if (opts.regex || (opts.ignoreCase && /[^\x00-\x7f]/.test(opts.text))) return await searchByLine(log, opts);
   const started = performance.now();
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const matches: LogLine[] = [];
@@ -93,6 +102,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   }, {
     pieceSize: opts.pieceSize,
     needle,
+    ignoreCase: opts.ignoreCase,
     maxBytes: opts.searchBytes,
     deadline: started + opts.searchMs,
     headBytes,
@@ -131,6 +141,132 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   return {
     matches,
     scanned_lines: r.lines,
+    complete: stop === null,
+    stop_reason: stop,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+    next,
+  };
+}
+
+interface Candidate {
+  lineNo: number;
+  at: number;
+  line: LogLine;
+  replaced: number;
+  /** The text the pattern is tested on: the decoded line, secrets masked. */
+  test: string;
+}
+
+/**
+ * The search for a regular expression, or for text with non-ASCII letters in either case: every line
+ * is decoded (its first `LOGPEEK_MAX_LINE` characters) and tested; a regular expression is tested in
+ * a worker that is terminated when the time budget ends ({@linkcode RegexTester}).
+ */
+async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchResult> {
+  const started = performance.now();
+  const deadline = started + opts.searchMs;
+  const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const flags = opts.ignoreCase ? "i" : "";
+  if (opts.regex) checkPattern(opts.text, flags);
+  using tester = opts.regex ? (opts.regexPool ?? new RegexPool()).take(opts.text, flags) : null;
+  const folded = opts.text.toLowerCase();
+  const matches: LogLine[] = [];
+  const redactor = new LineRedactor(opts.redact, false);
+  const headBytes = opts.maxLine * 4 + 1;
+  const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  let replaced = 0;
+  let batch: Candidate[] = [];
+  let timedOut: Candidate | null = null;
+  let limitAt: Candidate | null = null;
+
+  const flush = async (): Promise<StopReason | null> => {
+    if (batch.length === 0) return null;
+    const texts = batch.map((c) => c.test);
+    const hits = tester
+      ? await tester.test(texts, deadline - performance.now())
+      : texts.flatMap((t, i) => (t.toLowerCase().includes(folded) ? [i] : []));
+    if (hits === null) {
+      timedOut = batch[0];
+      batch = [];
+      return "time_budget";
+    }
+    for (const i of hits) {
+      const c = batch[i];
+      c.line.text = redactor.line(c.line.text, c.line.cut);
+      matches.push(c.line);
+      replaced += c.replaced;
+      if (matches.length >= opts.limit) {
+        limitAt = c;
+        batch = [];
+        return "limit";
+      }
+    }
+    batch = [];
+    return null;
+  };
+
+  const src = fileSource(log, from.off);
+  const r = await scan(src, {
+    line(buf, s, e, lineNo, cut, hint, at) {
+      if (lineNo === from.skip) return true;
+      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine);
+      batch.push({
+        lineNo,
+        at,
+        line,
+        replaced: bad,
+        test: opts.redact ? redactLine(line.text).text : line.text,
+      });
+      return true;
+    },
+  }, {
+    pieceSize: opts.pieceSize,
+    maxBytes: opts.searchBytes,
+    deadline,
+    headBytes,
+    lineBase: from.line,
+    resume: resumeState(log, from, headBytes, 0),
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+    between: flush,
+    onProgress: opts.onProgress
+      ? (bytes, lines) =>
+        opts.onProgress!(
+          from.off + bytes,
+          log.size,
+          `${plural(lines, "line")} read, ${matches.length} matched`,
+        )
+      : undefined,
+  });
+  let stop: StopReason | null = r.stop;
+  if (stop !== "limit" && stop !== "cancelled" && !(stop === "time_budget" && timedOut)) {
+    stop = (await flush()) ?? stop;
+  }
+  stop ??= src.truncated ? "file_changed" : null;
+  let lines = r.lines;
+  let next: ResumePoint | null = null;
+  const t = timedOut as Candidate | null;
+  const l = limitAt as Candidate | null;
+  if (t) {
+    lines = t.lineNo - 1;
+    next = { off: from.off + t.at, ls: from.off + t.at, line: lines, pending: false, skip: 0 };
+  } else if (l) {
+    lines = l.lineNo;
+    next = { off: from.off + l.at, ls: from.off + l.at, line: l.lineNo - 1, pending: false, skip: l.lineNo };
+  } else if (stop === "time_budget" || stop === "size_budget") {
+    const unfinished = r.lines + 1;
+    next = {
+      off: from.off + r.bytesRead,
+      ls: from.off + r.resumeAt,
+      line: r.lines,
+      pending: false,
+      skip: from.skip === unfinished ? unfinished : 0,
+    };
+  }
+  return {
+    matches,
+    scanned_lines: lines,
     complete: stop === null,
     stop_reason: stop,
     replaced_bytes: replaced,

@@ -34,8 +34,15 @@ const inputSchema = z.object({
   }).refine((t) => !t.includes("\uFFFD"), {
     message: "text holds U+FFFD, which stands for bytes that are not valid UTF-8; the search matches the " +
       "log's raw bytes, so it cannot find them: search for the text around them",
-  }).describe("the literal text to find (not a pattern), 1..100 characters, case-sensitive"),
+  }).describe("the text to find, 1..100 characters: literal and case-sensitive unless ignore_case or regex"),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
+  ignore_case: z.boolean().default(false).describe(
+    "match letters in either case (ASCII on the raw bytes; other scripts on the decoded line)",
+  ),
+  regex: z.boolean().default(false).describe(
+    "text is a JavaScript regular expression, tested on each line's first LOGPEEK_MAX_LINE characters " +
+      "(secrets masked); a pattern that runs too long ends at the time budget",
+  ),
   cursor: z.string().max(2000).optional().describe(
     "next_cursor from an incomplete answer to the same call: goes on exactly where it stopped",
   ),
@@ -107,7 +114,12 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await openLog(ctx.roots, args.file);
-  const query = queryHash({ text: args.text, level: args.level });
+  const query = queryHash({
+    text: args.text,
+    level: args.level,
+    ignore_case: args.ignore_case,
+    regex: args.regex,
+  });
   const resume = args.cursor
     ? checkCursor(args.cursor, log, { k: "log_search", f: log.ref.file, q: query })
     : undefined;
@@ -117,6 +129,9 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     level: args.level,
     limit: args.limit,
     redact: ctx.redact,
+    ignoreCase: args.ignore_case,
+    regex: args.regex,
+    regexPool: ctx.regexPool,
     resume,
     signal: call?.signal,
     onProgress: call?.progress,
