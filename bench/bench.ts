@@ -17,7 +17,7 @@
 import { join } from "node:path";
 import { connect } from "../tests/mcp_client.ts";
 import { generateLog, NEEDLE } from "./gen_log.ts";
-import { makeMemoryInputs, measureMemory, mib } from "./memory.ts";
+import { makeMemoryInputs, measureMemory, memoryTable } from "./memory.ts";
 
 const dir = Deno.env.get("LOGPEEK_BENCH_DIR") ?? join(Deno.env.get("TMPDIR") ?? "/tmp", "logpeek-bench");
 Deno.mkdirSync(dir, { recursive: true });
@@ -138,17 +138,7 @@ const memDir = Deno.makeTempDirSync({ prefix: "logpeek-mem-" });
 try {
   makeMemoryInputs(memDir);
   console.log("\nMemory: peak RSS (VmHWM) of the server process, read from /proc by this benchmark.\n");
-  console.log(
-    "| scenario | peak after small call (MiB) | peak after big call (MiB) | growth (MiB) | ≤ 16 MiB |",
-  );
-  console.log("|---|---:|---:|---:|---|");
-  for (const r of await measureMemory(memDir)) {
-    console.log(
-      `| ${r.scenario} | ${mib(r.small_peak)} | ${mib(r.big_peak)} | ${mib(r.growth)} | ${
-        r.ok ? "yes" : "NO"
-      } |`,
-    );
-  }
+  console.log(memoryTable(await measureMemory(memDir)));
 } finally {
   Deno.removeSync(memDir, { recursive: true });
 }

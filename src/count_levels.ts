@@ -5,7 +5,8 @@
  */
 
 import { HEADER_BYTES, levelOf, LEVELS, STRUCTURED_BYTES } from "./level.ts";
-import { fileSource, type OpenLog, type ResumePoint, resumeState } from "./log_file.ts";
+import type { OpenLog, ResumePoint } from "./log_file.ts";
+import { sourceFor } from "./scan_source.ts";
 import { scan, type StopReason } from "./scanner.ts";
 
 /** Options of {@linkcode countLevels}. */
@@ -51,7 +52,7 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
   const counts = new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const src = fileSource(log, from.off);
+  const { src, resume, damage } = await sourceFor(log, from, headBytes, 0);
   const r = await scan(src, {
     line(buf, s, e, _no, _cut, hint) {
       counts[levelOf(buf, s, e, hint)]++;
@@ -62,14 +63,14 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
     deadline: performance.now() + opts.levelsMs,
     headBytes,
     lineBase: from.line,
-    resume: resumeState(log, from, headBytes, 0),
+    resume,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     onProgress: opts.onProgress
       ? (bytes, lines) => opts.onProgress!(from.off + bytes, log.size, `${lines} lines counted`)
       : undefined,
   });
   const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];
-  const stop = r.stop ?? (src.truncated ? "file_changed" : null);
+  const stop = r.stop ?? damage();
   const next: ResumePoint | null = stop === "time_budget"
     ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
     : null;

@@ -14,7 +14,8 @@
  * - `outside_roots`: the path leads outside the log roots (`..`, an absolute path, a symlink out);
  * - `invalid_path`: the path is malformed (empty, NUL byte, backslash);
  * - `unsupported_encoding`: the log is UTF-16 or UTF-32 (a byte-order mark says so);
- * - `compressed`: the log is gzip-compressed;
+ * - `corrupt_gzip`: a gzip log whose compressed data is damaged or cut short;
+ * - `budget_exceeded`: the work did not fit in its time budget (a whole `.gz` to tail);
  * - `invalid_artifact_id`: not an artifact id of this server's form;
  * - `artifact_not_found`: no such artifact (never made, expired, or removed to keep the size cap);
  * - `file_changed`: the log shrank while it was being read (truncated, rotated in place), or changed
@@ -29,7 +30,8 @@ export type ToolErrorKind =
   | "outside_roots"
   | "invalid_path"
   | "unsupported_encoding"
-  | "compressed"
+  | "corrupt_gzip"
+  | "budget_exceeded"
   | "invalid_artifact_id"
   | "artifact_not_found"
   | "file_changed"

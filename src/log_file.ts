@@ -23,6 +23,8 @@ export interface OpenLog extends Disposable {
   size: number;
   /** Bytes of a UTF-8 byte-order mark at its start (0 or 3), which no line includes. */
   bomLength: number;
+  /** True for a gzip-compressed log (read through `gzip_source.ts`; offsets are decompressed ones). */
+  gzip: boolean;
   /** Closes the handle. */
   close(): void;
 }
@@ -65,7 +67,7 @@ async function openWithin(path: string, ms: number, name: string): Promise<Deno.
  * @param name The log's name, as `log_files` lists it.
  * @returns The open log; the caller closes it.
  * @throws {ToolError} `invalid_path`, `outside_roots`, `not_found`, `permission_denied`, `not_a_file`,
- *   `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark) or `compressed` (gzip).
+ *   or `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark).
  */
 export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
   const ref = resolveLog(roots, name);
@@ -102,12 +104,14 @@ export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
       if (!n) break;
       got += n;
     }
-    const bomLength = sniff(magic.subarray(0, got), ref.file);
+    const gzip = got >= 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const bomLength = gzip ? 0 : sniff(magic.subarray(0, got), ref.file);
     return {
       ref,
       file,
       size: fst.size,
       bomLength,
+      gzip,
       close: () => file.close(),
       [Symbol.dispose]: () => file.close(),
     };
@@ -117,7 +121,7 @@ export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
   }
 }
 
-/** Returns the UTF-8 BOM's length, or throws for encodings and compression logpeek does not read. */
+/** Returns the UTF-8 BOM's length, or throws for encodings logpeek does not read (UTF-16, UTF-32). */
 function sniff(b: Uint8Array, name: string): number {
   const is = (...sig: number[]) => sig.every((v, i) => b[i] === v) && b.length >= sig.length;
   const encoding = is(0xff, 0xfe, 0, 0)
@@ -133,12 +137,6 @@ function sniff(b: Uint8Array, name: string): number {
     throw new ToolError(
       "unsupported_encoding",
       `${name} is ${encoding}, not UTF-8; logpeek reads UTF-8 logs only: convert it (iconv -f UTF-16 -t UTF-8)`,
-    );
-  }
-  if (is(0x1f, 0x8b)) {
-    throw new ToolError(
-      "compressed",
-      `${name} is gzip-compressed; logpeek does not read compressed logs yet: search the uncompressed log, or zgrep it`,
     );
   }
   return is(0xef, 0xbb, 0xbf) ? 3 : 0;

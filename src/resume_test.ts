@@ -150,3 +150,37 @@ Deno.test("a cursor refuses another query, another file, a rotated, truncated or
     /another file now \(rotated\?\)/,
   );
 });
+
+Deno.test("resume on gzip logs: pages over the decompressed stream equal one search and one count", async () => {
+  const { gzipSync } = await import("node:zlib");
+  const rnd = rng(77);
+  for (let t = 0; t < 30; t++) {
+    const bytes = randomLog(rnd);
+    Deno.writeFileSync(`${dir}/g.log.gz`, new Uint8Array(gzipSync(bytes)));
+    const base = {
+      ...limits,
+      pieceSize: [7, 1000, 65536][t % 3],
+      text: "KEY",
+      limit: 5000,
+      redact: false,
+      maxLine: 50,
+    };
+    using log = await openLog(roots, "g.log.gz");
+    const full = await searchLog(log, { ...base, searchBytes: 1e12 });
+    const q = queryHash({ text: "KEY" });
+    const got: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const resume = cursor ? checkCursor(cursor, log, { k: "log_search", f: "g.log.gz", q }) : undefined;
+      const page = await searchLog(log, {
+        ...base,
+        searchBytes: 1 + Math.floor(rnd() * 500),
+        limit: 2,
+        resume,
+      });
+      got.push(...page.matches.map((m) => m.line_no!));
+      cursor = page.next ? makeCursor(log, { k: "log_search", f: "g.log.gz", q, ...page.next }) : undefined;
+    } while (cursor);
+    assert.deepEqual(got, full.matches.map((m) => m.line_no), `gz case ${t}`);
+  }
+});

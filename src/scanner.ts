@@ -29,6 +29,8 @@ export interface ByteSource {
   readSync(into: Uint8Array): number | null;
   /** True when no byte is left after those read: a budget spent exactly at the end is no stop. */
   atEnd(): boolean;
+  /** When present, used instead of `readSync` (a decompressing source). */
+  read?(into: Uint8Array): Promise<number | null>;
 }
 
 /** Receives lines. */
@@ -59,7 +61,13 @@ export interface LineSink {
  * Why a scan stopped before the end of its source. `file_changed` is set by the tools, not the scanner:
  * the log shrank (was truncated) while it was being read.
  */
-export type StopReason = "limit" | "time_budget" | "size_budget" | "file_changed" | "cancelled";
+export type StopReason =
+  | "limit"
+  | "time_budget"
+  | "size_budget"
+  | "file_changed"
+  | "cancelled"
+  | "corrupt_gzip";
 
 /** Options of {@linkcode scan}. */
 export interface ScanOptions {
@@ -310,7 +318,8 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       await new Promise((r) => setTimeout(r, 0));
       lastYield = performance.now();
     }
-    const n = src.readSync(buf.subarray(end, end + Math.min(bufSize - end, pieceSize, left))) ?? 0;
+    const into = buf.subarray(end, end + Math.min(bufSize - end, pieceSize, left));
+    const n = (src.read ? await src.read(into) : src.readSync(into)) ?? 0;
     if (n === 0) break;
     if (needle && bytesRead === 0) {
       [o1, o2] = rarePair(needle, buf.subarray(end, end + n));

@@ -10,7 +10,8 @@
 
 import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
-import { fileSource, type OpenLog, type ResumePoint, resumeState } from "./log_file.ts";
+import type { OpenLog, ResumePoint } from "./log_file.ts";
+import { sourceFor } from "./scan_source.ts";
 import { plural } from "./tools/render.ts";
 import { scan, type StopReason } from "./scanner.ts";
 import { LineRedactor, redactLine } from "./redact.ts";
@@ -88,7 +89,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   const needle = new TextEncoder().encode(opts.text);
   const headBytes = opts.maxLine * 4 + 1;
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const src = fileSource(log, from.off);
+  const { src, resume, damage } = await sourceFor(log, from, headBytes, needle.length - 1);
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut) {
       if (lineNo === from.skip) return true; // returned (cut) by the page before
@@ -107,7 +108,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     deadline: started + opts.searchMs,
     headBytes,
     lineBase: from.line,
-    resume: resumeState(log, from, headBytes, needle.length - 1),
+    resume,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     onProgress: opts.onProgress
       ? (bytes, lines) =>
@@ -118,7 +119,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
         )
       : undefined,
   });
-  const stop = r.stop ?? (src.truncated ? "file_changed" : null);
+  const stop = r.stop ?? damage();
   let next: ResumePoint | null = null;
   if (stop === "limit") {
     const at = from.off + r.resumeAt;
@@ -206,7 +207,7 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     return null;
   };
 
-  const src = fileSource(log, from.off);
+  const { src, resume, damage } = await sourceFor(log, from, headBytes, 0);
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint, at) {
       if (lineNo === from.skip) return true;
@@ -227,7 +228,7 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     deadline,
     headBytes,
     lineBase: from.line,
-    resume: resumeState(log, from, headBytes, 0),
+    resume,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     between: flush,
     onProgress: opts.onProgress
@@ -243,7 +244,7 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
   if (stop !== "limit" && stop !== "cancelled" && !(stop === "time_budget" && timedOut)) {
     stop = (await flush()) ?? stop;
   }
-  stop ??= src.truncated ? "file_changed" : null;
+  stop ??= damage();
   let lines = r.lines;
   let next: ResumePoint | null = null;
   const t = timedOut as Candidate | null;

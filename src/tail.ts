@@ -11,7 +11,8 @@
 
 import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
-import { byteAt, fileSource, type OpenLog } from "./log_file.ts";
+import { byteAt, fileSource, type LogSource, type OpenLog } from "./log_file.ts";
+import { gzipSource } from "./gzip_source.ts";
 import { scan } from "./scanner.ts";
 import { ToolError } from "./errors.ts";
 import { printable } from "./roots.ts";
@@ -31,6 +32,8 @@ export interface TailOptions {
   pieceSize: number;
   /** Mask secrets in the returned text (false for `--no-redact`). */
   redact: boolean;
+  /** The time budget (ms) for decompressing a whole gzip log (`LOGPEEK_LEVELS_MS`). */
+  gzipMs: number;
 }
 
 /** What {@linkcode tailLog} found: the `log_tail` result without its `file`. */
@@ -66,14 +69,17 @@ interface Kept {
  */
 export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResult> {
   const size = log.size;
-  const start = Math.max(log.bomLength, size - opts.tailBytes);
-  const whole = start === log.bomLength;
+  // A gzip log has no end to seek to: all of it is decompressed, keeping only the last lines, so its
+  // line numbers are known (issue #5).
+  const start = log.gzip ? 0 : Math.max(log.bomLength, size - opts.tailBytes);
+  const whole = log.gzip || start === log.bomLength;
   const firstLineWhole = whole || byteAt(log, start - 1) === 10;
   const keepBytes = opts.maxLine * 4 + 1;
   const ring: Kept[] = [];
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
-  const src = fileSource(log, start);
+  const gz = log.gzip ? gzipSource(log) : null;
+  const src = gz ?? fileSource(log, start);
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint) {
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
@@ -89,12 +95,29 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
     },
   }, {
     pieceSize: opts.pieceSize,
-    maxBytes: size - start,
-    maxBytesIsEnd: true,
+    maxBytes: gz ? Infinity : size - start,
+    maxBytesIsEnd: !gz,
     firstLineWhole,
     headBytes: keepBytes,
+    deadline: gz ? performance.now() + opts.gzipMs : Infinity,
   });
-  if (src.truncated) {
+  if (gz?.corrupt) {
+    throw new ToolError(
+      "corrupt_gzip",
+      `${
+        printable(log.ref.file)
+      } is damaged or cut short after ${r.lines} lines (${gz.corrupt}); its last lines ` +
+        "cannot be read: log_search and log_levels report what comes before the damage",
+    );
+  }
+  if (gz && r.stop === "time_budget") {
+    throw new ToolError(
+      "budget_exceeded",
+      `${printable(log.ref.file)} could not be decompressed to its end within LOGPEEK_LEVELS_MS ` +
+        `(${opts.gzipMs} ms): raise it, or search it with log_search`,
+    );
+  }
+  if (!gz && (src as LogSource).truncated) {
     throw new ToolError(
       "file_changed",
       `${

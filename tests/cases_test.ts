@@ -100,6 +100,7 @@ Deno.test({
         maxLine: 1000,
         pieceSize: 65536,
         redact: true,
+        gzipMs: 30000,
       });
       assert.equal(r.lines.length, count, file as string);
       assert.equal(r.lines[0].text.slice(26, 36), first);
@@ -282,7 +283,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "case 12: a gzip-rotated log is listed and refused as compressed, never read as noise",
+  name: "case 12: a gzip-rotated log is listed and read through decompression (option A)",
   ...opts,
   fn: () =>
     withCase("12-gzip-rotated-file", async (s) => {
@@ -291,16 +292,21 @@ Deno.test({
         ["app.log", 142],
         ["app.log.1.gz", 113],
       ]);
-      for (
-        const [tool, args] of [["log_search", { text: "status=bounced" }], ["log_levels", {}], ["log_tail", {
-          lines: 5,
-        }]] as const
-      ) {
-        const r = await s.call(tool, { file: "app.log.1.gz", ...args });
-        assert.equal(r.isError, true, tool);
-        assert.match(r.content[0].text, /^compressed: /);
-        assert.equal(r.structuredContent, undefined);
-      }
+      const r =
+        (await s.call("log_search", { file: "app.log.1.gz", text: "status=bounced" })).structuredContent;
+      assert.deepEqual(r.matches.map((l: Line) => [l.line_no, l.text]), [
+        [2, "2024-05-01 08:00:01 ERROR delivery id=B200 status=bounced"],
+      ]);
+      assert.deepEqual([r.complete, r.replaced_bytes], [true, 0]);
+      const lv = (await s.call("log_levels", { file: "app.log.1.gz" })).structuredContent;
+      counts(lv.counts, { INFO: 2, ERROR: 1 });
+      assert.equal(lv.total_lines, 3);
+      const t = (await s.call("log_tail", { file: "app.log.1.gz", lines: 5 })).structuredContent;
+      assert.deepEqual(t.lines.map((l: Line) => [l.line_no, l.text]), [
+        [1, "2024-05-01 08:00:00 INFO queue run started"],
+        [2, "2024-05-01 08:00:01 ERROR delivery id=B200 status=bounced"],
+        [3, "2024-05-01 08:00:02 INFO queue run finished"],
+      ]);
     }),
 });
 

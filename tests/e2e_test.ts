@@ -41,6 +41,7 @@ Deno.test({
       assert.deepEqual(names, [
         "app.log.1.gz",
         "crlf.log",
+        "cut.log.gz",
         "empty.log",
         "invalid_utf8.log",
         "levels.log",
@@ -57,7 +58,7 @@ Deno.test({
       assert.equal(empty.size_bytes, 0);
       assert.match(empty.modified, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
       assert.equal(r.structuredContent.complete, true);
-      assert.match(r.content[0].text, /13 log file\(s\); the list is complete/);
+      assert.match(r.content[0].text, /14 log file\(s\); the list is complete/);
     });
 
     await t.step("CRLF: no \\r in any text, levels read past it", async () => {
@@ -218,14 +219,67 @@ Deno.test({
       }
     });
 
-    await t.step("UTF-16 and gzip logs are refused with what they are, not read as noise", async () => {
+    await t.step("UTF-16 logs are refused with what they are, not read as noise", async () => {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
         const u = await call(tool, { file: "utf16.log", text: "A" });
         assert.match(u.content[0].text, /^unsupported_encoding: utf16.log is UTF-16LE/, tool);
-        const g = await call(tool, { file: "app.log.1.gz", text: "A" });
-        assert.match(g.content[0].text, /^compressed: app.log.1.gz is gzip-compressed/, tool);
       }
     });
+
+    await t.step("gzip logs are read through streaming decompression: search, levels, tail", async () => {
+      const s1 = await call("log_search", { file: "app.log.1.gz", text: "old line 4990" });
+      assert.deepEqual(
+        s1.structuredContent.matches.map((m: { line_no: number; level: string }) => [m.line_no, m.level]),
+        [
+          [4990, "INFO"],
+        ],
+      );
+      assert.equal(s1.structuredContent.complete, true);
+      const lv = await call("log_levels", { file: "app.log.1.gz" });
+      assert.deepEqual([
+        lv.structuredContent.counts.ERROR,
+        lv.structuredContent.counts.INFO,
+        lv.structuredContent.total_lines,
+      ], [
+        500,
+        4500,
+        5000,
+      ]);
+      const tail = await call("log_tail", { file: "app.log.1.gz", lines: 2 });
+      assert.deepEqual(
+        tail.structuredContent.lines.map((l: { line_no: number; text: string }) => [l.line_no, l.text]),
+        [
+          [4999, "2024-05-01 08:00:00 INFO old line 4999"],
+          [5000, "2024-05-01 08:00:00 INFO old line 5000"],
+        ],
+      );
+      assert.equal(tail.structuredContent.whole_file, true);
+    });
+
+    await t.step(
+      "a gzip log cut short is an honest incomplete answer or error, never a quiet short one",
+      async () => {
+        const s2 = await call("log_search", { file: "cut.log.gz", text: "old line 4990" });
+        assert.deepEqual([
+          s2.structuredContent.complete,
+          s2.structuredContent.stop_reason,
+          s2.structuredContent.matches,
+        ], [
+          false,
+          "corrupt_gzip",
+          [],
+        ]);
+        assert.match(s2.content[0].text, /compressed data is damaged or cut short/);
+        const lv = await call("log_levels", { file: "cut.log.gz" });
+        assert.deepEqual([lv.structuredContent.complete, lv.structuredContent.stop_reason], [
+          false,
+          "corrupt_gzip",
+        ]);
+        assert.ok(lv.structuredContent.total_lines > 0 && lv.structuredContent.total_lines < 5000);
+        const tail = await call("log_tail", { file: "cut.log.gz" });
+        assert.match(tail.content[0].text, /^corrupt_gzip: cut\.log\.gz is damaged or cut short/);
+      },
+    );
 
     await t.step("bad arguments and unknown tools are errors, and the server keeps serving", async () => {
       const big = await call("log_tail", { file: "crlf.log", lines: 201 });

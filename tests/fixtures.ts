@@ -4,7 +4,14 @@
  * @module
  */
 
+import { gzipSync as zlibGzip } from "node:zlib";
+
 const enc = new TextEncoder();
+
+/** gzip of a string, by a subprocess-free route: node:zlib (a Deno built-in). */
+function gzipSync(text: string): Uint8Array {
+  return new Uint8Array(zlibGzip(enc.encode(text)));
+}
 
 /** Lines of `width` bytes (newline included) numbered from 1, as in `../shared/cases/01-…`. */
 function fixedLines(count: number, width: number, lastWidth = width): string {
@@ -30,7 +37,8 @@ export function tempDir(prefix: string): string {
  * `split_multibyte.log` (an "é" whose two bytes straddle offset 65536), `tail_aligned.log` and
  * `tail_misaligned.log` (the 256 KiB window starts right after a newline / one byte into a line),
  * `long_line.log` (a 3 MiB line with `NEEDLE-3M` straddling offset 131072), `levels.log`,
- * `sub/nested.log`, `utf16.log`, `app.log.1.gz`, and a folder `dir.log`.
+ * `sub/nested.log`, `utf16.log`, `app.log.1.gz` (5000 lines, every tenth ERROR), `cut.log.gz` (the
+ * same, cut in the middle), and a folder `dir.log`.
  */
 export function makeFixtures(): string {
   const dir = tempDir("logpeek-fixtures-");
@@ -78,7 +86,14 @@ export function makeFixtures(): string {
   Deno.mkdirSync(`${dir}/sub`);
   w("sub/nested.log", "2024-05-01 10:00:00 DEBUG nested\n");
   w("utf16.log", new Uint8Array([0xff, 0xfe, 0x41, 0, 10, 0]));
-  w("app.log.1.gz", new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+  const gz = gzipSync(
+    Array.from(
+      { length: 5000 },
+      (_, i) => `2024-05-01 08:00:00 ${i % 10 ? "INFO" : "ERROR"} old line ${i + 1}\n`,
+    ).join(""),
+  );
+  w("app.log.1.gz", gz);
+  w("cut.log.gz", gz.subarray(0, Math.floor(gz.length / 2))); // truncated in the middle
   Deno.mkdirSync(`${dir}/dir.log`);
   return dir;
 }

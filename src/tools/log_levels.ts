@@ -40,7 +40,9 @@ const outputSchema = z.object({
   last_line: z.number().int().describe("the number of the last line counted, from the file's start"),
   next_cursor: z.string().nullable().describe("pass as cursor to count the rest"),
   complete: z.boolean().describe("every line of the file was counted"),
-  stop_reason: z.enum(["time_budget", "file_changed", "cancelled"]).nullable().describe("why not complete"),
+  stop_reason: z.enum(["time_budget", "file_changed", "cancelled", "corrupt_gzip"]).nullable().describe(
+    "why not complete",
+  ),
 });
 
 /** Renders level counts for the model. */

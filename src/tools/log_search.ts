@@ -56,7 +56,8 @@ const outputSchema = z.object({
   matches: z.array(logLineSchema),
   scanned_lines: z.number().int().describe("lines read to their end"),
   complete: z.boolean().describe("the whole file was read and every match returned"),
-  stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed", "cancelled"]).nullable()
+  stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed", "cancelled", "corrupt_gzip"])
+    .nullable()
     .describe(
       "why not complete",
     ),

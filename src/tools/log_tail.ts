@@ -89,6 +89,7 @@ export async function logTail(ctx: ToolContext, args: ToolArgs): Promise<ToolRes
     lines: args.lines,
     level: args.level,
     redact: ctx.redact,
+    gzipMs: ctx.limits.levelsMs,
   });
   const header = tailHeader(log.ref.file, r, ctx.limits.tailBytes, args.level);
   const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));

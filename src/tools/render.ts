@@ -29,6 +29,9 @@ export function renderStop(stop: StopReason | null, lines: number, budgetVar: st
     case "file_changed":
       return `NOT complete (stop_reason: file_changed): the log shrank while it was read (truncated or ` +
         `rotated in place) after ${plural(lines, "line")}; what follows was not read: call again`;
+    case "corrupt_gzip":
+      return `NOT complete (stop_reason: corrupt_gzip): the compressed data is damaged or cut short after ` +
+        `${plural(lines, "line")}; the rest could not be read`;
     case "cancelled":
       return `NOT complete (stop_reason: cancelled): the client cancelled the call after ${
         plural(lines, "line")
