@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { connect } from "../tests/mcp_client.ts";
 import { generateLog, NEEDLE } from "./gen_log.ts";
 import { makeMemoryInputs, measureMemory, memoryTable } from "./memory.ts";
+import { PAGED_NEEDLE, pagedSearch } from "./pages.ts";
 
 const dir = Deno.env.get("LOGPEEK_BENCH_DIR") ?? join(Deno.env.get("TMPDIR") ?? "/tmp", "logpeek-bench");
 Deno.mkdirSync(dir, { recursive: true });
@@ -133,6 +134,17 @@ const checks: [string, boolean][] = [
 ];
 console.log("\nTargets (issue #2):");
 for (const [what, ok] of checks) console.log(`- ${ok ? "met" : "NOT met"}: ${what}`);
+
+const paged = await pagedSearch(dir, "bench.log");
+const pagedGrep = Number((await timeCommand("grep", ["-c", "-F", PAGED_NEEDLE, file], 1)).out);
+console.log(
+  `\nPaged search (issue #5): ${JSON.stringify(PAGED_NEEDLE)} over the 1 GiB log with the default budgets ` +
+    `(2 s, 5 MiB a page): ${paged.pages} pages resumed with next_cursor, ${paged.matches} matches in order ` +
+    `${paged.ordered ? "(yes)" : "(NO)"}, grep -c -F says ${pagedGrep}: ${
+      paged.matches === pagedGrep ? "equal" : "NOT equal"
+    }; ` +
+    `${paged.seconds.toFixed(1)} s in all.`,
+);
 
 const memDir = Deno.makeTempDirSync({ prefix: "logpeek-mem-" });
 try {
