@@ -292,12 +292,13 @@ function syslogLevel(buf: Uint8Array, i: number, end: number): number {
   return [F, F, F, E, W, N, I, D][pri % 8];
 }
 
-/** Rule 4: klog/glog `Lmmdd hh:mm:ss`. */
-function klogLevel(buf: Uint8Array, i: number, end: number): number {
-  if (end - i < 14) return -1;
-  for (let k = 1; k <= 4; k++) if (!isDigit(buf[i + k])) return -1;
-  if (buf[i + 5] !== 32 || !isDigit(buf[i + 6]) || !isDigit(buf[i + 7]) || buf[i + 8] !== 58) return -1;
-  switch (buf[i]) {
+/** One-letter levels (Android logcat, klog): V D I W E F A; -1 for any other byte. */
+function letterLevel(c: number): number {
+  switch (c) {
+    case 86: // V
+      return T;
+    case 68: // D
+      return D;
     case 73: // I
       return I;
     case 87: // W
@@ -305,9 +306,18 @@ function klogLevel(buf: Uint8Array, i: number, end: number): number {
     case 69: // E
       return E;
     case 70: // F
+    case 65: // A
       return F;
   }
   return -1;
+}
+
+/** Rule 4: klog/glog `Lmmdd hh:mm:ss`. */
+function klogLevel(buf: Uint8Array, i: number, end: number): number {
+  if (end - i < 14) return -1;
+  for (let k = 1; k <= 4; k++) if (!isDigit(buf[i + k])) return -1;
+  if (buf[i + 5] !== 32 || !isDigit(buf[i + 6]) || !isDigit(buf[i + 7]) || buf[i + 8] !== 58) return -1;
+  return buf[i] === 86 || buf[i] === 68 ? -1 : letterLevel(buf[i]); // klog has no V or D
 }
 
 /** Rule 4: Android logcat "threadtime": `MM-DD hh:mm:ss.mmm  pid  tid L tag: …`. */
@@ -326,20 +336,5 @@ function androidLevel(buf: Uint8Array, i: number, end: number): number {
     if (j === a) return -1;
   }
   if (j + 2 >= end || buf[j] !== 32 || buf[j + 2] !== 32) return -1;
-  switch (buf[j + 1]) {
-    case 86: // V
-      return T;
-    case 68: // D
-      return D;
-    case 73: // I
-      return I;
-    case 87: // W
-      return W;
-    case 69: // E
-      return E;
-    case 70: // F
-    case 65: // A
-      return F;
-  }
-  return -1;
+  return letterLevel(buf[j + 1]);
 }

@@ -13,7 +13,7 @@ import { type LogLine, toLogLine } from "./log_line.ts";
 import type { OpenLog, ResumePoint } from "./log_file.ts";
 import { sourceFor } from "./scan_source.ts";
 import { plural } from "./tools/render.ts";
-import { scan, type StopReason } from "./scanner.ts";
+import { scan, type ScanOptions, type StopReason } from "./scanner.ts";
 import { LineRedactor, redactLine } from "./redact.ts";
 import { checkPattern, RegexPool } from "./regex_worker.ts";
 
@@ -109,15 +109,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     headBytes,
     lineBase: from.line,
     resume,
-    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
-    onProgress: opts.onProgress
-      ? (bytes, lines) =>
-        opts.onProgress!(
-          from.off + bytes,
-          log.size,
-          `${plural(lines, "line")} read, ${matches.length} matched`,
-        )
-      : undefined,
+    ...steering(opts, log, from, () => matches.length),
   });
   const stop = r.stop ?? damage();
   let next: ResumePoint | null = null;
@@ -229,16 +221,8 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     headBytes,
     lineBase: from.line,
     resume,
-    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     between: flush,
-    onProgress: opts.onProgress
-      ? (bytes, lines) =>
-        opts.onProgress!(
-          from.off + bytes,
-          log.size,
-          `${plural(lines, "line")} read, ${matches.length} matched`,
-        )
-      : undefined,
+    ...steering(opts, log, from, () => matches.length),
   });
   let stop: StopReason | null = r.stop;
   if (stop !== "limit" && stop !== "cancelled" && !(stop === "time_budget" && timedOut)) {
@@ -273,5 +257,21 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     replaced_bytes: replaced,
     redactions: redactor.count,
     next,
+  };
+}
+
+/** The scan options that let a client steer a search: its cancellation, and progress reports. */
+function steering(
+  opts: SearchOptions,
+  log: OpenLog,
+  from: ResumePoint,
+  matched: () => number,
+): Pick<ScanOptions, "cancelled" | "onProgress"> {
+  return {
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+    onProgress: opts.onProgress
+      ? (bytes, lines) =>
+        opts.onProgress!(from.off + bytes, log.size, `${plural(lines, "line")} read, ${matched()} matched`)
+      : undefined,
   };
 }
