@@ -71,7 +71,8 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
       description:
         "Counts every line of a log by level (TRACE DEBUG INFO NOTICE WARN ERROR FATAL, UNKNOWN for " +
         "lines with none), in one pass whose time grows with the file's size. Stops after LOGPEEK_LEVELS_MS ms " +
-        `(${deps.limits.levelsMs}) with complete false and the counts so far.`,
+        `(${deps.limits.levelsMs}) with complete false, the counts so far, and a next_cursor to count the rest. ` +
+        "Reads .gz logs through decompression.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Count lines by level" },

@@ -93,7 +93,8 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
         "Finds lines holding a literal text (optionally of one level), from the file's start, with " +
         "exact line numbers. Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
         `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}), and says so: ` +
-        "complete is true only when the whole file was read. Zero matches with complete false proves nothing.",
+        "complete is true only when the whole file was read. Zero matches with complete false proves nothing: " +
+        "pass next_cursor as cursor to go on where it stopped. Options: level, ignore_case, regex. Reads .gz logs.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Search a log" },
