@@ -7,6 +7,7 @@
 import { HEADER_BYTES, levelOf, LEVELS, STRUCTURED_BYTES } from "./level.ts";
 import type { OpenLog, ResumePoint } from "./log_file.ts";
 import { sourceFor } from "./scan_source.ts";
+import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
 
 /** Options of {@linkcode countLevels}. */
@@ -37,6 +38,8 @@ export interface LevelsResult {
   stop_reason: StopReason | null;
   /** Where the next page goes on; null when complete (or stopped for another reason). */
   next: ResumePoint | null;
+  /** True when the page could not get anywhere within its budget (so no cursor is given). */
+  stuck: boolean;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
     : null;
   return {
     counts: out,
+    stuck: next !== null && progressed(from, next) === null,
     total_lines: r.lines - from.line,
     last_line: r.lines,
     complete: stop === null,

@@ -1,6 +1,9 @@
 /**
  * Masking secrets in log text before it reaches a result, an artifact or a trace (issue #3).
  *
+ * Every pattern below keeps its quantifiers bounded and unnested: redaction runs on every returned
+ * line, and on every line a regex search tests, so no input may make it slow.
+ *
  * What a reader needs stays: the key name, the token's kind (its public prefix) and the line's shape;
  * only the secret value becomes `***`. Covered: `Authorization: Bearer …`/`Basic …`; `password=`,
  * `passwd=`, `pwd=`, `secret=`, `token=`, `api_key=` (and keys that end in them, such as
@@ -18,7 +21,7 @@ export const MASK = "***";
 
 /** Secret key names: the whole key, or its last `_`/`-`/`.` part(s), is one of these. */
 const KEY =
-  String.raw`(?:[A-Za-z0-9]+[_.-])*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|` +
+  String.raw`[A-Za-z0-9_.-]{0,40}?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|` +
   String.raw`secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|session[_-]?id|credentials?)`;
 
 /** Values that are not secrets even under a secret key name. */
@@ -47,7 +50,7 @@ const RULES: Rule[] = [
   { re: /\b(bearer)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi, mask: (_m, k) => `${k} ${MASK}` },
   // Credentials in URLs.
   {
-    re: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/@"']*):([^\s@/"']+)@/gi,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s:/@"']{0,200}):([^\s@/"']{1,200})@/gi,
     mask: (m, scheme, user, pass) => (HARMLESS.test(pass) ? m : `${scheme}${user}:${MASK}@`),
   },
   // Known token shapes (the public prefix stays).
@@ -68,6 +71,11 @@ const RULES: Rule[] = [
     re:
       /\b(aws_secret_access_key|secret_access_key|SecretAccessKey)(["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})\b/g,
     mask: (_m, k, sep) => `${k}${sep}${MASK}`,
+  },
+  // An AWS secret key written after the word "secret" without a separator ("… secret wJalr…").
+  {
+    re: /\b(secret(?:[ _-]?access)?(?:[ _-]?key)?)(\s+)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    mask: (_m, k, sp) => `${k}${sp}${MASK}`,
   },
   // JSON: "password": "value" (also numbers).
   {
@@ -91,6 +99,9 @@ const RULES: Rule[] = [
     },
   },
 ];
+
+/** A line of a PEM block's body: base64 (and header fields such as `Proc-Type:`), nothing else. */
+const PEM_BODY = /^\s*(?:[A-Za-z0-9+/=]{1,80}|[A-Za-z-]+: .*)\s*$/;
 
 /** One redacted text. */
 export interface Redacted {
@@ -152,6 +163,10 @@ export class LineRedactor {
     if (!this.enabled) return text;
     if (this.#inPem) {
       const end = text.search(/-----END [A-Z ]*PRIVATE KEY-----/);
+      if (end < 0 && !PEM_BODY.test(text)) {
+        this.#inPem = false; // not a key's body after all: a line like any other
+        return this.line(text, cut);
+      }
       if (end < 0) {
         this.count++;
         return text.length ? MASK : text;

@@ -82,6 +82,8 @@ const SECRETS: [string, string, number][] = [
   ],
   ["env SECRET_KEY=django-insecure-abc123", "env SECRET_KEY=***", 1],
   ["sent credentials=admin:admin to upstream", "sent credentials=*** to upstream", 1],
+  ["cookie csrftoken=zzz999 set", "cookie csrftoken=*** set", 1],
+  [`aws key ${AWS_ID} secret ${AWS_SECRET}`, "aws key AKIA*** secret ***", 2],
 ];
 
 /** Lines that look a little like secrets and must be left alone. */
@@ -130,6 +132,8 @@ const LOOKALIKES: string[] = [
   "xoxo hugs from the test suite",
   "the secret to good logs is structure",
   "pwdx 1234 shows the cwd",
+  "the secret word is not a secret at all: sentence case",
+  "tokenizer=bpe vocab=32000",
 ];
 
 Deno.test("redaction corpus: every secret masked, with the key and shape kept", () => {
@@ -182,4 +186,30 @@ Deno.test("a token cut short at the end of a cut line is still masked", () => {
   assert.equal(r.line("push with ghp_a1B2c3D4e5F6g7", false), "push with ghp_a1B2c3D4e5F6g7");
   assert.equal(r.line("trace eyJhbGciOiJIUz", true), "trace eyJ***");
   assert.equal(r.count, 2);
+});
+
+Deno.test("a BEGIN PRIVATE KEY mention not followed by a key's body masks nothing after it", () => {
+  const r = new LineRedactor(true, true);
+  const out = [
+    "2024-05-01 WARN refusing key file, header was -----BEGIN PRIVATE KEY-----",
+    "2024-05-01 ERROR next line stays readable",
+  ].map((l) => r.line(l));
+  assert.equal(out[1], "2024-05-01 ERROR next line stays readable");
+});
+
+Deno.test("redaction stays fast on adversarial 64 KiB lines", () => {
+  for (
+    const line of [
+      "a.".repeat(32768),
+      "a".repeat(65536),
+      "token".repeat(13000),
+      "x://".repeat(16000),
+      "k=".repeat(32768),
+    ]
+  ) {
+    const t = performance.now();
+    redactLine(line);
+    const ms = performance.now() - t;
+    assert.ok(ms < 1000, `${line.slice(0, 8)}…: ${ms.toFixed(0)} ms`);
+  }
 });

@@ -104,11 +104,6 @@ export interface ScanOptions {
   onProgress?: (bytesRead: number, lines: number) => void;
   /** The least time between two `onProgress` calls, in ms. */
   progressMs?: number;
-  /**
-   * Awaited between reads (after the first): work the sink queued (a batch of lines for a regular
-   * expression) is done there. A stop reason it returns ends the scan with that reason.
-   */
-  between?: () => Promise<StopReason | null>;
 }
 
 /** What a scan did. */
@@ -296,13 +291,6 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     if (opts.cancelled?.()) {
       stop = "cancelled";
       break;
-    }
-    if (opts.between && bytesRead > 0) {
-      const why = await opts.between();
-      if (why) {
-        stop = why;
-        break;
-      }
     }
     if (opts.onProgress && now - lastProgress >= progressMs) {
       lastProgress = now;

@@ -15,7 +15,9 @@ import { sourceFor } from "./scan_source.ts";
 import { plural } from "./tools/render.ts";
 import { scan, type ScanOptions, type StopReason } from "./scanner.ts";
 import { LineRedactor, redactLine } from "./redact.ts";
-import { checkPattern, RegexPool } from "./regex_worker.ts";
+import { RE2JS } from "re2js";
+import { decodeLine } from "./decode.ts";
+import { ToolError } from "./errors.ts";
 
 /** Options of {@linkcode searchLog}. */
 export interface SearchOptions {
@@ -39,10 +41,9 @@ export interface SearchOptions {
   resume?: ResumePoint;
   /** Match letters in either case: ASCII on the raw bytes, other scripts on the decoded line. */
   ignoreCase?: boolean;
-  /** `text` is a JavaScript regular expression, tested on each line's decoded (and redacted) start. */
+  /** `text` is a regular expression (RE2 syntax), tested on each line's decoded, redacted first 64 KiB. */
   regex?: boolean;
-  /** Where regex workers come from (kept warm); a new one is started when absent. */
-  regexPool?: RegexPool;
+
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
   /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
@@ -65,6 +66,10 @@ export interface SearchResult {
   redactions: number;
   /** Where the next page goes on; null when complete (or stopped for another reason). */
   next: ResumePoint | null;
+  /** True when the page could not get anywhere within its budget. */
+  stuck: boolean;
+  /** Lines longer than the part a pattern was tested on ({@linkcode TESTED_BYTES}); regex only. */
+  partially_tested?: number;
 }
 
 /**
@@ -80,7 +85,6 @@ export interface SearchResult {
 export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<SearchResult> {
   // deno-lint-ignore no-control-regex
   if (opts.regex || (opts.ignoreCase && /[^\x00-\x7f]/.test(opts.text))) return await searchByLine(log, opts);
-  const started = performance.now();
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const matches: LogLine[] = [];
   let replaced = 0;
@@ -90,6 +94,8 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   const headBytes = opts.maxLine * 4 + 1;
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
   const { src, resume, damage } = await sourceFor(log, from, headBytes, needle.length - 1);
+  // The budget starts after a resumed gzip stream was decompressed up to the cursor.
+  const started = performance.now();
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut) {
       if (lineNo === from.skip) return true; // returned (cut) by the page before
@@ -139,106 +145,81 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     replaced_bytes: replaced,
     redactions: redactor.count,
     next,
+    stuck: next !== null && progressed(from, next) === null,
   };
 }
 
-interface Candidate {
-  lineNo: number;
-  at: number;
-  line: LogLine;
-  replaced: number;
-  /** The text the pattern is tested on: the decoded line, secrets masked. */
-  test: string;
+/** How many bytes of each line a pattern (or a non-ASCII case-insensitive text) is tested on. */
+export const TESTED_BYTES = 65536;
+
+/**
+ * Compiles a pattern with RE2JS, a port of RE2: matching takes time linear in the line's length, so
+ * no pattern can hang a search (`(a+)+$` against 100,000 `a`s then `!` takes milliseconds). RE2's syntax
+ * is JavaScript's without backreferences and lookaround; a pattern that uses them, or that does not
+ * parse, is refused with the engine's message.
+ *
+ * @throws {ToolError} `invalid_pattern`.
+ */
+export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
+  try {
+    return RE2JS.compile(source, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (e) {
+    throw new ToolError(
+      "invalid_pattern",
+      `${JSON.stringify(source)} is not a pattern this server can run in linear time: ${
+        e instanceof Error ? e.message : e
+      }` +
+        " (RE2 syntax: JavaScript's without backreferences and lookaround)",
+    );
+  }
 }
 
 /**
- * The search for a regular expression, or for text with non-ASCII letters in either case: every line
- * is decoded (its first `LOGPEEK_MAX_LINE` characters) and tested; a regular expression is tested in
- * a worker that is terminated when the time budget ends ({@linkcode RegexTester}).
+ * The search for a regular expression, or for text with non-ASCII letters in either case: each line is
+ * decoded (its first {@linkcode TESTED_BYTES} bytes), secrets masked, and tested.
  */
 async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchResult> {
-  const started = performance.now();
-  const deadline = started + opts.searchMs;
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
-  const flags = opts.ignoreCase ? "i" : "";
-  if (opts.regex) checkPattern(opts.text, flags);
-  using tester = opts.regex ? (opts.regexPool ?? new RegexPool()).take(opts.text, flags) : null;
+  const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   const folded = opts.text.toLowerCase();
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
-  const headBytes = opts.maxLine * 4 + 1;
+  const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
   let replaced = 0;
-  let batch: Candidate[] = [];
-  let timedOut: Candidate | null = null;
-  let limitAt: Candidate | null = null;
-
-  const flush = async (): Promise<StopReason | null> => {
-    if (batch.length === 0) return null;
-    const texts = batch.map((c) => c.test);
-    const hits = tester
-      ? await tester.test(texts, deadline - performance.now())
-      : texts.flatMap((t, i) => (t.toLowerCase().includes(folded) ? [i] : []));
-    if (hits === null) {
-      timedOut = batch[0];
-      batch = [];
-      return "time_budget";
-    }
-    for (const i of hits) {
-      const c = batch[i];
-      c.line.text = redactor.line(c.line.text, c.line.cut);
-      matches.push(c.line);
-      replaced += c.replaced;
-      if (matches.length >= opts.limit) {
-        limitAt = c;
-        batch = [];
-        return "limit";
-      }
-    }
-    batch = [];
-    return null;
-  };
-
+  let partial = 0;
   const { src, resume, damage } = await sourceFor(log, from, headBytes, 0);
   const r = await scan(src, {
-    line(buf, s, e, lineNo, cut, hint, at) {
+    line(buf, s, e, lineNo, cut, hint) {
       if (lineNo === from.skip) return true;
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine);
-      batch.push({
-        lineNo,
-        at,
-        line,
-        replaced: bad,
-        test: opts.redact ? redactLine(line.text).text : line.text,
-      });
-      return true;
+      const tested = decodeLine(
+        buf.subarray(s, Math.min(e, s + TESTED_BYTES)),
+        Infinity,
+        cut || e - s > TESTED_BYTES,
+      );
+      if (tested.cut) partial++;
+      const text = opts.redact ? redactLine(tested.text).text : tested.text;
+      if (!(re ? re.matcher(text).find() : text.toLowerCase().includes(folded))) return true;
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
+      matches.push(line);
+      replaced += bad;
+      return matches.length < opts.limit;
     },
   }, {
     pieceSize: opts.pieceSize,
     maxBytes: opts.searchBytes,
-    deadline,
+    deadline: performance.now() + opts.searchMs, // after a resumed gzip stream was skipped ahead
     headBytes,
     lineBase: from.line,
     resume,
-    between: flush,
     ...steering(opts, log, from, () => matches.length),
   });
-  let stop: StopReason | null = r.stop;
-  if (stop !== "limit" && stop !== "cancelled" && !(stop === "time_budget" && timedOut)) {
-    stop = (await flush()) ?? stop;
-  }
-  stop ??= damage();
-  let lines = r.lines;
+  const stop = r.stop ?? damage();
   let next: ResumePoint | null = null;
-  const t = timedOut as Candidate | null;
-  const l = limitAt as Candidate | null;
-  if (t) {
-    lines = t.lineNo - 1;
-    next = { off: from.off + t.at, ls: from.off + t.at, line: lines, pending: false, skip: 0 };
-  } else if (l) {
-    lines = l.lineNo;
-    next = { off: from.off + l.at, ls: from.off + l.at, line: l.lineNo - 1, pending: false, skip: l.lineNo };
+  if (stop === "limit") {
+    const at = from.off + r.resumeAt;
+    next = { off: at, ls: at, line: r.lines, pending: false, skip: 0 };
   } else if (stop === "time_budget" || stop === "size_budget") {
     const unfinished = r.lines + 1;
     next = {
@@ -251,13 +232,24 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
   }
   return {
     matches,
-    scanned_lines: lines,
+    scanned_lines: r.lines,
     complete: stop === null,
     stop_reason: stop,
     replaced_bytes: replaced,
     redactions: redactor.count,
     next,
+    stuck: next !== null && progressed(from, next) === null,
+    partially_tested: partial,
   };
+}
+
+/**
+ * The next page's resume point, or null when it would start where this page started: no progress (a
+ * budget too small to read anything, or a pattern that cannot finish on the page's first line).
+ */
+export function progressed(from: ResumePoint, next: ResumePoint | null): ResumePoint | null {
+  if (!next) return null;
+  return next.off > from.off || next.line > from.line ? next : null;
 }
 
 /** The scan options that let a client steer a search: its cancellation, and progress reports. */

@@ -18,7 +18,6 @@ import { join } from "node:path";
 import { ArtifactStore } from "./artifacts.ts";
 import type { Limits } from "./config.ts";
 import { localDispatch } from "./handlers.ts";
-import { RegexPool } from "./regex_worker.ts";
 import type { Root } from "./roots.ts";
 import type { Dispatch } from "./tools/deps.ts";
 
@@ -54,7 +53,6 @@ export function inWorker(): boolean {
 export function runToolWorker(): void {
   let dispatch: Dispatch | null = null;
   const calls = new Map<number, AbortController>();
-  const regexPool = new RegexPool();
   const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
   globalThis.addEventListener("message", async (e: Event) => {
     const m = (e as MessageEvent<ToWorker>).data;
@@ -73,9 +71,7 @@ export function runToolWorker(): void {
           : null,
         artifactsOff: i.artifactsOff,
         redact: i.redact,
-        regexPool,
       });
-      regexPool.warm();
       post({ type: "ready" });
     } else if (m.type === "cancel") {
       calls.get(m.id)?.abort();

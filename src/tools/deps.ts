@@ -11,7 +11,6 @@ import type { Limits } from "../config.ts";
 import type { Root } from "../roots.ts";
 import type { ArtifactStore } from "../artifacts.ts";
 import type { ToolResult } from "../outcome.ts";
-import type { RegexPool } from "../regex_worker.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
@@ -27,8 +26,6 @@ export interface ToolContext {
   artifactsOff: string | null;
   /** Mask secrets in returned log text (false for `--no-redact`). */
   redact: boolean;
-  /** Warm workers for regular expressions (`regex: true` searches). */
-  regexPool?: RegexPool;
 }
 
 /** What one call brings besides its arguments: the client's cancellation and progress token. */

@@ -107,8 +107,11 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const more = next_cursor
     ? `\nTo count the rest, call log_levels again with cursor="${next_cursor}"; add the pages' counts up.`
     : "";
+  const stuck = r.stuck
+    ? "\nThis page counted nothing within LOGPEEK_LEVELS_MS: calling again may not help; raise it."
+    : "";
   return okResult(
-    { file: log.ref.file, ...r, next: undefined, next_cursor },
-    renderLevels(log.ref.file, r) + more,
+    { file: log.ref.file, ...r, next: undefined, stuck: undefined, next_cursor },
+    renderLevels(log.ref.file, r) + more + stuck,
   );
 }

@@ -133,7 +133,6 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     redact: ctx.redact,
     ignoreCase: args.ignore_case,
     regex: args.regex,
-    regexPool: ctx.regexPool,
     resume,
     signal: call?.signal,
     onProgress: call?.progress,
@@ -142,13 +141,22 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? makeCursor(log, { k: "log_search", f: log.ref.file, q: query, ...r.next })
     : null;
   const header = searchHeader(log.ref.file, args.text, r);
+  const stuck = r.stuck
+    ? (next_cursor
+      ? "\nThis page got nowhere within its budget: calling again with the same budgets may not help; raise " +
+        "LOGPEEK_SEARCH_MS or LOGPEEK_SEARCH_BYTES."
+      : `\nNo cursor: the pattern did not finish on line ${
+        r.scanned_lines + 1
+      } within the time budget, and would ` +
+        "not next time either: simplify the pattern, or raise LOGPEEK_SEARCH_MS.")
+    : "";
   const more = next_cursor
     ? `\nTo go on from where this stopped, call log_search again with the same text and cursor="${next_cursor}".`
     : "";
   const out = spill(
     ctx,
     "log_search",
-    header + more,
+    header + more + stuck,
     r.matches.map(renderLine),
     r.matches.map((l) => l.level),
   );
@@ -157,6 +165,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ...r,
     matches: r.matches.slice(0, out.shown),
     next: undefined,
+    stuck: undefined,
     next_cursor,
     artifact: out.artifact,
     spill_summary: out.summary,
