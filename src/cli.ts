@@ -135,8 +135,9 @@ function configCommand(
   for (const r of roots) {
     try {
       readPaths.push(Deno.realPathSync(r));
-    } catch {
-      // not readable here: the entry still names the root itself
+    } catch (e) {
+      // The entry still names the root, but the server will not start until it exists.
+      if (e instanceof Deno.errors.NotFound) io.stderr(`logpeek: warning: root ${r} does not exist (yet)\n`);
     }
   }
   const self = Deno.execPath();

@@ -55,7 +55,7 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
   const counts = new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const { src, resume, damage } = await sourceFor(log, from, headBytes, 0);
+  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const r = await scan(src, {
     line(buf, s, e, _no, _cut, hint) {
       counts[levelOf(buf, s, e, hint)]++;
@@ -69,7 +69,7 @@ export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<Le
     resume,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     onProgress: opts.onProgress
-      ? (bytes, lines) => opts.onProgress!(from.off + bytes, log.size, `${lines} lines counted`)
+      ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines counted`)
       : undefined,
   });
   const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];

@@ -36,6 +36,8 @@ export interface Cursor extends ResumePoint {
   /** Fingerprints: FNV-1a of the first bytes, and of the bytes just before `off`. */
   h0: string;
   h1: string;
+  /** Checksum of the fields above. */
+  s: string;
 }
 
 const FINGERPRINT_BYTES = 256;
@@ -60,10 +62,23 @@ function fingerprints(log: OpenLog, off: number): { h0: string; h1: string } {
     return { h0: fnv1a(readRange(log, 0, FINGERPRINT_BYTES)), h1: `size-${log.file.statSync().size}` };
   }
   const start = Math.max(0, off - FINGERPRINT_BYTES);
-  return {
-    h0: fnv1a(readRange(log, 0, Math.min(off, FINGERPRINT_BYTES))),
-    h1: fnv1a(readRange(log, start, off - start)),
-  };
+  // h0: the first bytes, and 16 samples of 64 bytes spread over the part already read, so an edit
+  // anywhere in it is likely (not certain) to show; h1: the bytes just before the offset.
+  let h0 = fnv1a(readRange(log, 0, Math.min(off, FINGERPRINT_BYTES)));
+  for (let k = 1; k <= 16 && off > FINGERPRINT_BYTES * 2; k++) {
+    const at = Math.floor((off * k) / 17);
+    h0 = fnv1a(readRange(log, at, Math.min(64, off - at)), parseInt(h0, 16));
+  }
+  return { h0, h1: fnv1a(readRange(log, start, off - start)) };
+}
+
+/** A checksum of a cursor's fields, so a cursor mangled in copying is refused rather than trusted. */
+function sealOf(c: Omit<Cursor, "s">): string {
+  return fnv1a(
+    new TextEncoder().encode(
+      JSON.stringify([c.k, c.f, c.q, c.dev, c.ino, c.off, c.ls, c.line, c.pending, c.skip, c.h0, c.h1]),
+    ),
+  );
 }
 
 /**
@@ -73,9 +88,10 @@ function fingerprints(log: OpenLog, off: number): { h0: string; h1: string } {
  * @param c The tool, name, query hash, offset, lines before it, and the line not to repeat.
  * @returns The opaque cursor string.
  */
-export function makeCursor(log: OpenLog, c: Omit<Cursor, "dev" | "ino" | "h0" | "h1">): string {
+export function makeCursor(log: OpenLog, c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s">): string {
   const st = log.file.statSync();
-  const full: Cursor = { ...c, dev: st.dev, ino: st.ino ?? 0, ...fingerprints(log, c.off) };
+  const fields = { ...c, dev: st.dev, ino: st.ino ?? 0, ...fingerprints(log, c.off) };
+  const full: Cursor = { ...fields, s: sealOf(fields) };
   return btoa(JSON.stringify(full)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }
 
@@ -100,10 +116,11 @@ export function checkCursor(
     if (typeof c.off !== "number" || typeof c.line !== "number" || typeof c.h1 !== "string") {
       throw new Error();
     }
+    if (c.s !== sealOf(c)) throw new Error("damaged in copying");
   } catch {
     throw new ToolError(
       "invalid_cursor",
-      "the cursor is not one this server made; start again without cursor",
+      "the cursor is not one this server made (or was damaged in copying); start again without cursor",
     );
   }
   if (c.k !== expect.k) {

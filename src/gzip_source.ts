@@ -28,6 +28,8 @@ export interface GzipSource extends ByteSource {
   readonly corrupt: string | null;
   /** Decompressed bytes handed out so far (skipped ones included). */
   readonly position: number;
+  /** Compressed bytes read from the file so far (progress is reported in these, of the file's size). */
+  readonly compressedPosition: number;
   /**
    * Discards decompressed bytes up to offset `to`, keeping the first `headBytes` from `from` on and
    * the last `carryBytes` before `to` (a resumed scan's line start and carry).
@@ -47,12 +49,14 @@ export interface GzipSource extends ByteSource {
  */
 export function gzipSource(log: OpenLog): GzipSource {
   log.file.seekSync(0, Deno.SeekMode.Start);
+  let compressed = 0;
   const input = Readable.from(
     (function* () {
       const piece = new Uint8Array(GZ_PIECE);
       while (true) {
         const n = log.file.readSync(piece);
         if (!n) return;
+        compressed += n;
         yield Buffer.from(piece.subarray(0, n));
       }
     })(),
@@ -100,6 +104,9 @@ export function gzipSource(log: OpenLog): GzipSource {
     },
     get position() {
       return position;
+    },
+    get compressedPosition() {
+      return compressed;
     },
     read,
     readSync(): number | null {

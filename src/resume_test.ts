@@ -184,3 +184,31 @@ Deno.test("resume on gzip logs: pages over the decompressed stream equal one sea
     assert.deepEqual(got, full.matches.map((m) => m.line_no), `gz case ${t}`);
   }
 });
+
+Deno.test("a cursor damaged in copying is refused, and an edit in the middle of the read part is seen", async () => {
+  const enc = new TextEncoder();
+  const body = Array.from({ length: 3000 }, (_, i) => `line seq=${i} KEY\n`).join("");
+  Deno.writeFileSync(`${dir}/m.log`, enc.encode(body));
+  const q = queryHash({ text: "KEY" });
+  using log = await openLog(roots, "m.log");
+  const p = await searchLog(log, { ...limits, text: "KEY", limit: 2500, redact: false, searchBytes: 1e9 });
+  const cursor = makeCursor(log, { k: "log_search", f: "m.log", q, ...p.next! });
+  // Change one field of the JSON inside (the line number), keeping the rest.
+  const json = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
+  json.line += 5;
+  const forged = btoa(JSON.stringify(json)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  assert.throws(
+    () => checkCursor(forged, log, { k: "log_search", f: "m.log", q }),
+    /not one this server made/,
+  );
+  // An edit in place, same size, in the middle of what was read (where one of the 16 samples lies).
+  const bytes = Deno.readFileSync(`${dir}/m.log`);
+  const pos = Math.floor((json.off * 6) / 17) + 5;
+  bytes[pos] = bytes[pos] === 0x58 ? 0x59 : 0x58;
+  Deno.writeFileSync(`${dir}/m.log`, bytes);
+  using again = await openLog(roots, "m.log");
+  assert.throws(
+    () => checkCursor(cursor, again, { k: "log_search", f: "m.log", q }),
+    /already read has changed/,
+  );
+});

@@ -16,6 +16,8 @@ export interface ScanSource {
   resume: ScanOptions["resume"];
   /** After the scan: `file_changed` (a plain log shrank), `corrupt_gzip`, or null. */
   damage(): StopReason | null;
+  /** The file offset reached after `bytes` read by the scan (compressed bytes for a gzip log). */
+  reached(bytes: number): number;
 }
 
 /**
@@ -39,12 +41,18 @@ export async function sourceFor(
       const { head, carry } = await src.skip(from.ls, from.off, headBytes, carryBytes);
       if (from.off > from.ls) resume = { head, lineLen: from.off - from.ls, carry, pending: from.pending };
     }
-    return { src, resume, damage: () => (src.corrupt ? "corrupt_gzip" : null) };
+    return {
+      src,
+      resume,
+      damage: () => (src.corrupt ? "corrupt_gzip" : null),
+      reached: () => src.compressedPosition,
+    };
   }
   const src = fileSource(log, from.off);
   return {
     src,
     resume: resumeState(log, from, headBytes, carryBytes),
     damage: () => (src.truncated ? "file_changed" : null),
+    reached: (bytes) => from.off + bytes,
   };
 }

@@ -93,7 +93,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
   const needle = new TextEncoder().encode(opts.text);
   const headBytes = opts.maxLine * 4 + 1;
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const { src, resume, damage } = await sourceFor(log, from, headBytes, needle.length - 1);
+  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, needle.length - 1);
   // The budget starts after a resumed gzip stream was decompressed up to the cursor.
   const started = performance.now();
   const r = await scan(src, {
@@ -115,7 +115,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     headBytes,
     lineBase: from.line,
     resume,
-    ...steering(opts, log, from, () => matches.length),
+    ...steering(opts, log, reached, () => matches.length),
   });
   const stop = r.stop ?? damage();
   let next: ResumePoint | null = null;
@@ -188,7 +188,7 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
   let replaced = 0;
   let partial = 0;
-  const { src, resume, damage } = await sourceFor(log, from, headBytes, 0);
+  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint) {
       if (lineNo === from.skip) return true;
@@ -213,7 +213,7 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     headBytes,
     lineBase: from.line,
     resume,
-    ...steering(opts, log, from, () => matches.length),
+    ...steering(opts, log, reached, () => matches.length),
   });
   const stop = r.stop ?? damage();
   let next: ResumePoint | null = null;
@@ -256,14 +256,14 @@ export function progressed(from: ResumePoint, next: ResumePoint | null): ResumeP
 function steering(
   opts: SearchOptions,
   log: OpenLog,
-  from: ResumePoint,
+  reached: (bytes: number) => number,
   matched: () => number,
 ): Pick<ScanOptions, "cancelled" | "onProgress"> {
   return {
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     onProgress: opts.onProgress
       ? (bytes, lines) =>
-        opts.onProgress!(from.off + bytes, log.size, `${plural(lines, "line")} read, ${matched()} matched`)
+        opts.onProgress!(reached(bytes), log.size, `${plural(lines, "line")} read, ${matched()} matched`)
       : undefined,
   };
 }

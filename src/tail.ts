@@ -34,6 +34,8 @@ export interface TailOptions {
   redact: boolean;
   /** The time budget (ms) for decompressing a whole gzip log (`LOGPEEK_LEVELS_MS`). */
   gzipMs: number;
+  /** Aborted when the client cancels (decompressing a whole `.gz` can take a while). */
+  signal?: AbortSignal;
 }
 
 /** What {@linkcode tailLog} found: the `log_tail` result without its `file`. */
@@ -100,6 +102,7 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
     firstLineWhole,
     headBytes: keepBytes,
     deadline: gz ? performance.now() + opts.gzipMs : Infinity,
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
   });
   if (gz?.corrupt) {
     throw new ToolError(

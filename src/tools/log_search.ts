@@ -141,6 +141,10 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? makeCursor(log, { k: "log_search", f: log.ref.file, q: query, ...r.next })
     : null;
   const header = searchHeader(log.ref.file, args.text, r);
+  const partial = r.partially_tested
+    ? `\n${r.partially_tested} line(s) were longer than the 64 KiB a pattern is tested on: a match beyond that ` +
+      "was not looked for, and an end anchor `$` may have matched at the cut."
+    : "";
   const stuck = r.stuck
     ? (next_cursor
       ? "\nThis page got nowhere within its budget: calling again with the same budgets may not help; raise " +
@@ -156,7 +160,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const out = spill(
     ctx,
     "log_search",
-    header + more + stuck,
+    header + more + stuck + partial,
     r.matches.map(renderLine),
     r.matches.map((l) => l.level),
   );

@@ -13,7 +13,14 @@ import { printable } from "../roots.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { tailLog, type TailResult } from "../tail.ts";
-import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
+import {
+  type CallContext,
+  callContext,
+  READ_ONLY,
+  type RequestExtra,
+  type ToolContext,
+  type ToolDeps,
+} from "./deps.ts";
 import { renderLine } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
@@ -67,7 +74,7 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Tail a log" },
     },
-    (args: ToolArgs) => deps.dispatch("log_tail", args),
+    (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_tail", args, callContext(extra)),
   );
 }
 
@@ -82,7 +89,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
-export async function logTail(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await openLog(ctx.roots, args.file);
   const r = await tailLog(log, {
     ...ctx.limits,
@@ -90,6 +97,7 @@ export async function logTail(ctx: ToolContext, args: ToolArgs): Promise<ToolRes
     level: args.level,
     redact: ctx.redact,
     gzipMs: ctx.limits.levelsMs,
+    signal: call?.signal,
   });
   const header = tailHeader(log.ref.file, r, ctx.limits.tailBytes, args.level);
   const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));

@@ -63,12 +63,15 @@ export async function readArtifact(ctx: ToolContext, args: ToolArgs): Promise<To
     throw new ToolError("artifact_not_found", `no artifacts can be read here: ${ctx.artifactsOff}`);
   }
   const page = await ctx.artifacts.read(args.artifact_id, args.offset, args.limit);
-  const head =
-    `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + page.lines.length} of ` +
-    `${page.total_lines}; ` +
-    (page.next_offset === null
-      ? "that is the end."
-      : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${page.next_offset}, limit=${args.limit}).`);
+  const past = page.lines.length === 0 && args.offset >= page.total_lines;
+  const head = past
+    ? `artifact ${args.artifact_id}: offset ${args.offset} is past its end (${page.total_lines} lines, ` +
+      `offsets 0..${Math.max(0, page.total_lines - 1)}).`
+    : `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + page.lines.length} of ` +
+      `${page.total_lines}; ` +
+      (page.next_offset === null
+        ? "that is the end."
+        : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${page.next_offset}, limit=${args.limit}).`);
   return okResult(
     { artifact_id: args.artifact_id, offset: args.offset, ...page },
     [head, ...page.lines].join("\n"),
