@@ -13,7 +13,7 @@ import { type LogLine, toLogLine } from "./log_line.ts";
 import type { OpenLog, ResumePoint } from "./log_file.ts";
 import { sourceFor } from "./scan_source.ts";
 import { plural } from "./tools/render.ts";
-import { scan, type ScanOptions, type StopReason } from "./scanner.ts";
+import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineRedactor, redactLine } from "./redact.ts";
 import { RE2JS } from "re2js";
 import { decodeLine } from "./decode.ts";
@@ -118,25 +118,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     ...steering(opts, log, reached, () => matches.length),
   });
   const stop = r.stop ?? damage();
-  let next: ResumePoint | null = null;
-  if (stop === "limit") {
-    const at = from.off + r.resumeAt;
-    next = { off: at, ls: at, line: r.lines, pending: false, skip: 0 };
-  } else if (stop === "time_budget" || stop === "size_budget") {
-    const unfinished = r.lines + 1;
-    const skip = r.pending && lastReported === unfinished
-      ? unfinished
-      : from.skip === unfinished
-      ? unfinished
-      : 0;
-    next = {
-      off: from.off + r.bytesRead,
-      ls: from.off + r.resumeAt,
-      line: r.lines,
-      pending: r.pending,
-      skip,
-    };
-  }
+  const next = nextPoint(from, r, stop, lastReported);
   return {
     matches,
     scanned_lines: r.lines,
@@ -216,20 +198,7 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     ...steering(opts, log, reached, () => matches.length),
   });
   const stop = r.stop ?? damage();
-  let next: ResumePoint | null = null;
-  if (stop === "limit") {
-    const at = from.off + r.resumeAt;
-    next = { off: at, ls: at, line: r.lines, pending: false, skip: 0 };
-  } else if (stop === "time_budget" || stop === "size_budget") {
-    const unfinished = r.lines + 1;
-    next = {
-      off: from.off + r.bytesRead,
-      ls: from.off + r.resumeAt,
-      line: r.lines,
-      pending: false,
-      skip: from.skip === unfinished ? unfinished : 0,
-    };
-  }
+  const next = nextPoint(from, r, stop, 0);
   return {
     matches,
     scanned_lines: r.lines,
@@ -265,5 +234,32 @@ function steering(
       ? (bytes, lines) =>
         opts.onProgress!(reached(bytes), log.size, `${plural(lines, "line")} read, ${matched()} matched`)
       : undefined,
+  };
+}
+
+/**
+ * Where the page after this one starts. After `limit`, at the line after the last match. After a
+ * budget, exactly where reading stopped (inside a line, if so), remembering whether that line already
+ * holds the needle and was already returned (cut) so the next page neither loses nor repeats it.
+ */
+function nextPoint(
+  from: ResumePoint,
+  r: ScanResult,
+  stop: StopReason | null,
+  lastReported: number,
+): ResumePoint | null {
+  if (stop === "limit") {
+    const at = from.off + r.resumeAt;
+    return { off: at, ls: at, line: r.lines, pending: false, skip: 0 };
+  }
+  if (stop !== "time_budget" && stop !== "size_budget") return null;
+  const unfinished = r.lines + 1;
+  const returned = (r.pending && lastReported === unfinished) || from.skip === unfinished;
+  return {
+    off: from.off + r.bytesRead,
+    ls: from.off + r.resumeAt,
+    line: r.lines,
+    pending: r.pending,
+    skip: returned ? unfinished : 0,
   };
 }
