@@ -117,18 +117,7 @@ export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<Sear
     resume,
     ...steering(opts, log, reached, () => matches.length),
   });
-  const stop = r.stop ?? damage();
-  const next = nextPoint(from, r, stop, lastReported);
-  return {
-    matches,
-    scanned_lines: r.lines,
-    complete: stop === null,
-    stop_reason: stop,
-    replaced_bytes: replaced,
-    redactions: redactor.count,
-    next,
-    stuck: next !== null && progressed(from, next) === null,
-  };
+  return pageResult(from, r, damage(), lastReported, matches, replaced, redactor.count);
 }
 
 /** How many bytes of each line a pattern (or a non-ASCII case-insensitive text) is tested on. */
@@ -197,17 +186,8 @@ async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchRe
     resume,
     ...steering(opts, log, reached, () => matches.length),
   });
-  const stop = r.stop ?? damage();
-  const next = nextPoint(from, r, stop, 0);
   return {
-    matches,
-    scanned_lines: r.lines,
-    complete: stop === null,
-    stop_reason: stop,
-    replaced_bytes: replaced,
-    redactions: redactor.count,
-    next,
-    stuck: next !== null && progressed(from, next) === null,
+    ...pageResult(from, r, damage(), 0, matches, replaced, redactor.count),
     partially_tested: partial,
   };
 }
@@ -261,5 +241,29 @@ function nextPoint(
     line: r.lines,
     pending: r.pending,
     skip: returned ? unfinished : 0,
+  };
+}
+
+/** A search page's result, from what its scan did (both kinds of search end the same way). */
+function pageResult(
+  from: ResumePoint,
+  r: ScanResult,
+  damage: StopReason | null,
+  lastReported: number,
+  matches: LogLine[],
+  replaced: number,
+  redactions: number,
+): SearchResult {
+  const stop = r.stop ?? damage;
+  const next = nextPoint(from, r, stop, lastReported);
+  return {
+    matches,
+    scanned_lines: r.lines,
+    complete: stop === null,
+    stop_reason: stop,
+    replaced_bytes: replaced,
+    redactions,
+    next,
+    stuck: next !== null && progressed(from, next) === null,
   };
 }

@@ -116,17 +116,15 @@ Deno.test({
   },
 });
 
-Deno.test("a process that may read everything but lacks --unstable-worker-options stops, saying why", async () => {
-  const dir = setup();
-  const out = await new Deno.Command(Deno.execPath(), {
+/** Runs logpeek on the test folder with read access to everything, no stdin, and `extra` flags. */
+function runBroad(dir: string, extra: string[], signal?: AbortSignal) {
+  return new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--no-config",
+      ...extra,
       "--no-prompt",
       "--allow-read",
       `--allow-write=${dir}`,
-      "--import-map",
-      IMPORT_MAP,
       MAIN,
       "--state-dir",
       `${dir}/state`,
@@ -136,7 +134,13 @@ Deno.test("a process that may read everything but lacks --unstable-worker-option
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
+    signal,
   }).output();
+}
+
+Deno.test("a process that may read everything but lacks --unstable-worker-options stops, saying why", async () => {
+  const dir = setup();
+  const out = await runBroad(dir, ["--no-config", "--import-map", IMPORT_MAP]);
   assert.notEqual(out.code, 0);
   assert.equal(out.stdout.length, 0);
   assert.match(
@@ -147,23 +151,7 @@ Deno.test("a process that may read everything but lacks --unstable-worker-option
 
 Deno.test("the server ends when its client closes stdin, also with the tool worker running", async () => {
   const dir = setup();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      `--allow-write=${dir}`,
-      MAIN,
-      "--state-dir",
-      `${dir}/state`,
-      `${dir}/logs`,
-    ],
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(15000),
-  }).output();
+  const out = await runBroad(dir, [], AbortSignal.timeout(15000));
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   assert.match(new TextDecoder().decode(out.stderr), /tools run in a worker/);
 });
