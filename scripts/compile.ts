@@ -21,6 +21,7 @@ export const COMPILE_FLAGS = [
   "--allow-read",
   "--allow-write",
   `--allow-env=${ENV_NAMES.join(",")}`,
+  "--allow-sys=uid",
 ];
 
 if (import.meta.main) {

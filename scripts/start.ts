@@ -3,11 +3,13 @@
  * permissions that work. A task cannot put its arguments into `--allow-read`, so this launcher resolves
  * the roots (their real paths too) and the state directory, and starts `deno run --no-prompt
  * --allow-read=ROOTS,STATE --allow-write=STATE --allow-env=… main.ts --state-dir STATE ROOTS` with the
- * same stdin, stdout and stderr, and exits with its code. The server process gets no net, run, ffi or
- * sys permission, and writes only in its state directory.
+ * same stdin, stdout and stderr, and exits with its code. The server process gets no net, run or ffi
+ * permission, no sys permission but its user id, and writes only in its state directory. First it checks
+ * that no user but root and its own can swap the folders above each root (`src/confine.ts`), which the
+ * server, reading only the roots, cannot see.
  *
  * Permission (of this launcher only): `--allow-read` to resolve the roots, `--allow-run=deno`,
- * `--allow-env`.
+ * `--allow-env`, `--allow-sys=uid`.
  *
  * @module
  */
@@ -16,6 +18,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverFlags } from "../src/flags.ts";
 import { chooseStateDir } from "../src/state_dir.ts";
+import { checkAncestors, processTrust } from "../src/confine.ts";
+import { ToolError } from "../src/errors.ts";
 
 const args = [...Deno.args];
 const at = args.indexOf("--state-dir");
@@ -26,6 +30,22 @@ for (const r of roots) {
   try {
     paths.push(Deno.realPathSync(r));
   } catch {
+    // a root that does not exist: logpeek itself says so and exits 1
+  }
+}
+// The folders above each root must be safe from swaps by other users (src/confine.ts). The server,
+// which may read only the roots, cannot look at them: this launcher can.
+const trustGids: number[] = [];
+for (let i = 0; i < args.length; i++) if (args[i] === "--trust-gid") trustGids.push(Number(args[i + 1]));
+const trust = processTrust(null, trustGids, () => {});
+for (const r of roots) {
+  try {
+    checkAncestors(Deno.realPathSync(r), trust);
+  } catch (e) {
+    if (e instanceof ToolError) {
+      console.error(`logpeek: root ${r}: ${e.message}`);
+      Deno.exit(1);
+    }
     // a root that does not exist: logpeek itself says so and exits 1
   }
 }

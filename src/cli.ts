@@ -16,6 +16,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ArtifactStore } from "./artifacts.ts";
 import { ENV_NAMES, readLimits } from "./config.ts";
 import { openRoots, RootError } from "./roots.ts";
+import { checkAncestors, processTrust } from "./confine.ts";
+import { ToolError } from "./errors.ts";
 import { createServer } from "./server.ts";
 import { chooseStateDir, prepareStateDir } from "./state_dir.ts";
 import { TraceWriter, TracingTransport } from "./trace.ts";
@@ -42,6 +44,8 @@ Options:
                    $LOGPEEK_STATE_DIR, else $XDG_STATE_HOME/logpeek, else ~/.local/state/logpeek)
   --no-trace       do not write the call trace
   --no-redact      do not mask secrets in returned log text
+  --trust-gid GID  trust every member of this group not to swap folders on a log's path (repeatable;
+                   by default a folder its group may write is refused, unless the group is root's)
   -h, --help       print this help and exit
   -V, --version    print the version and exit
 
@@ -98,6 +102,7 @@ const OPTIONS = {
   "state-dir": { type: "string" },
   "no-trace": { type: "boolean" },
   "no-redact": { type: "boolean" },
+  "trust-gid": { type: "string", multiple: true },
   json: { type: "boolean" },
   client: { type: "string" },
   binary: { type: "string" },
@@ -226,6 +231,10 @@ export async function main(
   try {
     const stderr = (line: string) => io.stderr(line + "\n");
     const limits = readLimits(io.env, stderr);
+    const trustGids = (v["trust-gid"] ?? []).map((g) => {
+      if (!/^\d{1,10}$/.test(g)) throw new RangeError(`--trust-gid takes a numeric group id, not '${g}'`);
+      return Number(g);
+    });
     const roots = openRoots(parsed.positionals, io.cwd());
     // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
     // used only turns spilling and tracing off.
@@ -258,6 +267,19 @@ export async function main(
             ? `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`
             : "Pass --state-dir."),
       );
+    }
+    // Who may be trusted not to swap folders on a log's path (confine.ts), and the folders above each
+    // root where this process may read them (with read access to the roots only it may not: the
+    // launcher, `deno task start`, checks them before it starts the server).
+    const trust = processTrust(artifacts ? stateDir : null, trustGids, stderr);
+    for (const root of roots) {
+      root.trust = trust;
+      try {
+        checkAncestors(root.real, trust);
+      } catch (e) {
+        if (e instanceof ToolError) throw new RootError(`root ${root.path}: ${e.message}`);
+        throw e;
+      }
     }
     const redact = !v["no-redact"];
     let dispatch: Dispatch;

@@ -13,6 +13,8 @@
  * - `not_a_file`: a directory, FIFO, socket or device;
  * - `outside_roots`: the path leads outside the log roots (`..`, an absolute path, a symlink out);
  * - `invalid_path`: the path is malformed (empty, NUL byte, backslash);
+ * - `unsafe_path`: a folder on the path could be swapped by a user other than root and logpeek's own
+ *   (`confine.ts`), so what the path leads to cannot be trusted;
  * - `unsupported_encoding`: the log is UTF-16 or UTF-32 (a byte-order mark says so);
  * - `corrupt_gzip`: a gzip log whose compressed data is damaged or cut short;
  * - `budget_exceeded`: the work did not fit in its time budget (a whole `.gz` to tail);
@@ -29,6 +31,7 @@ export type ToolErrorKind =
   | "not_a_file"
   | "outside_roots"
   | "invalid_path"
+  | "unsafe_path"
   | "unsupported_encoding"
   | "corrupt_gzip"
   | "budget_exceeded"

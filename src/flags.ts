@@ -1,7 +1,8 @@
 /**
  * The Deno permission flags logpeek runs with: read access to the roots (and their real paths, since
  * Deno checks an opened file's resolved path) and to the state directory, write access to the state
- * directory only, the environment variables it reads, and nothing else: no net, run, ffi or sys.
+ * directory only, the environment variables it reads, its own user id (`--allow-sys=uid`: whose folders
+ * are safe from swaps, `confine.ts`), and nothing else: no net, run, ffi or other sys access.
  *
  * @module
  */
@@ -28,5 +29,6 @@ export function serverFlags(readPaths: string[], stateDir: string): string[] {
     `--allow-read=${[...new Set([...readPaths, stateDir])].join(",")}`,
     `--allow-write=${stateDir}`,
     `--allow-env=${ENV_NAMES.join(",")}`,
+    "--allow-sys=uid",
   ];
 }

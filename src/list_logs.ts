@@ -10,7 +10,9 @@
  * @module
  */
 
-import { insideRoots, type Root } from "./roots.ts";
+import { checkMiddleFolders } from "./confine.ts";
+import { ToolError } from "./errors.ts";
+import { type Root, rootOf } from "./roots.ts";
 
 /** One listed log. */
 export interface LogEntry {
@@ -72,7 +74,7 @@ export function listLogs(roots: Root[], max: number): LogList {
       let target: string;
       try {
         target = Deno.realPathSync(path);
-        if (!insideRoots(roots, target)) continue;
+        if (!rootOf(roots, target)) continue;
         info = Deno.statSync(path);
       } catch (e) {
         // A dangling link, or an entry gone since readDir, is simply not a log. A name that is not valid
@@ -89,7 +91,19 @@ export function listLogs(roots: Root[], max: number): LogList {
       if (info.isFile) {
         if (!add(file, info)) return false;
       } else if (info.isDirectory) {
-        if (!walk(path, target, file)) return false;
+        // A folder that an untrusted user could swap for a link outside is not descended into (its
+        // logs could not be read either: confine.ts).
+        const home = rootOf(roots, target)!;
+        try {
+          checkMiddleFolders(home.real, `${target}/-`, home.trust, file);
+        } catch (e) {
+          complete = false;
+          if (unreadable.length < 20) {
+            unreadable.push(`${file}: ${e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e)}`);
+          }
+          continue;
+        }
+        if (!walk(target, target, file)) return false;
       }
     }
     return true;

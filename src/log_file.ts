@@ -10,6 +10,7 @@
  */
 
 import { ToolError } from "./errors.ts";
+import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { ByteSource } from "./scanner.ts";
 
@@ -66,14 +67,19 @@ async function openWithin(path: string, ms: number, name: string): Promise<Deno.
  * @param roots The log roots.
  * @param name The log's name, as `log_files` lists it.
  * @returns The open log; the caller closes it.
- * @throws {ToolError} `invalid_path`, `outside_roots`, `not_found`, `permission_denied`, `not_a_file`,
+ * @throws {ToolError} `invalid_path`, `outside_roots`, `unsafe_path`, `not_found`, `permission_denied`, `not_a_file`,
  *   or `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark).
  */
 export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
   const ref = resolveLog(roots, name);
+  const checked = !ref.root.unsafeNoPathCheck;
   let file: Deno.FsFile;
+  let folders: FolderId[] = [];
   try {
-    const st = Deno.statSync(ref.path);
+    // The folders in the middle of the path must be ones no untrusted user can swap (confine.ts): no
+    // check before or after an open can see a swap there, so logpeek refuses to depend on one.
+    if (checked) folders = checkMiddleFolders(ref.root.real, ref.real, ref.root.trust, ref.file);
+    const st = Deno.statSync(ref.real);
     if (!st.isFile) {
       const what = st.isDirectory ? "a directory" : "not a regular file (a FIFO, socket or device)";
       throw new ToolError(
@@ -81,17 +87,22 @@ export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
         `${printable(ref.file)} is ${what}; logpeek reads regular log files: call log_files`,
       );
     }
-    file = await openWithin(ref.path, OPEN_MS, ref.file);
+    // Opened by its real path: no symlink on the way, and its middle folders are the checked ones.
+    file = await openWithin(ref.real, OPEN_MS, ref.file);
   } catch (e) {
     throw osError(e, ref.file);
   }
   try {
     // Open first, then check: the handle must be the file whose real path passed the check. lstat
-    // does not follow links, so a swap for a symlink (or anything else) between the check and the
-    // open shows as another file or a link, and the call is refused.
+    // does not follow links, so a swap of the last component for a symlink (or anything else) between
+    // the check and the open shows as another file or a link, and the call is refused. The middle
+    // folders must still be the ones checked (a swap by a trusted user, which the rule allows).
     const fst = file.statSync();
     const lst = Deno.lstatSync(ref.real);
-    if (!fst.isFile || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino) {
+    if (
+      !fst.isFile || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino ||
+      (checked && !sameFolders(folders))
+    ) {
       throw new ToolError(
         "outside_roots",
         `${printable(ref.file)} changed while it was being opened (swapped or rotated); refused: call again`,

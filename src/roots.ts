@@ -16,6 +16,7 @@
 
 import { basename, isAbsolute, resolve } from "node:path";
 import { ToolError } from "./errors.ts";
+import { processTrust, type Trust } from "./confine.ts";
 
 /** One root, as given on the command line. */
 export interface Root {
@@ -27,6 +28,8 @@ export interface Root {
   real: string;
   /** A directory of logs, or a single log file. */
   kind: "dir" | "file";
+  /** Who is trusted not to swap the folders below it (`confine.ts`). */
+  trust: Trust;
   /**
    * Test only (set by the tool worker's test init, never by users): skip the path checks below, to
    * show that Deno's narrowed permissions alone still refuse what lies outside.
@@ -40,8 +43,10 @@ export interface LogRef {
   file: string;
   /** The path to open it by: inside a root's given path. */
   path: string;
-  /** Its real path, inside a root's real path. */
+  /** Its real path, inside a root's real path: the path it is opened by. */
   real: string;
+  /** The root it lies in (by real path). */
+  root: Root;
 }
 
 /** A root that cannot be used; `main.ts` prints the message and exits non-zero. */
@@ -60,11 +65,17 @@ export class RootError extends Error {
  *
  * @param args Root paths, absolute or relative to `cwd`.
  * @param cwd The directory relative roots are taken from.
+ * @param trust Who is trusted not to swap folders (`confine.ts`); default: root, and logpeek's own user
+ *   where `--allow-sys=uid` is granted.
  * @returns The roots, in the order given.
  * @throws {RootError} when a root does not exist, is neither a directory nor a regular file, or
  *   cannot be read (by the operating system or by Deno's permissions).
  */
-export function openRoots(args: string[], cwd: string): Root[] {
+export function openRoots(
+  args: string[],
+  cwd: string,
+  trust: Trust = processTrust(null, [], () => {}),
+): Root[] {
   const roots: Root[] = [];
   const labels = new Set<string>();
   for (const arg of args) {
@@ -111,7 +122,7 @@ export function openRoots(args: string[], cwd: string): Root[] {
     let label = basename(path) || "root";
     for (let k = 2; labels.has(label); k++) label = `${basename(path)}-${k}`;
     labels.add(label);
-    roots.push({ label, path, real, kind });
+    roots.push({ label, path, real, kind, trust });
   }
   if (roots.length === 1 && roots[0].kind === "dir") roots[0].label = "";
   return roots;
@@ -142,7 +153,12 @@ export function printable(name: string): string {
 
 /** True when `real` lies inside one of the roots' real paths. */
 export function insideRoots(roots: Root[], real: string): boolean {
-  return roots.some((r) =>
+  return rootOf(roots, real) !== undefined;
+}
+
+/** The first root whose real path holds `real` (a real path), if any. */
+export function rootOf(roots: Root[], real: string): Root | undefined {
+  return roots.find((r) =>
     r.kind === "file"
       ? real === r.real
       : real === r.real || real.startsWith(r.real === "/" ? "/" : r.real + "/")
@@ -161,7 +177,7 @@ export function insideRoots(roots: Root[], real: string): boolean {
 export function resolveLog(roots: Root[], file: string): LogRef {
   if (roots[0]?.unsafeNoPathCheck) {
     const path = `${roots[0].path}/${file}`;
-    return { file, path, real: path };
+    return { file, path, real: path, root: roots[0] };
   }
   if (file.length === 0) {
     throw new ToolError("invalid_path", "the file name is empty; call log_files for the names");
@@ -226,13 +242,14 @@ export function resolveLog(roots: Root[], file: string): LogRef {
   } catch (e) {
     throw osError(e, name);
   }
-  if (!insideRoots(roots, real)) {
+  const home = rootOf(roots, real);
+  if (!home) {
     throw new ToolError(
       "outside_roots",
       `${printable(name)} leads outside the log roots (through a symlink); access denied`,
     );
   }
-  return { file: name, path, real };
+  return { file: name, path, real, root: home };
 }
 
 /**

@@ -30,14 +30,32 @@ Deno.test("several roots: names carry each root's label, made unique; a file roo
 });
 
 Deno.test("insideRoots compares whole path segments: a sibling with the same prefix is outside", () => {
-  const roots = [{ label: "", path: "/logs", real: "/logs", kind: "dir" as const }];
+  const roots = [{
+    label: "",
+    path: "/logs",
+    real: "/logs",
+    kind: "dir" as const,
+    trust: { uids: [0], gids: [0] },
+  }];
   assert.equal(insideRoots(roots, "/logs/app.log"), true);
   assert.equal(insideRoots(roots, "/logs"), true);
   assert.equal(insideRoots(roots, "/logs-old/app.log"), false);
   assert.equal(insideRoots(roots, "/log"), false);
-  assert.equal(insideRoots([{ label: "", path: "/", real: "/", kind: "dir" }], "/etc/passwd"), true);
   assert.equal(
-    insideRoots([{ label: "f", path: "/a.log", real: "/a.log", kind: "file" }], "/a.log/x"),
+    insideRoots(
+      [{ label: "", path: "/", real: "/", kind: "dir", trust: { uids: [0], gids: [0] } }],
+      "/etc/passwd",
+    ),
+    true,
+  );
+  assert.equal(
+    insideRoots([{
+      label: "f",
+      path: "/a.log",
+      real: "/a.log",
+      kind: "file",
+      trust: { uids: [0], gids: [0] },
+    }], "/a.log/x"),
     false,
   );
 });
