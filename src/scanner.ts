@@ -175,244 +175,359 @@ export function rarePair(needle: Uint8Array, sample: Uint8Array): [number, numbe
  * ```
  */
 export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
-  const pieceSize = opts.pieceSize ?? 65536;
-  const maxBytes = opts.maxBytes ?? Infinity;
-  const deadline = opts.deadline ?? Infinity;
-  const headBytes = opts.headBytes ?? 4096;
-  const yieldMs = opts.yieldMs ?? 20;
-  const ignoreCase = opts.ignoreCase ?? false;
-  // With ignoreCase, ASCII letters of the needle are lower-cased and compared as (byte | 0x20).
-  const needle = opts.needle && ignoreCase
-    ? opts.needle.map((b) => (isAsciiLetter(b) ? b | 0x20 : b))
-    : opts.needle;
-  const mask = needle ? needle.map((b) => (ignoreCase && isAsciiLetter(b) ? 0x20 : 0)) : new Uint8Array();
-  if (needle && (needle.length === 0 || needle.includes(10))) {
-    throw new TypeError("the needle must be 1 or more bytes without a line feed");
+  const s = new LineScan(src, sink, opts);
+  while (true) {
+    s.carryUnfinishedLine();
+    if (!s.mayRead()) break;
+    await s.yieldNow();
+    const from = await s.readPiece();
+    if (from < 0) break;
+    const rest = s.streamLongLine(from);
+    if (rest < 0 || !s.handLines(rest)) break;
   }
-  const nlen = needle ? needle.length : 0;
-  let o1 = 0, o2 = 0, b1 = 0, b2 = 0, m1 = 0, m2 = 0; // the needle's rare pair, chosen after the first read
-  // Room for one piece after the `nlen - 1` bytes a long line carries, so every read has room.
-  const bufSize = pieceSize + Math.max(0, nlen - 1);
-  const simd = simdScanner(bufSize);
-  const buf = simd.buf;
-  const head = new Uint8Array(headBytes);
+  return s.result();
+}
 
-  let end = 0; // valid bytes in buf
-  let ls = 0; // start of the current, unfinished line in buf
-  let lineNo = opts.lineBase ?? 0; // lines finished
-  let longStart = 0; // bytes before the long line's start
-  let lastProgress = performance.now();
-  const progressMs = opts.progressMs ?? 250;
-  let bytesRead = 0;
-  let dropping = opts.firstLineWhole === false; // skipping a fragment
-  let droppedPartial = false;
-  let pending = false; // the unfinished line holds the needle
-  let long = false; // the unfinished line outgrew the buffer; its start is in `head`
-  let headLen = 0;
-  let longLen = 0; // bytes of the long line so far
-  let stop: StopReason | null = null;
-  let lastYield = performance.now();
-  if (opts.resume) {
-    long = true;
-    headLen = Math.min(headBytes, opts.resume.head.length);
-    head.set(opts.resume.head.subarray(0, headLen));
-    longLen = opts.resume.lineLen;
-    longStart = -opts.resume.lineLen;
-    buf.set(opts.resume.carry.subarray(0, Math.max(0, nlen - 1)));
-    end = Math.min(opts.resume.carry.length, Math.max(0, nlen - 1));
-    pending = opts.resume.pending;
+/**
+ * One scan's state and its steps (see {@linkcode scan}): carry the unfinished line to the buffer's
+ * front, decide whether to read, read a piece, stream a line longer than the buffer, find the line ends
+ * and hand lines (or, searching, the lines that hold the needle) to the sink, and finish at the end.
+ */
+class LineScan {
+  readonly pieceSize: number;
+  readonly maxBytes: number;
+  readonly deadline: number;
+  readonly headBytes: number;
+  readonly yieldMs: number;
+  readonly progressMs: number;
+  /** The needle (ASCII letters lower-cased with `ignoreCase`), or undefined for every line. */
+  readonly needle: Uint8Array | undefined;
+  /** Per needle byte, 0x20 where case is ignored. */
+  readonly mask: Uint8Array;
+  readonly nlen: number;
+  readonly bufSize: number;
+  readonly simd: ReturnType<typeof simdScanner>;
+  readonly buf: Uint8Array;
+  /** A long line's first bytes. */
+  readonly head: Uint8Array;
+  // The needle's rare pair (offsets, bytes, case masks), chosen after the first read.
+  o1 = 0;
+  o2 = 0;
+  b1 = 0;
+  b2 = 0;
+  m1 = 0;
+  m2 = 0;
+  /** Valid bytes in buf. */
+  end = 0;
+  /** Start of the current, unfinished line in buf. */
+  ls = 0;
+  /** Lines finished. */
+  lineNo: number;
+  /** Bytes before the long line's start. */
+  longStart = 0;
+  lastProgress = performance.now();
+  lastYield = performance.now();
+  bytesRead = 0;
+  /** Skipping a fragment at the start. */
+  dropping: boolean;
+  droppedPartial = false;
+  /** The unfinished line holds the needle. */
+  pending = false;
+  /** The unfinished line outgrew the buffer; its start is in `head`. */
+  long = false;
+  headLen = 0;
+  /** Bytes of the long line so far. */
+  longLen = 0;
+  stop: StopReason | null = null;
+
+  constructor(readonly src: ByteSource, readonly sink: LineSink, readonly opts: ScanOptions) {
+    this.pieceSize = opts.pieceSize ?? 65536;
+    this.maxBytes = opts.maxBytes ?? Infinity;
+    this.deadline = opts.deadline ?? Infinity;
+    this.headBytes = opts.headBytes ?? 4096;
+    this.yieldMs = opts.yieldMs ?? 20;
+    this.progressMs = opts.progressMs ?? 250;
+    const ignoreCase = opts.ignoreCase ?? false;
+    // With ignoreCase, ASCII letters of the needle are lower-cased and compared as (byte | 0x20).
+    this.needle = opts.needle && ignoreCase
+      ? opts.needle.map((b) => (isAsciiLetter(b) ? b | 0x20 : b))
+      : opts.needle;
+    this.mask = this.needle
+      ? this.needle.map((b) => (ignoreCase && isAsciiLetter(b) ? 0x20 : 0))
+      : new Uint8Array();
+    if (this.needle && (this.needle.length === 0 || this.needle.includes(10))) {
+      throw new TypeError("the needle must be 1 or more bytes without a line feed");
+    }
+    this.nlen = this.needle ? this.needle.length : 0;
+    // Room for one piece after the `nlen - 1` bytes a long line carries, so every read has room.
+    this.bufSize = this.pieceSize + Math.max(0, this.nlen - 1);
+    this.simd = simdScanner(this.bufSize);
+    this.buf = this.simd.buf;
+    this.head = new Uint8Array(this.headBytes);
+    this.lineNo = opts.lineBase ?? 0;
+    this.dropping = opts.firstLineWhole === false;
+    const r = opts.resume;
+    if (r) {
+      this.long = true;
+      this.headLen = Math.min(this.headBytes, r.head.length);
+      this.head.set(r.head.subarray(0, this.headLen));
+      this.longLen = r.lineLen;
+      this.longStart = -r.lineLen;
+      this.buf.set(r.carry.subarray(0, Math.max(0, this.nlen - 1)));
+      this.end = Math.min(r.carry.length, Math.max(0, this.nlen - 1));
+      this.pending = r.pending;
+    }
   }
 
-  /** First `b` in buf[from, to), or -1. */
-  const find = (b: number, from: number, to: number): number => {
-    const i = buf.indexOf(b, from);
-    return i >= 0 && i < to ? i : -1;
-  };
-  /** First occurrence of the needle that starts in buf[from, to - nlen], or -1. */
-  const findNeedle = (from: number, to: number): number => {
-    const last = to - nlen;
-    while (from <= last) {
-      const s = simd.find2(from, last, b1, o1, b2, o2, m1, m2);
-      if (s < 0) return -1;
-      let k = 0;
-      while (k < nlen && (buf[s + k] | mask[k]) === needle![k]) k++;
-      if (k === nlen) return s;
-      from = s + 1;
+  /** Step 1: moves the unfinished line to the buffer's front; a line that fills it becomes a long line. */
+  carryUnfinishedLine(): void {
+    const buf = this.buf;
+    if (this.ls > 0) {
+      buf.copyWithin(0, this.ls, this.end);
+      this.end -= this.ls;
+      this.ls = 0;
     }
-    return -1;
-  };
-  /** The line buf[a, nl) is finished (nl is its `\n`, or the end of the source). */
-  const finish = (a: number, nl: number, hasNewline: boolean, hint = -1): boolean => {
-    if (dropping) {
-      dropping = false;
-      droppedPartial = true;
-      return true;
-    }
-    lineNo++;
-    let e = nl;
-    if (hasNewline && e > a && buf[e - 1] === 13) e--;
-    return sink.line(buf, a, e, lineNo, false, hint, bytesRead - end + a);
-  };
-  const finishLong = (hasNewline: boolean): boolean => {
-    if (dropping) {
-      dropping = false;
-      droppedPartial = true;
-      return true;
-    }
-    lineNo++;
-    if (needle && !pending) return true;
-    if (longLen <= headBytes) { // the whole line fit in `head` after all
-      const e = hasNewline && longLen > 0 && head[longLen - 1] === 13 ? longLen - 1 : longLen;
-      return sink.line(head, 0, e, lineNo, false, -1, longStart);
-    }
-    return sink.line(head, 0, headLen, lineNo, true, -1, longStart);
-  };
-
-  read: while (true) {
-    // Move the unfinished line to the front; a line that fills the buffer becomes a long line.
-    if (ls > 0) {
-      buf.copyWithin(0, ls, end);
-      end -= ls;
-      ls = 0;
-    }
-    if (end === bufSize) {
-      if (!long) {
-        long = true;
-        longStart = bytesRead - end;
-        headLen = Math.min(headBytes, end);
-        longLen = end;
-        head.set(buf.subarray(0, headLen));
+    if (this.end === this.bufSize) {
+      if (!this.long) {
+        this.long = true;
+        this.longStart = this.bytesRead - this.end;
+        this.headLen = Math.min(this.headBytes, this.end);
+        this.longLen = this.end;
+        this.head.set(buf.subarray(0, this.headLen));
       }
-      const keep = needle && !pending ? nlen - 1 : 0;
-      buf.copyWithin(0, end - keep, end);
-      end = keep;
+      // Only the bytes a match could straddle stay.
+      const keep = this.needle && !this.pending ? this.nlen - 1 : 0;
+      buf.copyWithin(0, this.end - keep, this.end);
+      this.end = keep;
     }
+  }
+
+  /** Step 2: false when the scan stops before another read (cancelled, a budget spent); reports progress. */
+  mayRead(): boolean {
     const now = performance.now();
-    if (opts.cancelled?.()) {
-      stop = "cancelled";
-      break;
+    if (this.opts.cancelled?.()) {
+      this.stop = "cancelled";
+      return false;
     }
-    if (opts.onProgress && now - lastProgress >= progressMs) {
-      lastProgress = now;
-      opts.onProgress(bytesRead, lineNo);
+    if (this.opts.onProgress && now - this.lastProgress >= this.progressMs) {
+      this.lastProgress = now;
+      this.opts.onProgress(this.bytesRead, this.lineNo);
     }
-    const left = maxBytes - bytesRead;
-    if (now >= deadline || left <= 0) {
-      if (left <= 0 && opts.maxBytesIsEnd) break;
-      if (!src.atEnd()) stop = now >= deadline ? "time_budget" : "size_budget";
-      break;
+    const left = this.maxBytes - this.bytesRead;
+    if (now >= this.deadline || left <= 0) {
+      if (left <= 0 && this.opts.maxBytesIsEnd) return false;
+      if (!this.src.atEnd()) this.stop = now >= this.deadline ? "time_budget" : "size_budget";
+      return false;
     }
-    if (now - lastYield >= yieldMs) {
+    return true;
+  }
+
+  /** Lets other work run, at most every `yieldMs`. */
+  async yieldNow(): Promise<void> {
+    if (performance.now() - this.lastYield >= this.yieldMs) {
       await new Promise((r) => setTimeout(r, 0));
-      lastYield = performance.now();
+      this.lastYield = performance.now();
     }
-    const into = buf.subarray(end, end + Math.min(bufSize - end, pieceSize, left));
+  }
+
+  /** Step 3: reads one piece after the buffer's valid bytes; returns where the new bytes begin, -1 at the end. */
+  async readPiece(): Promise<number> {
+    const { buf, src } = this;
+    const room = Math.min(this.bufSize - this.end, this.pieceSize, this.maxBytes - this.bytesRead);
+    const into = buf.subarray(this.end, this.end + room);
     const n = (src.read ? await src.read(into) : src.readSync(into)) ?? 0;
-    if (n === 0) break;
-    if (needle && bytesRead === 0) {
-      [o1, o2] = rarePair(needle, buf.subarray(end, end + n));
-      b1 = needle[o1];
-      b2 = needle[o2];
-      m1 = mask[o1];
-      m2 = mask[o2];
+    if (n === 0) return -1;
+    const needle = this.needle;
+    if (needle && this.bytesRead === 0) {
+      [this.o1, this.o2] = rarePair(needle, buf.subarray(this.end, this.end + n));
+      this.b1 = needle[this.o1];
+      this.b2 = needle[this.o2];
+      this.m1 = this.mask[this.o1];
+      this.m2 = this.mask[this.o2];
     }
-    bytesRead += n;
-    const oldEnd = end;
-    end += n;
+    this.bytesRead += n;
+    const from = this.end;
+    this.end += n;
+    return from;
+  }
 
-    let from = oldEnd; // where new bytes begin
-    if (long) {
-      const nl = find(10, from, end);
-      const lineEnd = nl < 0 ? end : nl;
-      if (needle && !pending && findNeedle(0, lineEnd) >= 0) pending = true;
-      const more = Math.min(headBytes - headLen, lineEnd - from);
-      if (more > 0) {
-        head.set(buf.subarray(from, from + more), headLen);
-        headLen += more;
-      }
-      longLen += lineEnd - from;
-      if (nl < 0) {
-        ls = 0;
-        continue;
-      }
-      long = false;
-      const go = finishLong(true);
-      pending = false;
-      ls = from = nl + 1;
-      if (!go) {
-        stop = "limit";
-        break;
-      }
+  /**
+   * Step 4: a line longer than the buffer takes the new bytes from `from` up to its end: its first
+   * bytes go to `head`, the needle is looked for in it, and it is handed on when its end is in view.
+   * Returns where the bytes after it begin (`from` when no long line is being read), or -1 when the sink
+   * stopped the scan.
+   */
+  streamLongLine(from: number): number {
+    if (!this.long) return from;
+    const needle = this.needle;
+    const nl = this.find(10, from, this.end);
+    const lineEnd = nl < 0 ? this.end : nl;
+    if (needle && !this.pending && this.findNeedle(0, lineEnd) >= 0) this.pending = true;
+    const more = Math.min(this.headBytes - this.headLen, lineEnd - from);
+    if (more > 0) {
+      this.head.set(this.buf.subarray(from, from + more), this.headLen);
+      this.headLen += more;
     }
+    this.longLen += lineEnd - from;
+    if (nl < 0) {
+      this.ls = 0;
+      return this.end; // the long line goes on past this piece
+    }
+    this.long = false;
+    const go = this.finishLong(true);
+    this.pending = false;
+    this.ls = nl + 1;
+    if (go) return nl + 1;
+    this.stop = "limit";
+    return -1;
+  }
 
-    if (!needle) {
-      const positions = simd.positions;
-      while (ls < end) {
-        const count = simd.lines(ls, end);
-        for (let k = 0; k < count; k++) {
-          const entry = positions[k];
-          const nl = entry & 0xffffff;
-          const go = finish(ls, nl, true, entry >>> 24);
-          ls = nl + 1;
-          if (!go) {
-            stop = "limit";
-            break read;
-          }
+  /**
+   * Step 5: finds the line ends in the new bytes (from `from`) and hands the finished lines to the sink,
+   * or, searching, only those that hold the needle. Returns false when the sink stopped the scan.
+   */
+  handLines(from: number): boolean {
+    if (this.long) return true; // the long line goes on past this piece
+    return this.needle ? this.handMatchingLines(from) : this.handEveryLine();
+  }
+
+  /** Every line: SIMD lists the line feeds, a batch at a time. */
+  handEveryLine(): boolean {
+    const { simd, end } = this;
+    const positions = simd.positions;
+    while (this.ls < end) {
+      const count = simd.lines(this.ls, end);
+      for (let k = 0; k < count; k++) {
+        const entry = positions[k];
+        const nl = entry & 0xffffff;
+        const go = this.finish(this.ls, nl, true, entry >>> 24);
+        this.ls = nl + 1;
+        if (!go) {
+          this.stop = "limit";
+          return false;
         }
-        if (count < POSITIONS) break;
       }
-      continue;
+      if (count < POSITIONS) break;
     }
+    return true;
+  }
 
-    // Searching: count lines in bulk, look only at lines that hold the needle.
-    let pos = ls;
-    let searchFrom = Math.max(ls, from - (nlen - 1));
+  /** Searching: counts lines in bulk, looks only at lines that hold the needle. */
+  handMatchingLines(from: number): boolean {
+    const { buf, simd, end, nlen } = this;
+    let pos = this.ls;
+    let searchFrom = Math.max(this.ls, from - (nlen - 1));
     while (true) {
-      if (pending) {
-        const nl = find(10, Math.max(pos, from), end);
+      if (this.pending) {
+        const nl = this.find(10, Math.max(pos, from), end);
         if (nl < 0) break;
-        pending = false;
-        const go = finish(pos, nl, true);
+        this.pending = false;
+        const go = this.finish(pos, nl, true);
         pos = searchFrom = nl + 1;
         if (!go) {
-          ls = pos;
-          stop = "limit";
-          break read;
+          this.ls = pos;
+          this.stop = "limit";
+          return false;
         }
         continue;
       }
-      const m = findNeedle(searchFrom, end);
+      const m = this.findNeedle(searchFrom, end);
       if (m < 0) {
         const last = buf.lastIndexOf(10, end - 1);
         if (last >= pos) {
-          lineNo += simd.count(pos, last + 1);
+          this.lineNo += simd.count(pos, last + 1);
           pos = last + 1;
         }
         break;
       }
       const prevNl = m > pos ? buf.lastIndexOf(10, m - 1) : -1;
       const lineStart = prevNl >= pos ? prevNl + 1 : pos;
-      if (lineStart > pos) lineNo += simd.count(pos, lineStart);
+      if (lineStart > pos) this.lineNo += simd.count(pos, lineStart);
       pos = lineStart;
-      pending = true;
+      this.pending = true;
     }
-    ls = pos;
+    this.ls = pos;
+    return true;
   }
 
-  if ((stop === "time_budget" || stop === "size_budget") && pending) {
-    // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
-    // cut (its end was not read), though the line is not counted as read to its end.
-    if (long) sink.line(head, 0, headLen, lineNo + 1, true, -1, longStart);
-    else sink.line(buf, ls, end, lineNo + 1, true, -1, bytesRead - end + ls);
-  } else if (stop === null) {
-    // The end: an unterminated last line still counts.
-    if (long) {
-      if (!finishLong(false)) stop = "limit";
-    } else if (end > ls) {
-      if (needle && !pending) lineNo++;
-      else if (!finish(ls, end, false)) stop = "limit";
-    }
+  /** First `b` in buf[from, to), or -1. */
+  find(b: number, from: number, to: number): number {
+    const i = this.buf.indexOf(b, from);
+    return i >= 0 && i < to ? i : -1;
   }
-  const resumeAt = stop === null ? bytesRead : long ? longStart : bytesRead - (end - ls);
-  return { lines: lineNo, bytesRead, stop, droppedPartial, resumeAt, pending };
+
+  /** First occurrence of the needle that starts in buf[from, to - nlen], or -1. */
+  findNeedle(from: number, to: number): number {
+    const { buf, simd, nlen, mask } = this;
+    const needle = this.needle!;
+    const last = to - nlen;
+    while (from <= last) {
+      const s = simd.find2(from, last, this.b1, this.o1, this.b2, this.o2, this.m1, this.m2);
+      if (s < 0) return -1;
+      let k = 0;
+      while (k < nlen && (buf[s + k] | mask[k]) === needle[k]) k++;
+      if (k === nlen) return s;
+      from = s + 1;
+    }
+    return -1;
+  }
+
+  /** The line buf[a, nl) is finished (nl is its `\n`, or the end of the source). */
+  finish(a: number, nl: number, hasNewline: boolean, hint = -1): boolean {
+    if (this.dropping) {
+      this.dropping = false;
+      this.droppedPartial = true;
+      return true;
+    }
+    this.lineNo++;
+    let e = nl;
+    if (hasNewline && e > a && this.buf[e - 1] === 13) e--;
+    return this.sink.line(this.buf, a, e, this.lineNo, false, hint, this.bytesRead - this.end + a);
+  }
+
+  /** The long line is finished: handed on from `head`, cut when it was longer than `head`. */
+  finishLong(hasNewline: boolean): boolean {
+    if (this.dropping) {
+      this.dropping = false;
+      this.droppedPartial = true;
+      return true;
+    }
+    this.lineNo++;
+    if (this.needle && !this.pending) return true;
+    const { head, longLen, headBytes } = this;
+    if (longLen <= headBytes) { // the whole line fit in `head` after all
+      const e = hasNewline && longLen > 0 && head[longLen - 1] === 13 ? longLen - 1 : longLen;
+      return this.sink.line(head, 0, e, this.lineNo, false, -1, this.longStart);
+    }
+    return this.sink.line(head, 0, this.headLen, this.lineNo, true, -1, this.longStart);
+  }
+
+  /** Step 6: the end of the source, or a stop: the last line, and what the scan did. */
+  result(): ScanResult {
+    const { buf, head, ls, end, bytesRead } = this;
+    if ((this.stop === "time_budget" || this.stop === "size_budget") && this.pending) {
+      // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
+      // cut (its end was not read), though the line is not counted as read to its end.
+      if (this.long) this.sink.line(head, 0, this.headLen, this.lineNo + 1, true, -1, this.longStart);
+      else this.sink.line(buf, ls, end, this.lineNo + 1, true, -1, bytesRead - end + ls);
+    } else if (this.stop === null) {
+      // The end: an unterminated last line still counts.
+      if (this.long) {
+        if (!this.finishLong(false)) this.stop = "limit";
+      } else if (end > ls) {
+        if (this.needle && !this.pending) this.lineNo++;
+        else if (!this.finish(ls, end, false)) this.stop = "limit";
+      }
+    }
+    const stop = this.stop;
+    const resumeAt = stop === null ? bytesRead : this.long ? this.longStart : bytesRead - (end - ls);
+    return {
+      lines: this.lineNo,
+      bytesRead,
+      stop,
+      droppedPartial: this.droppedPartial,
+      resumeAt,
+      pending: this.pending,
+    };
+  }
 }
