@@ -3,17 +3,26 @@
  * same call with `cursor` goes on exactly where the last one stopped — no line lost, none repeated,
  * line numbers continuous.
  *
- * A cursor is opaque to the client (base64url of JSON) and records: the tool, the log's name, a hash
- * of the query, the file's identity (device and inode), where the next page starts (a byte offset at a
- * line start, and the lines before it), and fingerprints of what was read (the first bytes, and the
- * bytes just before the offset). Resuming refuses, saying which: a cursor for another tool, file or
- * query; a log rotated away (another file has its name now); a log truncated below the offset; a log
- * whose already-read part changed. It never continues silently on a different file.
+ * A cursor is opaque to the client: `PAYLOAD.MAC`, the payload base64url of JSON recording the tool, the
+ * log's name, a hash of the query, the file's identity (device and inode), where the next page starts
+ * (a byte offset, the start of the line it is in, and the lines before it), and fingerprints of what was
+ * read (the first bytes and samples over the read part, and the bytes just before the offset); the MAC
+ * an HMAC-SHA-256 (RFC 2104) of the payload under a 32-byte key the client never sees — kept in the
+ * state directory (`cursor.key`, 0600, so cursors survive a restart) or, without one, made per process
+ * (`src/state_dir.ts`). A cursor anyone re-sealed, or whose fields are not what this server writes
+ * (negative or fractional numbers, wrong types, missing or extra fields, `ls > off`), is refused as
+ * `invalid_cursor` before any of it is used (issue #8, item 13: a checksum anyone could recompute let a
+ * crafted cursor reach the reader with a negative offset). Resuming then refuses, saying which: a cursor
+ * for another tool, file or query; a log rotated away (another file has its name now); a log truncated
+ * below the offset; a log whose already-read part changed. It never continues silently on a different
+ * file.
  *
  * @module
  */
 
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { ToolError } from "./errors.ts";
+import { printable } from "./printable.ts";
 import { type OpenLog, readRange, type ResumePoint } from "./log_file.ts";
 
 /** What a cursor says. */
@@ -36,7 +45,7 @@ export interface Cursor extends ResumePoint {
   /** Fingerprints: FNV-1a of the first bytes, and of the bytes just before `off`. */
   h0: string;
   h1: string;
-  /** Checksum of the fields above. */
+  /** The seal: HMAC-SHA-256 of the payload under the server's cursor key, base64url. */
   s: string;
 }
 
@@ -72,61 +81,123 @@ function fingerprints(log: OpenLog, off: number): { h0: string; h1: string } {
   return { h0, h1: fnv1a(readRange(log, start, off - start)) };
 }
 
-/** A checksum of a cursor's fields, so a cursor mangled in copying is refused rather than trusted. */
-function sealOf(c: Omit<Cursor, "s">): string {
-  return fnv1a(
-    new TextEncoder().encode(
-      JSON.stringify([c.k, c.f, c.q, c.dev, c.ino, c.off, c.ls, c.line, c.pending, c.skip, c.h0, c.h1]),
-    ),
-  );
+/** Why any cursor that fails its seal or its shape is refused: one message, saying what to do. */
+const NOT_OURS =
+  "the cursor is not one this server made (or was damaged in copying); start again without cursor";
+
+/** base64url without padding (RFC 4648 §5). */
+function b64url(bytes: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+/** The HMAC-SHA-256 (RFC 2104) of `payload` under `key`, base64url: 43 characters. */
+function macOf(key: Uint8Array, payload: string): string {
+  return createHmac("sha256", key).update(payload).digest("base64url");
+}
+
+/** The fields of a cursor's payload, in the order it is written. */
+const FIELDS = ["k", "f", "q", "dev", "ino", "off", "ls", "line", "pending", "skip", "h0", "h1"] as const;
+
+/** A whole number from 0 to 2^53 − 1 (an offset, a line count). */
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+/** A device or inode number: a non-negative whole number (may exceed 2^53 on some file systems). */
+const isId = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const HEX8 = /^[0-9a-f]{8}$/;
+
+/**
+ * The payload as a cursor, when every field has its type and range and nothing else is there: the
+ * tool one of two, names and hashes strings, offsets and line counts whole numbers from 0 to 2^53 − 1
+ * with `ls <= off` and no more lines before `ls` than bytes, `skip` 0 or the line after `line`, the
+ * fingerprints 8 hex digits (or `size-N` for a gzip log's second). Null otherwise.
+ */
+function validCursor(v: unknown): Omit<Cursor, "s"> | null {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length !== FIELDS.length || !FIELDS.every((k) => Object.hasOwn(o, k))) return null;
+  if (o.k !== "log_search" && o.k !== "log_levels") return null;
+  if (typeof o.f !== "string" || typeof o.q !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.q)) return null;
+  if (!isId(o.dev) || !isId(o.ino)) return null;
+  if (!isCount(o.off) || !isCount(o.ls) || !isCount(o.line) || !isCount(o.skip)) return null;
+  if (o.ls > o.off || o.line > o.ls) return null;
+  if (o.skip !== 0 && o.skip !== o.line + 1) return null;
+  if (typeof o.pending !== "boolean") return null;
+  if (o.k === "log_levels" && (o.pending || o.skip !== 0 || o.q !== "")) return null;
+  if (typeof o.h0 !== "string" || !HEX8.test(o.h0)) return null;
+  if (typeof o.h1 !== "string" || !(HEX8.test(o.h1) || /^size-(0|[1-9][0-9]{0,15})$/.test(o.h1))) return null;
+  return o as unknown as Omit<Cursor, "s">;
 }
 
 /**
- * Makes the cursor for the page after a scan that stopped at `off`.
+ * Makes the cursor for the page after a scan that stopped at `off`: `PAYLOAD.MAC`, the payload the
+ * base64url of the fields' JSON, the MAC its HMAC-SHA-256 under `key` (base64url).
  *
  * @param log The open log.
  * @param c The tool, name, query hash, offset, lines before it, and the line not to repeat.
+ * @param key The cursor key (`ToolContext.cursorKey`: 32 bytes the client never sees).
  * @returns The opaque cursor string.
  */
-export function makeCursor(log: OpenLog, c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s">): string {
+export function makeCursor(
+  log: OpenLog,
+  c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s">,
+  key: Uint8Array,
+): string {
   const st = log.file.statSync();
-  const fields = { ...c, dev: st.dev, ino: st.ino ?? 0, ...fingerprints(log, c.off) };
-  const full: Cursor = { ...fields, s: sealOf(fields) };
-  return btoa(JSON.stringify(full)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  const all: Omit<Cursor, "s"> = { ...c, dev: st.dev, ino: st.ino ?? 0, ...fingerprints(log, c.off) };
+  const json = JSON.stringify(Object.fromEntries(FIELDS.map((k) => [k, all[k]])));
+  const payload = b64url(new TextEncoder().encode(json));
+  return `${payload}.${macOf(key, payload)}`;
 }
 
 /**
- * Checks a cursor against the call and the log, and says where to resume.
+ * Checks a cursor against the call and the log, and says where to resume. First its seal (the MAC,
+ * compared in constant time), then every field's type and range, then that it belongs to this call,
+ * then the log: same file, not truncated below it, the part already read unchanged.
  *
  * @param text The cursor string.
  * @param log The open log.
  * @param expect The tool, log name and query hash of this call.
+ * @param key The cursor key it was made with.
  * @returns The cursor's contents.
- * @throws {ToolError} `invalid_cursor` (malformed, or for another tool, file or query) or
- *   `file_changed` (rotated, truncated, or its already-read part changed).
+ * @throws {ToolError} `invalid_cursor` (not sealed with this key, malformed, a field out of range, or
+ *   for another tool, file or query) or `file_changed` (rotated, truncated, or its already-read part
+ *   changed).
  */
 export function checkCursor(
   text: string,
   log: OpenLog,
   expect: { k: Cursor["k"]; f: string; q: string },
+  key: Uint8Array,
 ): Cursor {
-  let c: Cursor;
-  try {
-    c = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
-    if (typeof c.off !== "number" || typeof c.line !== "number" || typeof c.h1 !== "string") {
-      throw new Error();
-    }
-    if (c.s !== sealOf(c)) throw new Error("damaged in copying");
-  } catch {
-    throw new ToolError(
-      "invalid_cursor",
-      "the cursor is not one this server made (or was damaged in copying); start again without cursor",
-    );
+  const dot = text.indexOf(".");
+  const payload = text.slice(0, dot);
+  const mac = text.slice(dot + 1);
+  if (dot < 1 || !/^[A-Za-z0-9_-]+$/.test(payload) || !/^[A-Za-z0-9_-]{43}$/.test(mac)) {
+    throw new ToolError("invalid_cursor", NOT_OURS);
   }
+  const enc = new TextEncoder();
+  if (!timingSafeEqual(enc.encode(macOf(key, payload)), enc.encode(mac))) {
+    throw new ToolError("invalid_cursor", NOT_OURS);
+  }
+  let fields: Omit<Cursor, "s"> | null = null;
+  try {
+    const bin = atob(payload.replaceAll("-", "+").replaceAll("_", "/"));
+    fields = validCursor(JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(bin, (ch) => ch.charCodeAt(0)),
+    )));
+  } catch {
+    // not base64 of UTF-8 JSON: refused below
+  }
+  if (!fields) throw new ToolError("invalid_cursor", NOT_OURS);
+  const c: Cursor = { ...fields, s: mac };
   if (c.k !== expect.k) {
     throw new ToolError("invalid_cursor", `the cursor belongs to ${c.k}, not ${expect.k}`);
   }
-  if (c.f !== expect.f) throw new ToolError("invalid_cursor", `the cursor belongs to another log (${c.f})`);
+  if (c.f !== expect.f) {
+    throw new ToolError("invalid_cursor", `the cursor belongs to another log (${printable(c.f)})`);
+  }
   if (c.q !== expect.q) {
     throw new ToolError(
       "invalid_cursor",
@@ -140,6 +211,7 @@ export function checkCursor(
       `${expect.f} is another file now (rotated?): the cursor cannot go on; start again without cursor`,
     );
   }
+  if (c.ls < log.bomLength) throw new ToolError("invalid_cursor", NOT_OURS);
   if (!log.gzip && st.size < c.off) {
     throw new ToolError(
       "file_changed",

@@ -6,7 +6,9 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { guarded, type ToolResult } from "./outcome.ts";
+import { cursorKey } from "./state_dir.ts";
 import type { CallContext, Dispatch, ToolContext } from "./tools/deps.ts";
 import { logFiles } from "./tools/log_files.ts";
 import { logLevels } from "./tools/log_levels.ts";
@@ -30,9 +32,20 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
  * A dispatcher that runs tools in this thread, each call guarded (expected failures become `isError`
  * results; unexpected ones a generic error with an id, the stack on stderr).
  *
- * @param ctx Where and how the tools run.
+ * The cursor key, when not given, is read (or made) once here, where the tools run — in the tool
+ * worker too, which may read and write the state directory — from the state directory the artifact
+ * store lives in (`<state>/artifacts`), or made for this process when there is none.
+ *
+ * @param given Where and how the tools run.
  */
-export function localDispatch(ctx: ToolContext): Dispatch {
+export function localDispatch(
+  given: Omit<ToolContext, "cursorKey"> & { cursorKey?: Uint8Array },
+): Dispatch {
+  const ctx: ToolContext = {
+    ...given,
+    cursorKey: given.cursorKey ??
+      cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key,
+  };
   return (tool, args, call) => {
     const handler = HANDLERS[tool];
     const h = handler && guarded(tool, ctx.stderr, (a: Record<string, unknown>) => handler(ctx, a, call));

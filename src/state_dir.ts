@@ -49,3 +49,95 @@ export function prepareStateDir(dir: string): void {
     Deno.chmodSync(d, 0o700);
   }
 }
+
+/** The length of the cursor key in bytes: HMAC-SHA-256's output size (RFC 2104 §3 advises at least that). */
+export const CURSOR_KEY_BYTES = 32;
+
+/** The cursor key's file in the state directory. */
+export const CURSOR_KEY_FILE = "cursor.key";
+
+/** The cursor key, and where it came from. */
+export interface CursorKey {
+  /** 32 random bytes. */
+  key: Uint8Array;
+  /** The file it is kept in (cursors survive a restart), or null: made for this process only. */
+  path: string | null;
+}
+
+/**
+ * The key resume cursors are sealed with (issue #8, item 13): `<state>/cursor.key`, 32 random bytes in
+ * a file only the owner may read or write (0600), made on first use, so cursors outlive a restart. A key
+ * file that is not a regular file of 32 bytes, or that others may read or write, is replaced (cursors
+ * sealed with it are refused from then on). Two servers starting at once agree: the new key is written
+ * to a temporary file and hard-linked into place, which fails if the other was first, and then the
+ * other's is read. When `dir` is null, or the key cannot be kept there, a key is made for this process
+ * only (its cursors do not survive a restart), with one line on stderr saying why. Never throws.
+ *
+ * Permission: `--allow-read` and `--allow-write` of the state directory (none when `dir` is null).
+ *
+ * @param dir The usable state directory, or null.
+ * @param stderr Writes one diagnostic line.
+ * @returns The key, and its file.
+ */
+export function cursorKey(dir: string | null, stderr: (line: string) => void): CursorKey {
+  const fresh = () => crypto.getRandomValues(new Uint8Array(CURSOR_KEY_BYTES));
+  if (dir === null) return { key: fresh(), path: null };
+  const path = join(dir, CURSOR_KEY_FILE);
+  try {
+    let present = false;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const kept = readKey(path);
+      if (kept.key) return { key: kept.key, path };
+      present = kept.present;
+      const key = fresh();
+      const tmp = join(dir, `${CURSOR_KEY_FILE}.${Array.from(fresh().subarray(0, 8), hex).join("")}.tmp`);
+      Deno.writeFileSync(tmp, key, { mode: 0o600, createNew: true });
+      try {
+        if (present) {
+          Deno.renameSync(tmp, path); // replaces the unusable one
+          return { key, path };
+        }
+        try {
+          Deno.linkSync(tmp, path);
+          return { key, path };
+        } catch (e) {
+          if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+          // Another server made it meanwhile: read theirs (next attempt).
+        }
+      } finally {
+        try {
+          Deno.removeSync(tmp);
+        } catch {
+          // renamed into place, or already gone
+        }
+      }
+    }
+    throw new Error(`${path} keeps changing`);
+  } catch (e) {
+    stderr(
+      `logpeek: the cursor key cannot be kept in ${path} (${
+        e instanceof Error ? e.message : e
+      }): resume cursors are sealed with a key for this process only and do not survive a restart`,
+    );
+    return { key: fresh(), path: null };
+  }
+}
+
+const hex = (b: number) => b.toString(16).padStart(2, "0");
+
+/** The key in `path` when it is a usable one; `present` when something is there (usable or not). */
+function readKey(path: string): { key: Uint8Array | null; present: boolean } {
+  let st: Deno.FileInfo;
+  try {
+    st = Deno.lstatSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { key: null, present: false };
+    throw e;
+  }
+  // A symlink, a folder, a key of the wrong size, or one others may read or write: not used.
+  if (!st.isFile || st.size !== CURSOR_KEY_BYTES || (st.mode !== null && (st.mode & 0o077) !== 0)) {
+    return { key: null, present: true };
+  }
+  const key = Deno.readFileSync(path);
+  return { key: key.length === CURSOR_KEY_BYTES ? key : null, present: true };
+}

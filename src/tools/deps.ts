@@ -26,6 +26,12 @@ export interface ToolContext {
   artifactsOff: string | null;
   /** Mask secrets in returned log text (false for `--no-redact`). */
   redact: boolean;
+  /**
+   * The key resume cursors are sealed with (HMAC-SHA-256, 32 bytes; `src/cursor.ts`): the state
+   * directory's `cursor.key`, or one made for this process when there is no usable state directory
+   * (`cursorKey` in `src/state_dir.ts`). The client never sees it.
+   */
+  cursorKey: Uint8Array;
 }
 
 /** What one call brings besides its arguments: the client's cancellation and progress token. */

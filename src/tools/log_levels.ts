@@ -11,7 +11,7 @@ import { countLevels, type LevelsResult } from "../count_levels.ts";
 import { LEVELS } from "../level.ts";
 import { openLog } from "../log_file.ts";
 import { checkCursor, makeCursor } from "../cursor.ts";
-import { printable } from "../roots.ts";
+import { printable } from "../printable.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import {
   type CallContext,
@@ -95,7 +95,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
 export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await openLog(ctx.roots, args.file);
   const resume = args.cursor
-    ? checkCursor(args.cursor, log, { k: "log_levels", f: log.ref.file, q: "" })
+    ? checkCursor(args.cursor, log, { k: "log_levels", f: log.ref.file, q: "" }, ctx.cursorKey)
     : undefined;
   const r = await countLevels(log, {
     ...ctx.limits,
@@ -103,7 +103,9 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     signal: call?.signal,
     onProgress: call?.progress,
   });
-  const next_cursor = r.next ? makeCursor(log, { k: "log_levels", f: log.ref.file, q: "", ...r.next }) : null;
+  const next_cursor = r.next
+    ? makeCursor(log, { k: "log_levels", f: log.ref.file, q: "", ...r.next }, ctx.cursorKey)
+    : null;
   const more = next_cursor
     ? `\nTo count the rest, call log_levels again with cursor="${next_cursor}"; add the pages' counts up.`
     : "";

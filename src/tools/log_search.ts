@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { openLog } from "../log_file.ts";
 import { checkCursor, makeCursor, queryHash } from "../cursor.ts";
-import { printable } from "../roots.ts";
+import { printable } from "../printable.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { searchLog, type SearchResult } from "../search.ts";
@@ -72,7 +72,7 @@ const outputSchema = z.object({
 
 /** The first line of a search's text: how many matches, and whether the search was complete. */
 export function searchHeader(file: string, text: string, r: SearchResult): string {
-  return `${printable(file)}: ${r.matches.length} match(es) for ${JSON.stringify(text)}; ` +
+  return `${printable(file)}: ${r.matches.length} match(es) for ${printable(JSON.stringify(text))}; ` +
     renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS") +
     (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
     (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
@@ -123,7 +123,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     regex: args.regex,
   });
   const resume = args.cursor
-    ? checkCursor(args.cursor, log, { k: "log_search", f: log.ref.file, q: query })
+    ? checkCursor(args.cursor, log, { k: "log_search", f: log.ref.file, q: query }, ctx.cursorKey)
     : undefined;
   const r = await searchLog(log, {
     ...ctx.limits,
@@ -138,7 +138,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     onProgress: call?.progress,
   });
   const next_cursor = r.next
-    ? makeCursor(log, { k: "log_search", f: log.ref.file, q: query, ...r.next })
+    ? makeCursor(log, { k: "log_search", f: log.ref.file, q: query, ...r.next }, ctx.cursorKey)
     : null;
   const header = searchHeader(log.ref.file, args.text, r);
   const partial = r.partially_tested
