@@ -8,7 +8,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { listLogs, type LogList } from "../list_logs.ts";
-import { printable } from "../roots.ts";
+import { printable } from "../printable.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
@@ -44,7 +44,7 @@ export function filesHeader(list: LogList): string {
     ? `${list.files.length} log file(s); the list is complete.`
     : `${list.files.length} log file(s) listed; the list is NOT complete` +
       (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
-      (list.unreadable.length ? `; unreadable folders: ${list.unreadable.join("; ")}` : "") + ".";
+      (list.unreadable.length ? `; unreadable folders: ${printable(list.unreadable.join("; "))}` : "") + ".";
 }
 
 /** One listed file as a line of text. */

@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type Level } from "../level.ts";
 import { openLog } from "../log_file.ts";
-import { printable } from "../roots.ts";
+import { printable } from "../printable.ts";
 import { levelSchema, logLineSchema } from "../log_line.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
 import { tailLog, type TailResult } from "../tail.ts";

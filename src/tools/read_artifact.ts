@@ -9,6 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { okResult, type ToolResult } from "../outcome.ts";
+import { printable } from "../printable.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
 const inputSchema = z.object({
@@ -72,8 +73,10 @@ export async function readArtifact(ctx: ToolContext, args: ToolArgs): Promise<To
       (page.next_offset === null
         ? "that is the end."
         : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${page.next_offset}, limit=${args.limit}).`);
+  // The saved items were rendered printable when written; escaped again here (it changes nothing
+  // then), a line of the artifact file still takes exactly one line of the answer.
   return okResult(
     { artifact_id: args.artifact_id, offset: args.offset, ...page },
-    [head, ...page.lines].join("\n"),
+    [printable(head), ...page.lines.map(printable)].join("\n"),
   );
 }

@@ -6,11 +6,16 @@
  */
 
 import type { LogLine } from "../log_line.ts";
+import { printable } from "../printable.ts";
 import type { StopReason } from "../scanner.ts";
 
-/** One line as `NUMBER LEVEL text`, `-` for an unknown number, with a cut marker. */
+/**
+ * One line as `NUMBER LEVEL text`, `-` for an unknown number, with a cut marker. The text is shown
+ * {@linkcode printable}: its control characters and line separators escaped, so it takes exactly one
+ * line of the answer and cannot forge others (`../shared/cases/28-…`); `LogLine.text` keeps them raw.
+ */
 export function renderLine(l: LogLine): string {
-  return `${l.line_no ?? "-"} ${l.level} ${l.text}${l.cut ? " …[cut]" : ""}`;
+  return `${l.line_no ?? "-"} ${l.level} ${printable(l.text)}${l.cut ? " …[cut]" : ""}`;
 }
 
 /** Says why a scan is not complete, and what to do about it. */
