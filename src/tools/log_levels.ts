@@ -94,7 +94,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  */
 export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await openLog(ctx.roots, args.file);
-  const resume = args.cursor
+  const resume = args.cursor !== undefined
     ? checkCursor(args.cursor, log, { k: "log_levels", f: log.ref.file, q: "" }, ctx.cursorKey)
     : undefined;
   const r = await countLevels(log, {

@@ -122,7 +122,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ignore_case: args.ignore_case,
     regex: args.regex,
   });
-  const resume = args.cursor
+  const resume = args.cursor !== undefined
     ? checkCursor(args.cursor, log, { k: "log_search", f: log.ref.file, q: query }, ctx.cursorKey)
     : undefined;
   const r = await searchLog(log, {
