@@ -3,10 +3,10 @@
  * same call with `cursor` goes on exactly where the last one stopped — no line lost, none repeated,
  * line numbers continuous.
  *
- * A cursor is opaque to the client: `PAYLOAD.MAC`, the payload base64url of JSON recording the tool, the
- * log's name, a hash of the query, the file's identity (device and inode), where the next page starts
- * (a byte offset, the start of the line it is in, and the lines before it), and fingerprints of what was
- * read (the first bytes and samples over the read part, and the bytes just before the offset); the MAC
+ * A cursor is opaque to the client: `PAYLOAD.MAC`, the payload base64url of JSON recording the tool,
+ * hashes of the log's name and of the query, the file's identity (device and inode), where the next page
+ * starts (a byte offset, the start of the line it is in, and the lines before it), and fingerprints of what
+ * was read (the first bytes and samples over the read part, and the bytes just before the offset); the MAC
  * an HMAC-SHA-256 (RFC 2104) of the payload under a 32-byte key the client never sees — kept in the
  * state directory (`cursor.key`, 0600, so cursors survive a restart) or, without one, made per process
  * (`src/state_dir.ts`). A cursor anyone re-sealed, or whose fields are not what this server writes
@@ -29,7 +29,10 @@ import { type OpenLog, readRange, type ResumePoint } from "./log_file.ts";
 export interface Cursor extends ResumePoint {
   /** The tool. */
   k: "log_search" | "log_levels";
-  /** The log's name. */
+  /**
+   * A hash of the log's name (FNV-1a, 8 hex digits; given to {@linkcode makeCursor} as the name): a
+   * cursor stays short whatever the name's length (up to 4096 characters, more than a cursor may hold).
+   */
   f: string;
   /** Hash of the query (text, level, options); "" for log_levels. */
   q: string;
@@ -81,6 +84,9 @@ function fingerprints(log: OpenLog, off: number): { h0: string; h1: string } {
   return { h0, h1: fnv1a(readRange(log, start, off - start)) };
 }
 
+/** The hash a cursor holds of a log's name. */
+const nameHash = (name: string) => fnv1a(new TextEncoder().encode(name));
+
 /** Why any cursor that fails its seal or its shape is refused: one message, saying what to do. */
 const NOT_OURS =
   "the cursor is not one this server made (or was damaged in copying); start again without cursor";
@@ -118,7 +124,8 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
   const keys = Object.keys(o);
   if (keys.length !== FIELDS.length || !FIELDS.every((k) => Object.hasOwn(o, k))) return null;
   if (o.k !== "log_search" && o.k !== "log_levels") return null;
-  if (typeof o.f !== "string" || typeof o.q !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.q)) return null;
+  if (typeof o.f !== "string" || !HEX8.test(o.f)) return null;
+  if (typeof o.q !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.q)) return null;
   if (!isId(o.dev) || !isId(o.ino)) return null;
   if (!isCount(o.off) || !isCount(o.ls) || !isCount(o.line) || !isCount(o.skip)) return null;
   if (o.ls > o.off || o.line > o.ls) return null;
@@ -145,7 +152,13 @@ export function makeCursor(
   key: Uint8Array,
 ): string {
   const st = log.file.statSync();
-  const all: Omit<Cursor, "s"> = { ...c, dev: st.dev, ino: st.ino ?? 0, ...fingerprints(log, c.off) };
+  const all: Omit<Cursor, "s"> = {
+    ...c,
+    f: nameHash(c.f),
+    dev: st.dev,
+    ino: st.ino ?? 0,
+    ...fingerprints(log, c.off),
+  };
   const json = JSON.stringify(Object.fromEntries(FIELDS.map((k) => [k, all[k]])));
   const payload = b64url(new TextEncoder().encode(json));
   return `${payload}.${macOf(key, payload)}`;
@@ -195,8 +208,8 @@ export function checkCursor(
   if (c.k !== expect.k) {
     throw new ToolError("invalid_cursor", `the cursor belongs to ${c.k}, not ${expect.k}`);
   }
-  if (c.f !== expect.f) {
-    throw new ToolError("invalid_cursor", `the cursor belongs to another log (${printable(c.f)})`);
+  if (c.f !== nameHash(expect.f)) {
+    throw new ToolError("invalid_cursor", `the cursor belongs to another log, not ${printable(expect.f)}`);
   }
   if (c.q !== expect.q) {
     throw new ToolError(
@@ -208,21 +221,25 @@ export function checkCursor(
   if (st.dev !== c.dev || (st.ino ?? 0) !== c.ino) {
     throw new ToolError(
       "file_changed",
-      `${expect.f} is another file now (rotated?): the cursor cannot go on; start again without cursor`,
+      `${
+        printable(expect.f)
+      } is another file now (rotated?): the cursor cannot go on; start again without cursor`,
     );
   }
   if (c.ls < log.bomLength) throw new ToolError("invalid_cursor", NOT_OURS);
   if (!log.gzip && st.size < c.off) {
     throw new ToolError(
       "file_changed",
-      `${expect.f} was truncated below where the last page stopped; start again without cursor`,
+      `${printable(expect.f)} was truncated below where the last page stopped; start again without cursor`,
     );
   }
   const now = fingerprints(log, c.off);
   if (now.h0 !== c.h0 || now.h1 !== c.h1) {
     throw new ToolError(
       "file_changed",
-      `the part of ${expect.f} already read has changed since the last page; start again without cursor`,
+      `the part of ${
+        printable(expect.f)
+      } already read has changed since the last page; start again without cursor`,
     );
   }
   return c;

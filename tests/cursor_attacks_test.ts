@@ -202,3 +202,25 @@ Deno.test("e2e: forged, re-sealed, malformed and out-of-range cursors are invali
     assert.throws(() => Deno.statSync(`${roState}/cursor.key`), Deno.errors.NotFound);
   }
 });
+
+Deno.test("e2e: a log with a 3000-character name gets a cursor short enough to send back, and it resumes", async () => {
+  const root = tempDir("logpeek-cursor-long-");
+  const parts = Array.from({ length: 13 }, (_, i) => `${i}`.padEnd(240, "d"));
+  Deno.mkdirSync(`${root}/${parts.join("/")}`, { recursive: true });
+  const name = `${parts.join("/")}/app.log`;
+  assert.ok(name.length > 2900);
+  Deno.copyFileSync(`${dir}/app.log`, `${root}/${name}`);
+  Deno.copyFileSync(`${dir}/app.log`, `${root}/${parts.join("/")}/other.log`);
+  await using s = await connect([root]);
+  const first = await s.call("log_search", { ...search(), file: name });
+  assert.equal(first.isError, undefined, first.content[0].text.slice(0, 300));
+  const cursor = first.structuredContent.next_cursor;
+  assert.ok(cursor.length < 400, `cursor of ${cursor.length} characters`);
+  const next = await s.call("log_search", { ...search(cursor), file: name });
+  assert.equal(next.isError, undefined, next.content[0].text.slice(0, 300));
+  assert.equal(next.structuredContent.matches[0].line_no, 11);
+  // The same cursor for another log is refused.
+  const other = await s.call("log_search", { ...search(cursor), file: name.replace("app.log", "other.log") });
+  assertInvalidCursor(other, "another log");
+  assert.match(other.content[0].text, /belongs to another log/);
+});
