@@ -32,7 +32,7 @@
  */
 
 import { ToolError } from "./errors.ts";
-import { printable } from "./roots.ts";
+import { printable } from "./printable.ts";
 
 /** Who may be trusted not to swap folders: root, logpeek's own user, and groups named by the operator. */
 export interface Trust {

@@ -17,6 +17,9 @@
 import { basename, isAbsolute, resolve } from "node:path";
 import { ToolError } from "./errors.ts";
 import { processTrust, type Trust } from "./confine.ts";
+import { printable } from "./printable.ts";
+
+export { printable };
 
 /** One root, as given on the command line. */
 export interface Root {
@@ -130,25 +133,6 @@ export function openRoots(
 
 function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * A name as it may appear in text for the model: control characters (a newline in a file name could
- * forge lines of the answer) are shown escaped, `\n` as `\\n`.
- */
-export function printable(name: string): string {
-  return name.replace(
-    // deno-lint-ignore no-control-regex
-    /[\x00-\x1f\x7f]/g,
-    (c) =>
-      c === "\n"
-        ? "\\n"
-        : c === "\t"
-        ? "\\t"
-        : c === "\r"
-        ? "\\r"
-        : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
 }
 
 /** True when `real` lies inside one of the roots' real paths. */
