@@ -9,10 +9,7 @@
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
-import process from "node:process";
 import { parseArgs } from "node:util";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/stdio.d.ts"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ArtifactStore } from "./artifacts.ts";
 import { ENV_NAMES, readLimits } from "./config.ts";
 import { openRoots, RootError } from "./roots.ts";
@@ -20,7 +17,8 @@ import { checkAncestors, processTrust } from "./confine.ts";
 import { ToolError } from "./errors.ts";
 import { createServer } from "./server.ts";
 import { chooseStateDir, prepareStateDir } from "./state_dir.ts";
-import { TraceWriter, TracingTransport } from "./trace.ts";
+import { maskAndCut, MAX_ERROR_CHARS, TraceWriter, TracingTransport } from "./trace.ts";
+import { StdioFrameTransport } from "./stdio_transport.ts";
 import { renderReport, traceReport } from "./trace_report.ts";
 import { VERSION } from "./version.ts";
 import { localDispatch } from "./handlers.ts";
@@ -306,18 +304,18 @@ export async function main(
       dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact });
     }
     const server = createServer({ limits, dispatch });
+    // The trace is always redacted; --no-redact is about returned log text only (issue #8).
     const transport = new TracingTransport(
-      new StdioServerTransport(),
+      new StdioFrameTransport(),
       trace ? (r) => trace.append(r) : null,
-      redact,
+      stderr,
     );
+    // Errors the SDK would drop (a refused frame, an answer that could not be sent) go to stderr.
+    server.server.onerror = (e: Error) => stderr(`logpeek: ${maskAndCut(e.message, MAX_ERROR_CHARS)}`);
+    // When the client closes stdin the calls in flight are answered, then the transport closes and the
+    // server is done; the tool worker must not keep the process alive.
+    server.server.onclose = () => closeWorker?.();
     await server.connect(transport);
-    // When the client closes stdin the server is done (the SDK's stdio transport does not watch for
-    // that); the tool worker must not keep the process alive.
-    process.stdin.once("end", () => {
-      closeWorker?.();
-      void server.close();
-    });
     stderr(
       `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; ` +
         (artifacts ? `state in ${stateDir}` : "no state directory"),

@@ -94,7 +94,7 @@ Deno.test({
     ]);
     assert.equal(t[2].args.text, "password=***");
     assert.equal(t[4].args.token, "***");
-    assert.equal(t[4].args.note, "x".repeat(200) + "…[cut 100 chars]");
+    assert.equal(t[4].args.note, "x".repeat(200) + "…[cut, 300 chars in all]");
     assert.deepEqual([t[5].spilled, typeof t[5].artifact_id], [true, "string"]);
     for (const x of t) {
       assert.match(x.ts, ISO_OFFSET);
