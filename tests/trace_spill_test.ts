@@ -241,3 +241,72 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test({
+  name: "e2e: the trace is redacted with --no-redact too (the flag is about returned log text only)",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-noredact-");
+    Deno.writeTextFileSync(`${dir}/auth.log`, "2024-05-01 10:00:00 INFO login user=bob password=hunter2\n");
+    await using s = await connect([dir], {}, [], { args: ["--no-redact"] });
+    const t = (await s.call("log_tail", { file: "auth.log" })).structuredContent;
+    assert.equal(t.lines[0].text, "2024-05-01 10:00:00 INFO login user=bob password=hunter2");
+    const f = await s.call("log_search", { file: "auth.log", text: "password=hunter2" });
+    assert.equal(f.structuredContent.matches.length, 1);
+    await s.call("log_tail", {
+      file: "auth.log",
+      api_key: "sk_live_0123456789abcdefghij",
+      note: "token=abc123def",
+    });
+    const trace = traceLines(s);
+    assert.deepEqual(trace.map((x) => x.args), [
+      { file: "auth.log" },
+      { file: "auth.log", text: "password=***" },
+      { file: "auth.log", api_key: "***", note: "token=***" },
+    ]);
+    assert.doesNotMatch(
+      Deno.readTextFileSync(`${s.stateDir}/traces/calls.jsonl`),
+      /hunter2|abc123def|0123456789/,
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "e2e: 4 MiB and 1 MiB arguments of repeated BEGIN lines are answered, and the next call, within 1 s each",
+  ...opts,
+  async fn() {
+    await using s = await connect([demo]);
+    const BEGIN = "-----BEGIN RSA PRIVATE KEY-----";
+    for (const mib of [4, 1]) {
+      const big = BEGIN.repeat(Math.ceil(mib * 1024 * 1024 / BEGIN.length));
+      let t0 = performance.now();
+      // An argument the tool's schema drops (the call succeeds) and one it refuses (too long a text).
+      const r = await s.call("log_tail", { file: "app.log", lines: 1, note: big });
+      const ms = performance.now() - t0;
+      const bad = await s.call("log_search", { file: "app.log", text: big });
+      const msBad = performance.now() - t0 - ms;
+      t0 = performance.now();
+      const next = await s.call("log_tail", { file: "app.log", lines: 1 });
+      const msNext = performance.now() - t0;
+      console.error(
+        `${mib} MiB argument: answered in ${ms.toFixed(0)} ms (refused: ${msBad.toFixed(0)} ms), next call ` +
+          `${msNext.toFixed(0)} ms`,
+      );
+      assert.equal(r.structuredContent.lines.length, 1);
+      assert.equal(bad.isError, true);
+      assert.equal(next.structuredContent.lines.length, 1);
+      for (const t of [ms, msBad, msNext]) assert.ok(t < 1000, `${mib} MiB: ${ms} / ${msBad} / ${msNext} ms`);
+    }
+    const trace = traceLines(s);
+    assert.equal(trace.length, 6);
+    assert.equal(
+      trace[0].args.note,
+      `${BEGIN}***…[cut, ${BEGIN.length * Math.ceil(4 * 1024 * 1024 / BEGIN.length)} chars in all]`,
+    );
+    const longest = Math.max(
+      ...Deno.readTextFileSync(`${s.stateDir}/traces/calls.jsonl`).split("\n").map((l) => l.length),
+    );
+    assert.ok(longest < 2000, `a trace line of ${longest} characters`);
+  },
+});
