@@ -4,7 +4,8 @@
  *
  * The trace is read line by line through the scanner, so memory stays bounded whatever its size; p95
  * comes from a histogram with buckets 1% wide (nearest rank, reported as the bucket's upper edge,
- * never above the true maximum).
+ * never above the true maximum). At most {@linkcode MAX_TOOLS} tools get a row of their own (issue #8:
+ * tool names come from clients).
  *
  * Permission: read access to the state directory.
  *
@@ -35,6 +36,14 @@ export interface TraceReport {
   /** The files read, oldest first. */
   files: string[];
 }
+
+/**
+ * Most distinct tool names given a row of their own: the rest are counted together under
+ * {@linkcode OTHER_TOOLS}, so a trace of a million made-up tool names is read in bounded memory.
+ */
+export const MAX_TOOLS = 100;
+/** The row that counts the calls of tools beyond the first {@linkcode MAX_TOOLS}. */
+export const OTHER_TOOLS = "(other tools)";
 
 const GROWTH = Math.log(1.01);
 const bucketOf = (ms: number) => Math.floor(Math.log1p(Math.max(0, ms)) / GROWTH);
@@ -88,8 +97,9 @@ export async function traceReport(stateDir: string): Promise<TraceReport> {
             unreadable++;
             return true;
           }
-          let a = acc.get(r.tool);
-          if (!a) acc.set(r.tool, a = { calls: 0, failures: 0, spills: 0, sum: 0, max: 0, hist: new Map() });
+          const tool = acc.has(r.tool) || acc.size < MAX_TOOLS ? r.tool : OTHER_TOOLS;
+          let a = acc.get(tool);
+          if (!a) acc.set(tool, a = { calls: 0, failures: 0, spills: 0, sum: 0, max: 0, hist: new Map() });
           a.calls++;
           if (r.ok === false) a.failures++;
           if (r.spilled === true) a.spills++;
@@ -129,11 +139,22 @@ export async function traceReport(stateDir: string): Promise<TraceReport> {
   return { tools, lines, unreadable, files };
 }
 
-/** Renders the report as an aligned text table. */
+/** Control characters, and line and paragraph separators, that would break a row of the table. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Renders the report as an aligned text table. A tool name is shown with control characters escaped
+ * (`\u000a`), so no name can forge a row, and cut to 80 characters.
+ */
 export function renderReport(r: TraceReport): string {
   const head = ["tool", "calls", "failures", "spills", "avg_ms", "p95_ms", "max_ms"];
+  const shown = (tool: string) => {
+    const t = tool.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    return t.length > 80 ? `${t.slice(0, 80)}…` : t;
+  };
   const rows = r.tools.map((t) => [
-    t.tool,
+    shown(t.tool),
     String(t.calls),
     String(t.failures),
     String(t.spills),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { renderReport, traceReport } from "./trace_report.ts";
+import { MAX_TOOLS, OTHER_TOOLS, renderReport, traceReport } from "./trace_report.ts";
 
 Deno.test("traceReport: per-tool counts, avg, max exact and p95 within 1%, damaged lines counted apart", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-tr-" });
@@ -41,4 +41,26 @@ Deno.test("traceReport on a state directory with no trace yet is empty, not an e
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   const r = await traceReport(dir);
   assert.deepEqual(r, { tools: [], lines: 0, unreadable: 0, files: [] });
+});
+
+Deno.test("traceReport: made-up tool names get at most 100 rows, the rest one row; names cannot forge rows", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-tr-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  Deno.mkdirSync(`${dir}/traces`);
+  const lines = Array.from(
+    { length: 5000 },
+    (_, i) => JSON.stringify({ tool: `fuzz${i}`, ms: 1, ok: false }),
+  );
+  lines.push(JSON.stringify({ tool: "fuzz0", ms: 3, ok: false }));
+  lines.push(JSON.stringify({ tool: "evil\nlog_tail  999", ms: 1, ok: true }));
+  Deno.writeTextFileSync(`${dir}/traces/calls.jsonl`, lines.join("\n") + "\n");
+  const r = await traceReport(dir);
+  assert.equal(r.tools.length, 101);
+  const other = r.tools.find((t) => t.tool === OTHER_TOOLS)!;
+  assert.deepEqual([other.calls, other.failures], [4901, 4900]);
+  assert.equal(r.tools.find((t) => t.tool === "fuzz0")!.calls, 2);
+  assert.equal(MAX_TOOLS, 100);
+  const table = renderReport({ ...r, tools: [{ ...r.tools[0], tool: "evil\nlog_tail  999\u2028x" }] });
+  assert.equal(table.trimEnd().split("\n").length, 2);
+  assert.match(table, /^evil\\u000alog_tail {2}999\\u2028x {2}/m);
 });
