@@ -1,15 +1,15 @@
 /**
  * logpeek's entry point: `deno run --no-prompt --allow-read=ROOT --allow-env=LOGPEEK_… main.ts ROOT...`.
- * See `src/cli.ts` for flags and exit codes.
+ * See `src/cli/cli.ts` for flags and exit codes.
  *
  * @module
  */
 
-import { main } from "./src/cli.ts";
-import { inWorker, runToolWorker } from "./src/tool_worker.ts";
+import { main } from "./src/cli/cli.ts";
+import { inWorker, runToolWorker } from "./src/server/tool_worker.ts";
 
 if (import.meta.main && inWorker()) {
-  // This module also runs as the permission-narrowed tool worker (src/worker_host.ts).
+  // This module also runs as the permission-narrowed tool worker (src/server/worker_host.ts).
   runToolWorker();
 } else if (import.meta.main) {
   // stdout carries the MCP protocol only: anything a library logs goes to stderr.

@@ -12,7 +12,7 @@
 
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { ENV_NAMES } from "../src/config.ts";
+import { ENV_NAMES } from "../src/core/config.ts";
 
 /** The flags baked into the binary. */
 export const COMPILE_FLAGS = [

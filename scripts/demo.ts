@@ -10,7 +10,7 @@
 
 import { fileURLToPath } from "node:url";
 import { connect } from "../tests/mcp_client.ts";
-import { renderReport, traceReport } from "../src/trace_report.ts";
+import { renderReport, traceReport } from "../src/cli/trace_report.ts";
 
 const root = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
 await using s = await connect([root]);

@@ -5,7 +5,7 @@
  * --allow-read=ROOTS,STATE --allow-write=STATE --allow-env=… main.ts --state-dir STATE ROOTS` with the
  * same stdin, stdout and stderr, and exits with its code. The server process gets no net, run or ffi
  * permission, no sys permission but its user id, and writes only in its state directory. First it checks
- * that no user but root and its own can swap the folders above each root (`src/confine.ts`), which the
+ * that no user but root and its own can swap the folders above each root (`src/source/confine.ts`), which the
  * server, reading only the roots, cannot see.
  *
  * Permission (of this launcher only): `--allow-read` to resolve the roots, `--allow-run=deno`,
@@ -16,10 +16,10 @@
 
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serverFlags } from "../src/flags.ts";
-import { chooseStateDir } from "../src/state_dir.ts";
-import { checkAncestors, processTrust } from "../src/confine.ts";
-import { ToolError } from "../src/errors.ts";
+import { serverFlags } from "../src/cli/flags.ts";
+import { chooseStateDir } from "../src/state/state_dir.ts";
+import { checkAncestors, processTrust } from "../src/source/confine.ts";
+import { ToolError } from "../src/core/errors.ts";
 
 const args = [...Deno.args];
 const at = args.indexOf("--state-dir");
@@ -33,7 +33,7 @@ for (const r of roots) {
     // a root that does not exist: logpeek itself says so and exits 1
   }
 }
-// The folders above each root must be safe from swaps by other users (src/confine.ts). The server,
+// The folders above each root must be safe from swaps by other users (src/source/confine.ts). The server,
 // which may read only the roots, cannot look at them: this launcher can.
 const trustGids: number[] = [];
 for (let i = 0; i < args.length; i++) if (args[i] === "--trust-gid") trustGids.push(Number(args[i + 1]));

@@ -82,9 +82,9 @@ Deno.test({
     // log_tail returns at most 200 lines, so the window's first line is checked with a level filter
     // that every line passes and a search-free count: the number of lines in the window.
     const dir = caseLogs("01-tail-window-exact-boundary");
-    const { tailLog } = await import("../src/tail.ts");
-    const { openLog } = await import("../src/log_file.ts");
-    const { openRoots } = await import("../src/roots.ts");
+    const { tailLog } = await import("../src/read/tail.ts");
+    const { openLog } = await import("../src/source/log_file.ts");
+    const { openRoots } = await import("../src/source/roots.ts");
     const roots = openRoots([dir], "/");
     for (
       const [file, count, first] of [["aligned.log", 4096, "seq=000905"], [

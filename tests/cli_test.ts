@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { MAIN } from "./mcp_client.ts";
-import { serverFlags } from "../src/flags.ts";
+import { serverFlags } from "../src/cli/flags.ts";
 import { makeFixtures, tempDir } from "./fixtures.ts";
 
 const dir = makeFixtures();

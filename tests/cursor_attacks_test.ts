@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { fnv1a } from "../src/cursor.ts";
+import { fnv1a } from "../src/read/cursor.ts";
 import { tempDir } from "./fixtures.ts";
 import { type CallResult, connect } from "./mcp_client.ts";
 

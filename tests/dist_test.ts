@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ENV_NAMES } from "../src/config.ts";
+import { ENV_NAMES } from "../src/core/config.ts";
 import { DEMO, smoke } from "../scripts/smoke.ts";
 import { tempDir } from "./fixtures.ts";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { MAIN } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
-import { serverFlags } from "../src/flags.ts";
+import { serverFlags } from "../src/cli/flags.ts";
 import { peakRss } from "../bench/peak_rss.ts";
 
 const demo = fileURLToPath(new URL("../fixtures/demo", import.meta.url));

@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { serverFlags } from "../src/flags.ts";
+import { serverFlags } from "../src/cli/flags.ts";
 import { tempDir } from "./fixtures.ts";
 
 /** The repository's `main.ts`. */

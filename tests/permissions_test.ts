@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { DEFAULT_LIMITS } from "../src/config.ts";
-import { openRoots } from "../src/roots.ts";
-import { startToolWorker } from "../src/worker_host.ts";
+import { DEFAULT_LIMITS } from "../src/core/config.ts";
+import { openRoots } from "../src/source/roots.ts";
+import { startToolWorker } from "../src/server/worker_host.ts";
 import { MAIN } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
-import { ENV_NAMES } from "../src/config.ts";
+import { ENV_NAMES } from "../src/core/config.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 /** deno.json's imports alone, to run without its `unstable` list. */

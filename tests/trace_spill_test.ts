@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { connect, MAIN, type Session } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
-import { serverFlags } from "../src/flags.ts";
+import { serverFlags } from "../src/cli/flags.ts";
 
 const demo = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
 const opts = { sanitizeResources: false, sanitizeOps: false };

@@ -1,16 +1,16 @@
 /**
  * What the tools need. Tools are registered on the MCP server in the main thread ({@linkcode ToolDeps}:
  * limits for their descriptions, and a dispatcher) and run where the log files are touched — in the
- * permission-narrowed tool worker (`src/tool_worker.ts`), or in-process — with a {@linkcode ToolContext}.
+ * permission-narrowed tool worker (`src/server/tool_worker.ts`), or in-process — with a {@linkcode ToolContext}.
  * No module-level state.
  *
  * @module
  */
 
-import type { Limits } from "../config.ts";
-import type { Root } from "../roots.ts";
-import type { ArtifactStore } from "../artifacts.ts";
-import type { ToolResult } from "../outcome.ts";
+import type { Limits } from "../core/config.ts";
+import type { Root } from "../source/roots.ts";
+import type { ArtifactStore } from "../state/artifacts.ts";
+import type { ToolResult } from "./outcome.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
@@ -27,9 +27,9 @@ export interface ToolContext {
   /** Mask secrets in returned log text (false for `--no-redact`). */
   redact: boolean;
   /**
-   * The key resume cursors are sealed with (HMAC-SHA-256, 32 bytes; `src/cursor.ts`): the state
+   * The key resume cursors are sealed with (HMAC-SHA-256, 32 bytes; `src/read/cursor.ts`): the state
    * directory's `cursor.key`, or one made for this process when there is no usable state directory
-   * (`cursorKey` in `src/state_dir.ts`). The client never sees it.
+   * (`cursorKey` in `src/state/state_dir.ts`). The client never sees it.
    */
   cursorKey: Uint8Array;
 }

@@ -7,9 +7,9 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { listLogs, type LogList } from "../list_logs.ts";
-import { printable } from "../printable.ts";
-import { okResult, type ToolResult } from "../outcome.ts";
+import { listLogs, type LogList } from "../source/list_logs.ts";
+import { printable } from "../guard/printable.ts";
+import { okResult, type ToolResult } from "./outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 

@@ -7,12 +7,12 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { countLevels, type LevelsResult } from "../count_levels.ts";
-import { LEVELS } from "../level.ts";
-import { openLog } from "../log_file.ts";
-import { checkCursor, makeCursor } from "../cursor.ts";
-import { printable } from "../printable.ts";
-import { okResult, type ToolResult } from "../outcome.ts";
+import { countLevels, type LevelsResult } from "../read/count_levels.ts";
+import { LEVELS } from "../read/level.ts";
+import { openLog } from "../source/log_file.ts";
+import { checkCursor, makeCursor } from "../read/cursor.ts";
+import { printable } from "../guard/printable.ts";
+import { okResult, type ToolResult } from "./outcome.ts";
 import {
   type CallContext,
   callContext,

@@ -7,12 +7,12 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { openLog } from "../log_file.ts";
-import { checkCursor, makeCursor, queryHash } from "../cursor.ts";
-import { printable } from "../printable.ts";
-import { levelSchema, logLineSchema } from "../log_line.ts";
-import { okResult, type ToolResult } from "../outcome.ts";
-import { searchLog, type SearchResult } from "../search.ts";
+import { openLog } from "../source/log_file.ts";
+import { checkCursor, makeCursor, queryHash } from "../read/cursor.ts";
+import { printable } from "../guard/printable.ts";
+import { levelSchema, logLineSchema } from "../read/log_line.ts";
+import { okResult, type ToolResult } from "./outcome.ts";
+import { searchLog, type SearchResult } from "../read/search.ts";
 import {
   type CallContext,
   callContext,

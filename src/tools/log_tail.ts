@@ -7,12 +7,12 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type Level } from "../level.ts";
-import { openLog } from "../log_file.ts";
-import { printable } from "../printable.ts";
-import { levelSchema, logLineSchema } from "../log_line.ts";
-import { okResult, type ToolResult } from "../outcome.ts";
-import { tailLog, type TailResult } from "../tail.ts";
+import { type Level } from "../read/level.ts";
+import { openLog } from "../source/log_file.ts";
+import { printable } from "../guard/printable.ts";
+import { levelSchema, logLineSchema } from "../read/log_line.ts";
+import { okResult, type ToolResult } from "./outcome.ts";
+import { tailLog, type TailResult } from "../read/tail.ts";
 import {
   type CallContext,
   callContext,

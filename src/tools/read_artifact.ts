@@ -7,9 +7,9 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { ToolError } from "../errors.ts";
-import { okResult, type ToolResult } from "../outcome.ts";
-import { printable } from "../printable.ts";
+import { ToolError } from "../core/errors.ts";
+import { okResult, type ToolResult } from "./outcome.ts";
+import { printable } from "../guard/printable.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
 const inputSchema = z.object({

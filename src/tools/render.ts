@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { LogLine } from "../log_line.ts";
-import { printable } from "../printable.ts";
-import type { StopReason } from "../scanner.ts";
+import type { LogLine } from "../read/log_line.ts";
+import { printable } from "../guard/printable.ts";
+import type { StopReason } from "../read/scanner.ts";
 
 /**
  * One line as `NUMBER LEVEL text`, `-` for an unknown number, with a cut marker. The text is shown

@@ -9,7 +9,7 @@
  */
 
 import { z } from "zod";
-import { type Level, LEVELS } from "../level.ts";
+import { type Level, LEVELS } from "../read/level.ts";
 import type { ToolContext } from "./deps.ts";
 
 /** The zod schema of the `artifact` field of a spilled result. */

@@ -1,0 +1,332 @@
+/**
+ * The command line: `logpeek [options] ROOT...`. Parses flags, loads the configuration, starts the
+ * server on stdio, and is the one place that turns errors into exit codes (0 done, 1 cannot start,
+ * 2 usage).
+ *
+ * @module
+ */
+
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
+import { parseArgs } from "node:util";
+import { ArtifactStore } from "../state/artifacts.ts";
+import { ENV_NAMES, readLimits } from "../core/config.ts";
+import { openRoots, RootError } from "../source/roots.ts";
+import { checkAncestors, processTrust } from "../source/confine.ts";
+import { ToolError } from "../core/errors.ts";
+import { createServer } from "../server/server.ts";
+import { chooseStateDir, prepareStateDir } from "../state/state_dir.ts";
+import { maskAndCut, MAX_ERROR_CHARS, TraceWriter, TracingTransport } from "../server/trace.ts";
+import { StdioFrameTransport } from "../server/stdio_transport.ts";
+import { renderReport, traceReport } from "./trace_report.ts";
+import { VERSION } from "../core/version.ts";
+import { localDispatch } from "../server/handlers.ts";
+import type { Dispatch } from "../tools/deps.ts";
+import { startToolWorker, WorkerPermissionError } from "../server/worker_host.ts";
+
+/** The usage text, printed by `--help` (stdout) and on a usage error (stderr). */
+export const USAGE =
+  `logpeek ${VERSION}: an MCP server (stdio) that lets AI agents read log files safely and honestly.
+
+Usage: logpeek [options] ROOT...
+       logpeek trace-report [--state-dir DIR] [--json]
+       logpeek config --client claude-desktop|claude-code|vscode|cursor [--binary PATH | --bundle PATH]
+                      [--state-dir DIR] ROOT...
+
+  ROOT          a log directory (read recursively) or a single log file; at least one.
+                There is no default: a stdio server inherits its client's working directory.
+
+Options:
+  --state-dir DIR  where the call trace and spilled artifacts live (absolute; default
+                   $LOGPEEK_STATE_DIR, else $XDG_STATE_HOME/logpeek, else ~/.local/state/logpeek)
+  --no-trace       do not write the call trace
+  --no-redact      do not mask secrets in returned log text
+  --trust-gid GID  trust every member of this group not to swap folders on a log's path (repeatable;
+                   by default a folder its group may write is refused, unless the group is root's)
+  -h, --help       print this help and exit
+  -V, --version    print the version and exit
+
+trace-report prints, per tool: calls, failures, spills, avg_ms, p95_ms, max_ms (--json: as JSON).
+config prints a server entry for an MCP client, starting logpeek with the narrowest permissions.
+
+Environment (whole numbers; sizes in bytes, times in ms):
+  LOGPEEK_TAIL_BYTES          log_tail reads at most this much from a log's end   (262144)
+  LOGPEEK_SEARCH_MS           log_search time budget                              (2000)
+  LOGPEEK_SEARCH_BYTES        log_search byte budget                              (5242880)
+  LOGPEEK_LEVELS_MS           log_levels time budget                              (30000)
+  LOGPEEK_MAX_LINE            most characters of one returned line                (1000)
+  LOGPEEK_INLINE_CHARS        longer answers spill to an artifact                 (8000)
+  LOGPEEK_ARTIFACT_TTL_S      seconds an artifact is kept                         (86400)
+  LOGPEEK_ARTIFACT_MAX_BYTES  all artifacts together at most                      (268435456)
+  LOGPEEK_TRACE_MAX_BYTES     the trace rotates at this size                      (10485760)
+
+Run with Deno's narrowest permissions, e.g.:
+  deno run --no-prompt --allow-read=/var/log/app,/home/me/.local/state/logpeek \\
+    --allow-write=/home/me/.local/state/logpeek --allow-env=${ENV_NAMES.join(",")} \\
+    main.ts --state-dir /home/me/.local/state/logpeek /var/log/app
+`;
+
+/** Where the CLI writes. stdout carries the MCP protocol only once the server runs. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: (name: string) => string | undefined;
+  cwd: () => string;
+}
+
+/** The process's own streams and environment. */
+export const DENO_IO: CliIo = {
+  stdout: (t) => Deno.stdout.writeSync(new TextEncoder().encode(t)),
+  stderr: (t) => Deno.stderr.writeSync(new TextEncoder().encode(t)),
+  env: (n) => Deno.env.get(n),
+  cwd: () => Deno.cwd(),
+};
+
+/** An environment lookup that answers undefined where the environment may not be read. */
+function lenient(env: CliIo["env"]): CliIo["env"] {
+  return (name) => {
+    try {
+      return env(name);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+  "state-dir": { type: "string" },
+  "no-trace": { type: "boolean" },
+  "no-redact": { type: "boolean" },
+  "trust-gid": { type: "string", multiple: true },
+  json: { type: "boolean" },
+  client: { type: "string" },
+  binary: { type: "string" },
+  bundle: { type: "string" },
+} as const;
+
+/** `logpeek config --client NAME [--binary PATH | --bundle PATH] [--state-dir DIR] ROOT...`. */
+function configCommand(
+  rootArgs: string[],
+  v: { client?: string; binary?: string; bundle?: string; "state-dir"?: string },
+  io: CliIo,
+  env: CliIo["env"],
+): number {
+  if (!v.client || !(CLIENTS as readonly string[]).includes(v.client)) {
+    io.stderr(`logpeek: config needs --client ${CLIENTS.join("|")}\n\n${USAGE}`);
+    return 2;
+  }
+  if (rootArgs.length === 0 || rootArgs.some((r) => r.trim() === "")) {
+    io.stderr(`logpeek: config needs the ROOTs to serve\n\n${USAGE}`);
+    return 2;
+  }
+  if (v.binary && v.bundle) {
+    io.stderr(`logpeek: give --binary or --bundle, not both\n\n${USAGE}`);
+    return 2;
+  }
+  let stateDir: string;
+  try {
+    stateDir = resolve(chooseStateDir(v["state-dir"], env));
+  } catch (e) {
+    io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n`);
+    return 1;
+  }
+  const roots = rootArgs.map((r) => resolve(io.cwd(), r));
+  const readPaths = [...roots];
+  for (const r of roots) {
+    try {
+      readPaths.push(Deno.realPathSync(r));
+    } catch (e) {
+      // The entry still names the root, but the server will not start until it exists.
+      if (e instanceof Deno.errors.NotFound) io.stderr(`logpeek: warning: root ${r} does not exist (yet)\n`);
+    }
+  }
+  const self = Deno.execPath();
+  const compiled = !/^deno(\.exe)?$/i.test(basename(self));
+  const launch: Launch = v.binary
+    ? { kind: "binary", path: resolve(io.cwd(), v.binary) }
+    : v.bundle
+    ? { kind: "bundle", path: resolve(io.cwd(), v.bundle) }
+    : compiled
+    ? { kind: "binary", path: self }
+    : { kind: "source", path: fileURLToPath(Deno.mainModule) };
+  const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch });
+  io.stderr(`logpeek: ${out.where}\n`);
+  io.stdout(out.text);
+  return 0;
+}
+
+/**
+ * Runs logpeek with `args`.
+ *
+ * @param args The command-line arguments (no program name).
+ * @param io Streams and environment.
+ * @param workerUrl The module the tool worker runs (the program's main module).
+ * @returns An exit code when done (help, version, trace-report, or an error at start), or null when
+ *   the server is running (the process then ends when the client closes stdin).
+ */
+export async function main(
+  args: string[],
+  io: CliIo = DENO_IO,
+  workerUrl: string = Deno.mainModule,
+): Promise<number | null> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n\n${USAGE}`);
+    return 2;
+  }
+  const v = parsed.values;
+  if (v.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (v.version) {
+    io.stdout(`logpeek ${VERSION}\n`);
+    return 0;
+  }
+  const env = lenient(io.env);
+  if (parsed.positionals[0] === "trace-report") {
+    if (parsed.positionals.length > 1) {
+      io.stderr(`logpeek: trace-report takes no ROOT\n\n${USAGE}`);
+      return 2;
+    }
+    try {
+      const report = await traceReport(chooseStateDir(v["state-dir"], env));
+      if (v.json) io.stdout(JSON.stringify(report, null, 2) + "\n");
+      else {
+        if (report.files.length === 0) io.stderr("logpeek: no calls traced yet\n");
+        io.stdout(renderReport(report));
+      }
+      return 0;
+    } catch (e) {
+      io.stderr(`logpeek: trace-report: ${e instanceof Error ? e.message : e}\n`);
+      return 1;
+    }
+  }
+  if (parsed.positionals[0] === "config") return configCommand(parsed.positionals.slice(1), v, io, env);
+  if (v.json) {
+    io.stderr(`logpeek: --json goes with trace-report\n\n${USAGE}`);
+    return 2;
+  }
+  if (v.client || v.binary || v.bundle) {
+    io.stderr(`logpeek: --client, --binary and --bundle go with config\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.positionals.length === 0) {
+    io.stderr(`logpeek: no ROOT given: name the log directories or files to serve\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.positionals.some((p) => p.trim() === "")) {
+    io.stderr(
+      `logpeek: an empty ROOT was given (an unset variable?): name the log directories or files\n\n${USAGE}`,
+    );
+    return 2;
+  }
+  try {
+    const stderr = (line: string) => io.stderr(line + "\n");
+    const limits = readLimits(io.env, stderr);
+    const trustGids = (v["trust-gid"] ?? []).map((g) => {
+      if (!/^\d{1,10}$/.test(g)) throw new RangeError(`--trust-gid takes a numeric group id, not '${g}'`);
+      return Number(g);
+    });
+    const roots = openRoots(parsed.positionals, io.cwd());
+    // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
+    // used only turns spilling and tracing off.
+    if (v["state-dir"] !== undefined) chooseStateDir(v["state-dir"], env);
+    let stateDir = "";
+    let artifacts: ArtifactStore | null = null;
+    let artifactsOff: string | null = null;
+    let trace: TraceWriter | null = null;
+    try {
+      stateDir = chooseStateDir(v["state-dir"], env);
+      prepareStateDir(stateDir);
+      artifacts = new ArtifactStore(
+        join(stateDir, "artifacts"),
+        limits.artifactTtlS * 1000,
+        limits.artifactMaxBytes,
+      );
+      artifacts.sweep();
+      if (!v["no-trace"]) {
+        trace = new TraceWriter(join(stateDir, "traces", "calls.jsonl"), limits.traceMaxBytes, stderr);
+      }
+    } catch (e) {
+      artifacts = null;
+      const why = e instanceof Error ? e.message : String(e);
+      artifactsOff = stateDir
+        ? `the state directory ${stateDir} cannot be used (${why})`
+        : `there is no state directory (${why})`;
+      stderr(
+        `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
+          (stateDir
+            ? `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`
+            : "Pass --state-dir."),
+      );
+    }
+    // Who may be trusted not to swap folders on a log's path (confine.ts), and the folders above each
+    // root where this process may read them (with read access to the roots only it may not: the
+    // launcher, `deno task start`, checks them before it starts the server).
+    const trust = processTrust(artifacts ? stateDir : null, trustGids, stderr);
+    for (const root of roots) {
+      root.trust = trust;
+      try {
+        checkAncestors(root.real, trust);
+      } catch (e) {
+        if (e instanceof ToolError) throw new RootError(`root ${root.path}: ${e.message}`);
+        throw e;
+      }
+    }
+    const redact = !v["no-redact"];
+    let dispatch: Dispatch;
+    let closeWorker: (() => void) | undefined;
+    if (Deno.permissions.querySync({ name: "read" }).state === "granted") {
+      // The process may read everything (a compiled binary, or --allow-read with no list): the code
+      // that touches log files runs in a worker narrowed to the roots and the state directory.
+      // Deno ends the process (exit 70) when --unstable-worker-options is missing; say first what for.
+      stderr(
+        "logpeek: read permission covers everything: narrowing it to the roots in a worker " +
+          "(needs --unstable-worker-options, or grant --allow-read for the roots only)",
+      );
+      const worker = await startToolWorker(workerUrl, {
+        roots,
+        limits,
+        stateDir: artifacts ? stateDir : null,
+        artifactsOff,
+        redact,
+      });
+      dispatch = worker.dispatch;
+      closeWorker = worker.close;
+      stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
+    } else {
+      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact });
+    }
+    const server = createServer({ limits, dispatch });
+    // The trace is always redacted; --no-redact is about returned log text only (issue #8).
+    const transport = new TracingTransport(
+      new StdioFrameTransport(),
+      trace ? (r) => trace.append(r) : null,
+      stderr,
+    );
+    // Errors the SDK would drop (a refused frame, an answer that could not be sent) go to stderr.
+    server.server.onerror = (e: Error) => stderr(`logpeek: ${maskAndCut(e.message, MAX_ERROR_CHARS)}`);
+    // When the client closes stdin the calls in flight are answered, then the transport closes and the
+    // server is done; the tool worker must not keep the process alive.
+    server.server.onclose = () => closeWorker?.();
+    await server.connect(transport);
+    stderr(
+      `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; ` +
+        (artifacts ? `state in ${stateDir}` : "no state directory"),
+    );
+    return null;
+  } catch (e) {
+    if (e instanceof RootError || e instanceof RangeError || e instanceof WorkerPermissionError) {
+      io.stderr(`logpeek: ${e.message}\n`);
+      return 1;
+    }
+    io.stderr(`logpeek: cannot start: ${e instanceof Error ? e.stack : e}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * `logpeek trace-report`: per tool, from the call trace — calls, failures, spills, avg_ms, p95_ms,
+ * max_ms — as an aligned table or JSON (issue #3; the seed `../shared/seeds/004_…`, trace_report.py).
+ *
+ * The trace is read line by line through the scanner, so memory stays bounded whatever its size; p95
+ * comes from a histogram with buckets 1% wide (nearest rank, reported as the bucket's upper edge,
+ * never above the true maximum). At most {@linkcode MAX_TOOLS} tools get a row of their own (issue #8:
+ * tool names come from clients).
+ *
+ * Permission: read access to the state directory.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { scan } from "../read/scanner.ts";
+
+/** One tool's row. */
+export interface ToolStats {
+  tool: string;
+  calls: number;
+  failures: number;
+  spills: number;
+  avg_ms: number;
+  p95_ms: number;
+  max_ms: number;
+}
+
+/** The report. */
+export interface TraceReport {
+  tools: ToolStats[];
+  /** Trace lines read. */
+  lines: number;
+  /** Lines that were not trace records (damaged, or cut by a crash mid-write). */
+  unreadable: number;
+  /** The files read, oldest first. */
+  files: string[];
+}
+
+/**
+ * Most distinct tool names given a row of their own: the rest are counted together under
+ * {@linkcode OTHER_TOOLS}, so a trace of a million made-up tool names is read in bounded memory.
+ */
+export const MAX_TOOLS = 100;
+/** The row that counts the calls of tools beyond the first {@linkcode MAX_TOOLS}. */
+export const OTHER_TOOLS = "(other tools)";
+
+const GROWTH = Math.log(1.01);
+const bucketOf = (ms: number) => Math.floor(Math.log1p(Math.max(0, ms)) / GROWTH);
+const upperEdge = (b: number) => Math.expm1((b + 1) * GROWTH);
+
+interface Acc {
+  calls: number;
+  failures: number;
+  spills: number;
+  sum: number;
+  max: number;
+  hist: Map<number, number>;
+}
+
+/**
+ * Reads the trace files of a state directory (`calls.jsonl.1`, then `calls.jsonl`).
+ *
+ * @param stateDir The state directory.
+ * @returns Per-tool statistics sorted by tool name.
+ * @throws Deno's errors other than a missing file.
+ */
+export async function traceReport(stateDir: string): Promise<TraceReport> {
+  const acc = new Map<string, Acc>();
+  const files: string[] = [];
+  let lines = 0;
+  let unreadable = 0;
+  const dec = new TextDecoder();
+  for (const name of ["calls.jsonl.1", "calls.jsonl"]) {
+    const path = join(stateDir, "traces", name);
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(path, { read: true });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue;
+      throw e;
+    }
+    files.push(path);
+    try {
+      await scan({ readSync: (b) => file.readSync(b), atEnd: () => true }, {
+        line(buf, s, e, _no, cut) {
+          lines++;
+          let r;
+          try {
+            if (cut) throw new Error("too long");
+            r = JSON.parse(dec.decode(buf.subarray(s, e)));
+          } catch {
+            unreadable++;
+            return true;
+          }
+          if (typeof r?.tool !== "string" || typeof r?.ms !== "number") {
+            unreadable++;
+            return true;
+          }
+          const tool = acc.has(r.tool) || acc.size < MAX_TOOLS ? r.tool : OTHER_TOOLS;
+          let a = acc.get(tool);
+          if (!a) acc.set(tool, a = { calls: 0, failures: 0, spills: 0, sum: 0, max: 0, hist: new Map() });
+          a.calls++;
+          if (r.ok === false) a.failures++;
+          if (r.spilled === true) a.spills++;
+          a.sum += r.ms;
+          a.max = Math.max(a.max, r.ms);
+          const b = bucketOf(r.ms);
+          a.hist.set(b, (a.hist.get(b) ?? 0) + 1);
+          return true;
+        },
+      }, { headBytes: 65536 });
+    } finally {
+      file.close();
+    }
+  }
+  const tools = [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tool, a]) => {
+    const rank = Math.ceil(0.95 * a.calls);
+    let seen = 0;
+    let p95 = a.max;
+    for (const b of [...a.hist.keys()].sort((x, y) => x - y)) {
+      seen += a.hist.get(b)!;
+      if (seen >= rank) {
+        p95 = Math.min(upperEdge(b), a.max);
+        break;
+      }
+    }
+    const round = (x: number) => Math.round(x * 100) / 100;
+    return {
+      tool,
+      calls: a.calls,
+      failures: a.failures,
+      spills: a.spills,
+      avg_ms: round(a.sum / a.calls),
+      p95_ms: round(p95),
+      max_ms: round(a.max),
+    };
+  });
+  return { tools, lines, unreadable, files };
+}
+
+/** Control characters, and line and paragraph separators, that would break a row of the table. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Renders the report as an aligned text table. A tool name is shown with control characters escaped
+ * (`\u000a`), so no name can forge a row, and cut to 80 characters.
+ */
+export function renderReport(r: TraceReport): string {
+  const head = ["tool", "calls", "failures", "spills", "avg_ms", "p95_ms", "max_ms"];
+  const shown = (tool: string) => {
+    const t = tool.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    return t.length > 80 ? `${t.slice(0, 80)}…` : t;
+  };
+  const rows = r.tools.map((t) => [
+    shown(t.tool),
+    String(t.calls),
+    String(t.failures),
+    String(t.spills),
+    t.avg_ms.toFixed(2),
+    t.p95_ms.toFixed(2),
+    t.max_ms.toFixed(2),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const fmt = (row: string[]) =>
+    row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+  const lines = [fmt(head), ...rows.map(fmt)];
+  if (r.unreadable) lines.push(`(${r.unreadable} of ${r.lines} trace lines were unreadable and left out)`);
+  return lines.join("\n") + "\n";
+}

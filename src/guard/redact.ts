@@ -1,0 +1,585 @@
+/**
+ * Masking secrets in log text before it reaches a result, an artifact or a trace (issues #3 and #8).
+ *
+ * Every rule works on one line alone: whether a secret is masked never depends on the lines around it,
+ * on a level filter, on a search, on where a tail window or a page starts, or on where a line was cut
+ * (issue #8 items 2, 4 and 5). A private key's body line is masked by its own shape, not because its
+ * `BEGIN` line was seen.
+ *
+ * Every rule is linear in its input (issue #8 item 9): the regular expressions start at a literal or a
+ * word boundary and either keep their quantifiers bounded or end with a run that always matches (so a
+ * failed attempt costs a bounded number of steps), and the rules that must look far ahead (a PEM block's
+ * `END` marker, the end of a cut token) are written as single passes over the text.
+ *
+ * What a reader needs stays: the key name, the token's kind (its public prefix) and the line's shape;
+ * only the secret value becomes `***`. What is masked and what is not is listed in the README's
+ * "Secrets are masked" section; `src/guard/redact_test.ts` holds a corpus of secrets and look-alikes.
+ *
+ * @module
+ */
+
+/** The mask that replaces a secret value. */
+export const MASK = "***";
+
+/**
+ * Secret key names: the whole key, or its last `_`/`-`/`.` part(s), is one of these. `sig` (an Azure
+ * SAS signature) only as a whole key. Session ids are not here: a ZooKeeper `sessionid: 0x14ed…` is an
+ * identifier, not a credential (issue #8 item 6); session cookies are masked by the cookie rule.
+ */
+const KEY = String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|` +
+  String.raw`access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?|` +
+  String.raw`account[_-]?key)|sig)`;
+
+/** Values that are not secrets even under a secret key name. */
+const HARMLESS = /^(?:\*+|null|nil|<nil>|none|true|false|undefined|redacted|\[redacted\]|-|)$/i;
+
+/** An environment reference (`$DB_PASS`, `${X}`, `%X%`): the value is elsewhere. */
+const REFERENCE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%|<[^>]*>)$/;
+
+/**
+ * Words that follow `password:` or `--password` in prose ("password: too short", "flag --password is
+ * deprecated"), never as the secret. Only the `key: value` and `--password value` forms consult them: a
+ * value after `=` is always masked.
+ */
+const PROSE = new Set(
+  ("a an the is was are be been to and or not no for of in on at by with without from as if when which " +
+    "that this it its has have had must may will should can cannot required missing given set changed " +
+    "change reset expired invalid incorrect wrong accepted rejected denied failed ok updated empty unset " +
+    "ignored deprecated option flag argument field instead nothing too prompt prompted hidden omitted")
+    .split(" "),
+);
+
+interface Rule {
+  re: RegExp;
+  /**
+   * Builds the replacement from the match's groups; returns the match unchanged to skip it. `after` is
+   * the text that follows the match (for a look at what comes next).
+   */
+  mask: (m: string, groups: string[], after: string) => string;
+}
+
+const keepPrefix = (prefixLen: number) => (m: string) => m.slice(0, prefixLen) + MASK;
+const unquote = (
+  v: string,
+) => (/^["']/.test(v) ? v.slice(1, v.endsWith(v[0]) && v.length > 1 ? -1 : undefined) : v);
+/** True for a value that must stay: already masked, empty-like, or a reference to a value elsewhere. */
+const keep = (inner: string) => HARMLESS.test(inner) || inner.includes(MASK) || REFERENCE.test(inner);
+/** True when `v` (unquoted) is a word of prose or repeats its own key (`Token: Token { kind: … }`). */
+const prose = (v: string, key: string) => {
+  const w = v.toLowerCase().replace(/[.,!?]$/, "");
+  return PROSE.has(w) || w === key.toLowerCase();
+};
+
+/** A quoted value, possibly cut before its closing quote, or a bare value. Always matches to its end. */
+const VALUE = String
+  .raw`("(?:[^"\\]|\\.)*(?:"|\\?$)|'[^']*'?|\\"(?:[^"\\]|\\[^"])*(?:\\"|\\?$)|[^\s&;,"')}\]]+)`;
+
+const RULES: Rule[] = [
+  // Authorization headers.
+  {
+    re:
+      /\b(authorization|proxy-authorization)(["']?\s*[:=]\s*["']?)(bearer|basic|token|digest)\s+([^\s"',;]+)/gi,
+    mask: (m, [k, sep, scheme, v]) => (HARMLESS.test(v) ? m : `${k}${sep}${scheme} ${MASK}`),
+  },
+  { re: /\b(bearer)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi, mask: (_m, [k]) => `${k} ${MASK}` },
+  // Credentials in URLs.
+  {
+    // (The scheme starts where a run of scheme characters starts: one attempt per run.)
+    re: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s:/@"']{0,200}):([^\s@/"']{1,200})@/gi,
+    mask: (m, [scheme, user, pass]) => (HARMLESS.test(pass) ? m : `${scheme}${user}:${MASK}@`),
+  },
+  // Known token shapes (the public prefix stays).
+  // A JWT starts where a run of its characters starts (not after a `-` or `_`): so no two attempts
+  // read the same run, and a failed one cannot make the rule quadratic.
+  { re: /(?<![\w-])eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/g, mask: keepPrefix(3) },
+  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b/g, mask: keepPrefix(4) },
+  { re: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g, mask: keepPrefix(4) },
+  { re: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/g, mask: keepPrefix(11) },
+  { re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g, mask: keepPrefix(6) },
+  { re: /\bxox[abprsoe]-[A-Za-z0-9-]{10,}\b/g, mask: keepPrefix(5) },
+  { re: /(hooks\.slack\.com\/services\/)[A-Za-z0-9/]+/g, mask: (_m, [p]) => p + MASK },
+  {
+    re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g,
+    mask: (m) => m.slice(0, m.indexOf("_", 3) + 1) + MASK,
+  },
+  { re: /\bwhsec_[A-Za-z0-9+/]{20,}/g, mask: keepPrefix(6) },
+  { re: /\bAIza[0-9A-Za-z_-]{35}\b/g, mask: keepPrefix(4) },
+  // npm access tokens (`npm_` and 36 letters or digits; `npm_config_cache` is not one).
+  { re: /\bnpm_[A-Za-z0-9]{36,}\b/g, mask: keepPrefix(4) },
+  // Anthropic, then OpenAI (project, service-account, admin and the older 48-character keys).
+  { re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, mask: keepPrefix(7) },
+  {
+    re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
+    mask: (m) => m.slice(0, m.indexOf("-", 3) + 1) + MASK,
+  },
+  { re: /\bsk-[A-Za-z0-9]{32,}\b/g, mask: keepPrefix(3) },
+  // SendGrid (`SG.` id `.` secret), HashiCorp Vault service, batch and recovery tokens.
+  { re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,}/g, mask: keepPrefix(3) },
+  { re: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g, mask: keepPrefix(4) },
+  // AWS secret access keys, by their key names.
+  {
+    re:
+      /\b(aws_secret_access_key|secret_access_key|SecretAccessKey)(["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})\b/g,
+    mask: (_m, [k, sep]) => `${k}${sep}${MASK}`,
+  },
+  // An AWS secret key written after the word "secret" without a separator ("… secret wJalr…").
+  {
+    re: /\b(secret(?:[ _-]?access)?(?:[ _-]?key)?)(\s+)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    mask: (_m, [k, sp]) => `${k}${sp}${MASK}`,
+  },
+  // Docker's config.json and npm's .npmrc: `"auth": "<base64 of user:pass>"`, `:_auth=<base64>`.
+  {
+    re: /("_?auth"\s*:\s*"|(?:^|[\s:;,{])_?auth\s*=\s*)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g,
+    mask: (m, [k, v]) => (/[A-Z0-9+/=]/.test(v) ? k + MASK : m),
+  },
+  // sshpass -p PASS, sshpass -pPASS.
+  {
+    re: /\b(sshpass\s+-p)(\s*)("[^"]*"?|'[^']*'?|[^\s"']+)/g,
+    mask: (m, [k, sp, v]) => (keep(unquote(v)) ? m : `${k}${sp}${MASK}`),
+  },
+  // --password PASS (a space, not `=`: that is the key=value rule's).
+  {
+    re: /(^|\s)(--?(?:password|passwd|pass))(\s+)("[^"]*"?|'[^']*'?|[^\s"'-][^\s"']*)/g,
+    mask: (m, [lead, k, sp, v]) => {
+      const inner = unquote(v);
+      return keep(inner) || (!/^["']/.test(v) && prose(inner, k)) ? m : `${lead}${k}${sp}${MASK}`;
+    },
+  },
+  // key=value, key: value, JSON ("password": "…", also numbers), Python ('password': '…'), escaped JSON
+  // inside a string (\"password\":\"…\"), URL queries (?token=…&), `.npmrc`'s `//host/:_authToken=…`.
+  {
+    re: new RegExp(String.raw`(^|[\s?&;,:({\['"]|\\")(${KEY})(\\?["']?\s*[=:]\s*|=)${VALUE}`, "gi"),
+    mask: (m, [lead, k, sep, v], after) => {
+      const inner = v.startsWith('\\"') ? v.slice(2).replace(/\\"$/, "") : unquote(v);
+      if (keep(inner) || /^[:=]/.test(inner)) return m;
+      const bare = !/^\\?["']/.test(v);
+      // "key: value" in prose or a structure (`Token: Token { kind: ContainerToken }`), not a secret.
+      if (bare && sep.includes(":") && (prose(inner, k) || /^\s*[{([]/.test(after))) return m;
+      // The working directory (`PWD=/home/app`, `OLDPWD=…`) is a path, not a password.
+      if (bare && /pwd$/i.test(k) && /^[~/.]/.test(inner)) return m;
+      const q = bare ? (/^\\?["']/.exec(sep)?.[0] ?? "") : v.startsWith('\\"') ? '\\"' : v[0];
+      return `${lead}${k}${sep}${q}${MASK}${q}`;
+    },
+  },
+];
+
+// ----------------------------------------------------------------------------------------------------
+// Private keys.
+
+/** A private key's BEGIN marker: PEM (RSA, EC, DSA, ENCRYPTED, PKCS#8), OpenSSH, PGP (`… BLOCK`). */
+const BEGIN_KEY = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
+/** A private key's END marker. */
+const END_KEY = /-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
+/** Where an unterminated one-line key ends: the end of its quoted string. */
+const STRING_END = /["']/g;
+/** 16 base64 characters in a row (then checked by {@linkcode mixed}). */
+const RUN16 = /[A-Za-z0-9+/]{16}/g;
+/** An escaped line break followed by base64: a one-line PEM in JSON. */
+const ESCAPED_BODY = /\\[nr][A-Za-z0-9+/=]/g;
+
+/** True when base64 text has upper and lower case letters and a digit, `+` or `/` (not a word, not hex). */
+const mixed = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9+/]/.test(s);
+
+/**
+ * The first match at or after a position, cached while the position does not pass it, so that asking
+ * for ever later positions costs one pass over the text in all.
+ */
+class NextMatch {
+  #at = -2;
+  #len = 0;
+  /**
+   * @param re A global regular expression.
+   * @param text The text.
+   * @param ok Accepts or refuses a match (a refused one is passed over by one character).
+   */
+  constructor(readonly re: RegExp, readonly text: string, readonly ok: (m: string) => boolean = () => true) {}
+  /** The index of the first accepted match at or after `from`, or the text's length when there is none. */
+  from(from: number): number {
+    if (this.#at === -2 || (this.#at >= 0 && this.#at < from)) {
+      this.re.lastIndex = from;
+      this.#at = -1;
+      for (let m = this.re.exec(this.text); m; m = this.re.exec(this.text)) {
+        if (this.ok(m[0])) {
+          this.#at = m.index;
+          this.#len = m[0].length;
+          break;
+        }
+        this.re.lastIndex = m.index + 1;
+      }
+    }
+    return this.#at < 0 ? this.text.length : this.#at;
+  }
+  /** The length of the match last found. */
+  get length(): number {
+    return this.#at < 0 ? 0 : this.#len;
+  }
+}
+
+/** True for a character of a key body read backwards from an END marker: base64, blanks, `\n` escapes. */
+const bodyChar = (c: number) =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 ||
+  c === 61 || c === 32 || c === 9 || c === 92;
+
+/**
+ * Masks private-key material in one line, in one pass from left to right: after a BEGIN marker,
+ * everything up to its END marker (or, when the END is not in the text, up to the end of the quoted
+ * string or of the text) when it holds key material ({@linkcode ESCAPED_BODY}, or 16 base64 characters
+ * in a row with mixed case and a digit); before an END marker whose BEGIN is not in the text, the key
+ * body that leads up to it.
+ */
+function maskKeyBlocks(text: string): { text: string; count: number } {
+  if (!text.includes("PRIVATE KEY")) return { text, count: 0 };
+  const begins = new NextMatch(BEGIN_KEY, text);
+  const ends = new NextMatch(END_KEY, text);
+  const quotes = new NextMatch(STRING_END, text);
+  const escaped = new NextMatch(ESCAPED_BODY, text);
+  const runs = new NextMatch(RUN16, text, mixed);
+  const evidence = (from: number) => Math.min(escaped.from(from), runs.from(from));
+  const out: string[] = [];
+  let count = 0;
+  let done = 0; // text[0, done) is in out
+  let pos = 0;
+  while (pos < text.length) {
+    const b = begins.from(pos);
+    const e = ends.from(pos);
+    if (b === text.length && e === text.length) break;
+    if (e < b) {
+      // An END whose BEGIN is not in the text: the body before it.
+      let s = e;
+      while (s > done && bodyChar(text.charCodeAt(s - 1))) s--;
+      const run = text.slice(s, e);
+      RUN16.lastIndex = ESCAPED_BODY.lastIndex = 0;
+      if (ESCAPED_BODY.test(run) || new NextMatch(RUN16, run, mixed).from(0) < run.length) {
+        const lead = run.length - run.trimStart().length;
+        out.push(text.slice(done, s + lead), MASK);
+        count++;
+        done = e;
+      }
+      pos = e + ends.length;
+      continue;
+    }
+    const body = b + begins.length;
+    const end = ends.from(body);
+    const stop = end < text.length ? end : quotes.from(body);
+    if (evidence(body) < stop) {
+      out.push(text.slice(done, body), MASK);
+      count++;
+      done = pos = stop;
+    } else {
+      pos = body;
+    }
+  }
+  if (!count) return { text, count: 0 };
+  out.push(text.slice(done));
+  return { text: out.join(""), count };
+}
+
+/** A key body line on its own: base64 only (blanks around it allowed). */
+const BODY_LINE = /^\s*([A-Za-z0-9+/]+)(={0,2})\s*$/;
+
+/**
+ * True when `token` has the shape of a line of a base64 key body rather than a word or a hex number:
+ * at least 16 characters with upper and lower case letters and a digit, `+` or `/` (random base64 of
+ * 16 characters lacks the last with chance 3.6 %, of 64 characters with chance 2 in a million), or a
+ * padded last line (`…==`) of at least 8 characters.
+ */
+function bodyShaped(token: string, padding: string): boolean {
+  if (padding) return token.length + padding.length >= 8 && (token.length + padding.length) % 4 === 0;
+  return token.length >= 16 && mixed(token);
+}
+
+/**
+ * Masks a line that is one line of a key's body: the whole line is base64 (PEM, OpenSSH and PGP bodies
+ * are 64 to 70 characters a line), or it ends, after a log prefix and a blank, with a base64 run of 56 to
+ * 80 characters (a logger that writes a key one line at a time).
+ */
+function maskBodyLine(text: string): { text: string; count: number } {
+  const m = BODY_LINE.exec(text);
+  if (m) {
+    if (!bodyShaped(m[1], m[2])) return { text, count: 0 };
+    const lead = text.length - text.trimStart().length;
+    return { text: text.slice(0, lead) + MASK, count: 1 };
+  }
+  const trimmed = text.trimEnd();
+  const at = Math.max(trimmed.lastIndexOf(" "), trimmed.lastIndexOf("\t")) + 1;
+  const last = trimmed.slice(at);
+  if (at === 0 || last.length < 56 || last.length > 82) return { text, count: 0 };
+  const t = /^([A-Za-z0-9+/]+)(={0,2})$/.exec(last);
+  if (!t || t[1].length < 56 || !bodyShaped(t[1], "")) return { text, count: 0 };
+  return { text: text.slice(0, at) + MASK, count: 1 };
+}
+
+/** One redacted text. */
+export interface Redacted {
+  /** The text with secrets masked. */
+  text: string;
+  /** How many secrets were masked. */
+  count: number;
+}
+
+function redact(text: string, bodies: boolean): Redacted {
+  let count = 0;
+  const keys = maskKeyBlocks(text);
+  text = keys.text;
+  count += keys.count;
+  if (bodies && !keys.count) {
+    const b = maskBodyLine(text);
+    text = b.text;
+    count += b.count;
+  }
+  for (const rule of RULES) {
+    rule.re.lastIndex = 0;
+    if (!rule.re.test(text)) continue;
+    rule.re.lastIndex = 0;
+    const whole = text;
+    text = text.replace(rule.re, (...args) => {
+      const m = args[0] as string;
+      // args: the match, its groups, the offset, the whole text (no named groups here).
+      const offset = args[args.length - 2] as number;
+      const groups = args.slice(1, -2) as string[];
+      const out = rule.mask(m, groups, whole.slice(offset + m.length, offset + m.length + 8));
+      if (out !== m) count++;
+      return out;
+    });
+  }
+  text = maskCookies(text, () => count++);
+  text = maskMysql(text, () => count++);
+  return { text, count };
+}
+
+// ----------------------------------------------------------------------------------------------------
+// Cookies.
+
+/** `Cookie:` or `Set-Cookie:` (also `cookie=`, `"cookie": "`, `cookie name=`), up to its first pair. */
+const COOKIE = /\b(set-)?cookie(["']?\s*[:=]\s*["']?|\s+)(?=[^\s=;,"']{1,100}=)/gi;
+/** One `name=value` pair of a cookie header, and the `; ` before the next. */
+const COOKIE_PAIR = /([^\s=;,"']{1,100}=)("[^"]*"?|[^\s;,"']*)(;\s?)?/y;
+
+/**
+ * Masks cookie values: every value of a `Cookie` header (cookies are credentials: which of them holds
+ * the session cannot be told by its name), the first pair's value of a `Set-Cookie` (its attributes,
+ * `Path=/`, stay). One pass: each pair is read once.
+ */
+function maskCookies(text: string, counted: () => void): string {
+  if (!/cookie/i.test(text)) return text;
+  const out: string[] = [];
+  let done = 0;
+  COOKIE.lastIndex = 0;
+  for (let c = COOKIE.exec(text); c; c = COOKIE.exec(text)) {
+    let at = c.index + c[0].length;
+    for (;;) {
+      COOKIE_PAIR.lastIndex = at;
+      const p = COOKIE_PAIR.exec(text);
+      if (!p) break;
+      const valueAt = at + p[1].length;
+      if (p[2] && !keep(unquote(p[2]))) {
+        out.push(text.slice(done, valueAt), MASK);
+        done = valueAt + p[2].length;
+        counted();
+      }
+      at = COOKIE_PAIR.lastIndex;
+      if (c[1] || !p[3]) break; // Set-Cookie: only its first pair is the cookie
+    }
+    COOKIE.lastIndex = Math.max(COOKIE.lastIndex, at);
+  }
+  if (!out.length) return text;
+  out.push(text.slice(done));
+  return out.join("");
+}
+
+// ----------------------------------------------------------------------------------------------------
+// mysql -pPASS.
+
+/** A mysql client command; its `-p` option takes the password glued to it. */
+const MYSQL = /\bmysql(?:dump|admin|import|check|slap|binlog|pump|sh)?(?=\s)/g;
+/** Where a shell command ends. */
+const COMMAND_END = /[|;&\n]|$/g;
+
+/** Masks `-pPASS` within each mysql command of the text (not `-p` alone: that prompts; not `-P3306`). */
+function maskMysql(text: string, counted: () => void): string {
+  if (!text.includes("mysql")) return text;
+  const out: string[] = [];
+  let done = 0;
+  MYSQL.lastIndex = 0;
+  for (let m = MYSQL.exec(text); m; m = MYSQL.exec(text)) {
+    COMMAND_END.lastIndex = m.index + m[0].length;
+    const end = COMMAND_END.exec(text)!.index;
+    out.push(
+      text.slice(done, m.index),
+      text.slice(m.index, end).replace(
+        /(\s-p)("[^"]*"?|'[^']*'?|[^\s"']+)/g,
+        (all, k: string, v: string) => (keep(unquote(v)) ? all : (counted(), k + MASK)),
+      ),
+    );
+    done = end;
+    MYSQL.lastIndex = Math.max(end, m.index + m[0].length);
+  }
+  if (!out.length) return text;
+  out.push(text.slice(done));
+  return out.join("");
+}
+
+// ----------------------------------------------------------------------------------------------------
+// The entry points.
+
+/**
+ * Masks the secrets in one line of text. Stateless: the same line is masked the same way whatever came
+ * before it. Linear in the length of `text` (a 4 MiB adversarial line takes well under a second).
+ *
+ * @param text The line (no line breaks expected, though JSON-escaped ones are fine).
+ * @returns The masked text and how many secrets were masked.
+ * @example
+ * ```ts
+ * import { redactLine } from "./redact.ts";
+ * const r = redactLine("login ok user=bob password=hunter2 ip=10.0.0.1");
+ * console.assert(r.text === "login ok user=bob password=*** ip=10.0.0.1" && r.count === 1);
+ * ```
+ */
+export function redactLine(text: string): Redacted {
+  return redact(text, true);
+}
+
+/** A BEGIN line of a public block (certificate, public key): its body lines are not secrets. */
+const BEGIN_PUBLIC =
+  /-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE REQUEST|X509 CRL)-----/;
+
+/**
+ * A redactor for the lines of one result, in order. Masking does not depend on the other lines: the one
+ * use of order is that, when the lines are contiguous in the log (an unfiltered tail), the base64 body of
+ * a certificate or public key whose BEGIN line is in view is left alone (a private key's body is masked
+ * whatever is in view).
+ */
+export class LineRedactor {
+  #inPublic = false;
+  /** Secrets masked so far. */
+  count = 0;
+  /**
+   * @param enabled False for `--no-redact`: every line passes unchanged.
+   * @param contiguous True when consecutive calls get consecutive lines of the log.
+   */
+  constructor(readonly enabled: boolean, readonly contiguous: boolean) {}
+
+  /**
+   * Masks one line.
+   *
+   * @param text The line's text.
+   * @param cut True when the text is only the line's start (cut at `LOGPEEK_MAX_LINE`): a secret that
+   *   runs into the cut is masked up to it ({@linkcode redactCutTail}).
+   * @returns The text to show.
+   */
+  line(text: string, cut = false): string {
+    if (!this.enabled) return text;
+    let bodies = true;
+    if (this.contiguous) {
+      if (text.includes("-----END ")) this.#inPublic = false;
+      else if (BEGIN_PUBLIC.test(text)) this.#inPublic = true;
+      else if (this.#inPublic && !BODY_LINE.test(text)) this.#inPublic = false;
+      bodies = !this.#inPublic;
+    }
+    const r = redact(text, bodies);
+    this.count += r.count;
+    if (!cut) return r.text;
+    const t = redactCutTail(r.text);
+    this.count += t.count;
+    return t.text;
+  }
+}
+
+/**
+ * Token prefixes whose token may run into a cut, each with the characters its token is made of (the
+ * index into {@linkcode CUT_CLASSES}).
+ */
+const CUT_PREFIXES: [RegExp, number][] = [
+  [/^gh[pousr]_/, 0],
+  [/^github_pat_/, 1],
+  [/^glpat-/, 2],
+  [/^xox[abprsoe]-/, 3],
+  [/^[sr]k_(?:live|test)_/, 0],
+  [/^whsec_/, 5],
+  [/^(?:AKIA|ASIA)/, 4],
+  [/^AIza/, 2],
+  [/^eyJ/, 6],
+  [/^npm_/, 0],
+  [/^sk-ant-/, 2],
+  [/^sk-(?:proj|svcacct|admin)-/, 2],
+  [/^SG\./, 6],
+  [/^hv[sbr]\./, 2],
+];
+/** Where any of the prefixes may start (then the exact one is found by {@linkcode CUT_PREFIXES}). */
+const CUT_START =
+  /(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_|glpat-|xox[abprsoe]-|[sr]k_(?:live|test)_|whsec_|AKIA|ASIA|AIza|eyJ|npm_|sk-ant-|sk-(?:proj|svcacct|admin)-|SG\.|hv[sbr]\.)/g;
+const CUT_CLASSES: ((c: number) => boolean)[] = [
+  (c) => alnum(c),
+  (c) => alnum(c) || c === 95,
+  (c) => alnum(c) || c === 95 || c === 45,
+  (c) => alnum(c) || c === 45,
+  (c) => (c >= 65 && c <= 90) || (c >= 48 && c <= 57),
+  (c) => alnum(c) || c === 43 || c === 47,
+  (c) => alnum(c) || c === 95 || c === 45 || c === 46,
+];
+const alnum = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/** How far back from a cut {@linkcode redactCutTail} looks: longer tokens were masked whole already. */
+const CUT_WINDOW = 4096;
+
+/** Where the run of characters that `inClass` accepts and that reaches `n` starts (not before `stop`). */
+function runStart(text: string, n: number, stop: number, inClass: (c: number) => boolean): number {
+  let s = n;
+  while (s > stop && inClass(text.charCodeAt(s - 1))) s--;
+  return s;
+}
+
+/** Characters of a token that may run into a cut: base64url, base64, `.`, `~` and `=`. */
+const tokenChar = (c: number) =>
+  alnum(c) || c === 95 || c === 45 || c === 46 || c === 43 || c === 47 || c === 61 || c === 126;
+/** Characters of a URL password (anything but blanks, `@`, `/`, quotes and `:`). */
+const passChar = (c: number) =>
+  !(c === 32 || c === 9 || c === 64 || c === 47 || c === 34 || c === 39 || c === 58 || c < 32);
+/** Characters of a URL's user name. */
+const userChar = passChar;
+
+/**
+ * For a line cut to its first characters: masks, up to the cut, a secret whose start is at the end,
+ * where the cut left it too short for {@linkcode redactLine} to know it: a known token prefix followed by
+ * the start of its token, a URL password (`scheme://user:pa|`), a `Bearer`/`Basic`/`Token` credential.
+ * (A value after a secret key name, a quoted JSON value, a cookie value and a PEM key body are masked up
+ * to the cut by {@linkcode redactLine} itself.) It looks at the last {@linkcode CUT_WINDOW} characters
+ * only: constant time per line.
+ *
+ * @param text The cut text (already redacted).
+ * @returns The text and 1 when a tail was masked, else 0.
+ */
+export function redactCutTail(text: string): Redacted {
+  const n = text.length;
+  if (!n || text.endsWith(MASK)) return { text, count: 0 };
+  const stop = Math.max(0, n - CUT_WINDOW);
+  // Where each class's run that reaches the end starts.
+  const from = CUT_CLASSES.map((inClass) => runStart(text, n, stop, inClass));
+  CUT_START.lastIndex = Math.min(...from);
+  for (let m = CUT_START.exec(text); m; m = CUT_START.exec(text)) {
+    const rest = text.slice(m.index, m.index + 20);
+    for (const [re, cls] of CUT_PREFIXES) {
+      const p = re.exec(rest);
+      if (!p) continue;
+      const after = m.index + p[0].length;
+      if (after < n && after >= from[cls]) return { text: text.slice(0, after) + MASK, count: 1 };
+    }
+  }
+  // scheme://user:pass (no @ yet).
+  const s = runStart(text, n, stop, passChar);
+  if (s < n && text[s - 1] === ":") {
+    const u = runStart(text, s - 1, Math.max(stop, s - 201), userChar);
+    const pass = text.slice(s);
+    if (
+      text.slice(u - 3, u) === "://" &&
+      /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}$/i.test(text.slice(Math.max(0, u - 35), u - 3)) &&
+      !/^\d{1,5}$/.test(pass) && !HARMLESS.test(pass)
+    ) return { text: text.slice(0, s) + MASK, count: 1 };
+  }
+  // Bearer abc|, Basic dXNl|.
+  const t = runStart(text, n, stop, tokenChar);
+  if (t < n && /\b(?:bearer|basic|token)\s+$/i.test(text.slice(Math.max(0, t - 24), t))) {
+    return { text: text.slice(0, t) + MASK, count: 1 };
+  }
+  return { text, count: 0 };
+}

@@ -1,0 +1,246 @@
+/**
+ * Resume cursors (issue #5): an incomplete `log_search` or `log_levels` returns `next_cursor`, and the
+ * same call with `cursor` goes on exactly where the last one stopped — no line lost, none repeated,
+ * line numbers continuous.
+ *
+ * A cursor is opaque to the client: `PAYLOAD.MAC`, the payload base64url of JSON recording the tool,
+ * hashes of the log's name and of the query, the file's identity (device and inode), where the next page
+ * starts (a byte offset, the start of the line it is in, and the lines before it), and fingerprints of what
+ * was read (the first bytes and samples over the read part, and the bytes just before the offset); the MAC
+ * an HMAC-SHA-256 (RFC 2104) of the payload under a 32-byte key the client never sees — kept in the
+ * state directory (`cursor.key`, 0600, so cursors survive a restart) or, without one, made per process
+ * (`src/state/state_dir.ts`). A cursor anyone re-sealed, or whose fields are not what this server writes
+ * (negative or fractional numbers, wrong types, missing or extra fields, `ls > off`), is refused as
+ * `invalid_cursor` before any of it is used (issue #8, item 13: a checksum anyone could recompute let a
+ * crafted cursor reach the reader with a negative offset). Resuming then refuses, saying which: a cursor
+ * for another tool, file or query; a log rotated away (another file has its name now); a log truncated
+ * below the offset; a log whose already-read part changed. It never continues silently on a different
+ * file.
+ *
+ * @module
+ */
+
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import { type OpenLog, readRange, type ResumePoint } from "../source/log_file.ts";
+
+/** What a cursor says. */
+export interface Cursor extends ResumePoint {
+  /** The tool. */
+  k: "log_search" | "log_levels";
+  /**
+   * A hash of the log's name (FNV-1a, 8 hex digits; given to {@linkcode makeCursor} as the name): a
+   * cursor stays short whatever the name's length (up to 4096 characters, more than a cursor may hold).
+   */
+  f: string;
+  /** Hash of the query (text, level, options); "" for log_levels. */
+  q: string;
+  /** Device and inode of the log. */
+  dev: number;
+  ino: number;
+  /** Where the next page reads from, the start of the line it is in, lines before that, and more. */
+  off: number;
+  ls: number;
+  line: number;
+  pending: boolean;
+  skip: number;
+  /** Fingerprints: FNV-1a of the first bytes, and of the bytes just before `off`. */
+  h0: string;
+  h1: string;
+  /** The seal: HMAC-SHA-256 of the payload under the server's cursor key, base64url. */
+  s: string;
+}
+
+const FINGERPRINT_BYTES = 256;
+
+/** FNV-1a (32-bit) of some bytes, as 8 hex digits. */
+export function fnv1a(bytes: Uint8Array, seed = 0x811c9dc5): string {
+  let h = seed;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+
+/** A stable hash of a query: which text, level and options a cursor belongs to. */
+export function queryHash(query: Record<string, unknown>): string {
+  const keys = Object.keys(query).filter((k) => query[k] !== undefined).sort();
+  return fnv1a(new TextEncoder().encode(JSON.stringify(keys.map((k) => [k, query[k]]))));
+}
+
+function fingerprints(log: OpenLog, off: number): { h0: string; h1: string } {
+  // A gzip log's offsets are in its decompressed stream: its compressed start and its size stand in
+  // (a rotated .gz is not written again).
+  if (log.gzip) {
+    return { h0: fnv1a(readRange(log, 0, FINGERPRINT_BYTES)), h1: `size-${log.file.statSync().size}` };
+  }
+  const start = Math.max(0, off - FINGERPRINT_BYTES);
+  // h0: the first bytes, and 16 samples of 64 bytes spread over the part already read, so an edit
+  // anywhere in it is likely (not certain) to show; h1: the bytes just before the offset.
+  let h0 = fnv1a(readRange(log, 0, Math.min(off, FINGERPRINT_BYTES)));
+  for (let k = 1; k <= 16 && off > FINGERPRINT_BYTES * 2; k++) {
+    const at = Math.floor((off * k) / 17);
+    h0 = fnv1a(readRange(log, at, Math.min(64, off - at)), parseInt(h0, 16));
+  }
+  return { h0, h1: fnv1a(readRange(log, start, off - start)) };
+}
+
+/** The hash a cursor holds of a log's name. */
+const nameHash = (name: string) => fnv1a(new TextEncoder().encode(name));
+
+/** Why any cursor that fails its seal or its shape is refused: one message, saying what to do. */
+const NOT_OURS =
+  "the cursor is not one this server made (or was damaged in copying); start again without cursor";
+
+/** base64url without padding (RFC 4648 §5). */
+function b64url(bytes: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+/** The HMAC-SHA-256 (RFC 2104) of `payload` under `key`, base64url: 43 characters. */
+function macOf(key: Uint8Array, payload: string): string {
+  return createHmac("sha256", key).update(payload).digest("base64url");
+}
+
+/** The fields of a cursor's payload, in the order it is written. */
+const FIELDS = ["k", "f", "q", "dev", "ino", "off", "ls", "line", "pending", "skip", "h0", "h1"] as const;
+
+/** A whole number from 0 to 2^53 − 1 (an offset, a line count). */
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+/** A device or inode number: a non-negative whole number (may exceed 2^53 on some file systems). */
+const isId = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const HEX8 = /^[0-9a-f]{8}$/;
+
+/**
+ * The payload as a cursor, when every field has its type and range and nothing else is there: the
+ * tool one of two, names and hashes strings, offsets and line counts whole numbers from 0 to 2^53 − 1
+ * with `ls <= off` and no more lines before `ls` than bytes, `skip` 0 or the line after `line`, the
+ * fingerprints 8 hex digits (or `size-N` for a gzip log's second). Null otherwise.
+ */
+function validCursor(v: unknown): Omit<Cursor, "s"> | null {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length !== FIELDS.length || !FIELDS.every((k) => Object.hasOwn(o, k))) return null;
+  if (o.k !== "log_search" && o.k !== "log_levels") return null;
+  if (typeof o.f !== "string" || !HEX8.test(o.f)) return null;
+  if (typeof o.q !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.q)) return null;
+  if (!isId(o.dev) || !isId(o.ino)) return null;
+  if (!isCount(o.off) || !isCount(o.ls) || !isCount(o.line) || !isCount(o.skip)) return null;
+  if (o.ls > o.off || o.line > o.ls) return null;
+  if (o.skip !== 0 && o.skip !== o.line + 1) return null;
+  if (typeof o.pending !== "boolean") return null;
+  if (o.k === "log_levels" && (o.pending || o.skip !== 0 || o.q !== "")) return null;
+  if (typeof o.h0 !== "string" || !HEX8.test(o.h0)) return null;
+  if (typeof o.h1 !== "string" || !(HEX8.test(o.h1) || /^size-(0|[1-9][0-9]{0,15})$/.test(o.h1))) return null;
+  return o as unknown as Omit<Cursor, "s">;
+}
+
+/**
+ * Makes the cursor for the page after a scan that stopped at `off`: `PAYLOAD.MAC`, the payload the
+ * base64url of the fields' JSON, the MAC its HMAC-SHA-256 under `key` (base64url).
+ *
+ * @param log The open log.
+ * @param c The tool, name, query hash, offset, lines before it, and the line not to repeat.
+ * @param key The cursor key (`ToolContext.cursorKey`: 32 bytes the client never sees).
+ * @returns The opaque cursor string.
+ */
+export function makeCursor(
+  log: OpenLog,
+  c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s">,
+  key: Uint8Array,
+): string {
+  const st = log.file.statSync();
+  const all: Omit<Cursor, "s"> = {
+    ...c,
+    f: nameHash(c.f),
+    dev: st.dev,
+    ino: st.ino ?? 0,
+    ...fingerprints(log, c.off),
+  };
+  const json = JSON.stringify(Object.fromEntries(FIELDS.map((k) => [k, all[k]])));
+  const payload = b64url(new TextEncoder().encode(json));
+  return `${payload}.${macOf(key, payload)}`;
+}
+
+/**
+ * Checks a cursor against the call and the log, and says where to resume. First its seal (the MAC,
+ * compared in constant time), then every field's type and range, then that it belongs to this call,
+ * then the log: same file, not truncated below it, the part already read unchanged.
+ *
+ * @param text The cursor string.
+ * @param log The open log.
+ * @param expect The tool, log name and query hash of this call.
+ * @param key The cursor key it was made with.
+ * @returns The cursor's contents.
+ * @throws {ToolError} `invalid_cursor` (not sealed with this key, malformed, a field out of range, or
+ *   for another tool, file or query) or `file_changed` (rotated, truncated, or its already-read part
+ *   changed).
+ */
+export function checkCursor(
+  text: string,
+  log: OpenLog,
+  expect: { k: Cursor["k"]; f: string; q: string },
+  key: Uint8Array,
+): Cursor {
+  const dot = text.indexOf(".");
+  const payload = text.slice(0, dot);
+  const mac = text.slice(dot + 1);
+  if (dot < 1 || !/^[A-Za-z0-9_-]+$/.test(payload) || !/^[A-Za-z0-9_-]{43}$/.test(mac)) {
+    throw new ToolError("invalid_cursor", NOT_OURS);
+  }
+  const enc = new TextEncoder();
+  if (!timingSafeEqual(enc.encode(macOf(key, payload)), enc.encode(mac))) {
+    throw new ToolError("invalid_cursor", NOT_OURS);
+  }
+  let fields: Omit<Cursor, "s"> | null = null;
+  try {
+    const bin = atob(payload.replaceAll("-", "+").replaceAll("_", "/"));
+    fields = validCursor(JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(bin, (ch) => ch.charCodeAt(0)),
+    )));
+  } catch {
+    // not base64 of UTF-8 JSON: refused below
+  }
+  if (!fields) throw new ToolError("invalid_cursor", NOT_OURS);
+  const c: Cursor = { ...fields, s: mac };
+  if (c.k !== expect.k) {
+    throw new ToolError("invalid_cursor", `the cursor belongs to ${c.k}, not ${expect.k}`);
+  }
+  if (c.f !== nameHash(expect.f)) {
+    throw new ToolError("invalid_cursor", `the cursor belongs to another log, not ${printable(expect.f)}`);
+  }
+  if (c.q !== expect.q) {
+    throw new ToolError(
+      "invalid_cursor",
+      "the cursor belongs to another query: use the same text, level and options",
+    );
+  }
+  const st = log.file.statSync();
+  if (st.dev !== c.dev || (st.ino ?? 0) !== c.ino) {
+    throw new ToolError(
+      "file_changed",
+      `${
+        printable(expect.f)
+      } is another file now (rotated?): the cursor cannot go on; start again without cursor`,
+    );
+  }
+  if (c.ls < log.bomLength) throw new ToolError("invalid_cursor", NOT_OURS);
+  if (!log.gzip && st.size < c.off) {
+    throw new ToolError(
+      "file_changed",
+      `${printable(expect.f)} was truncated below where the last page stopped; start again without cursor`,
+    );
+  }
+  const now = fingerprints(log, c.off);
+  if (now.h0 !== c.h0 || now.h1 !== c.h1) {
+    throw new ToolError(
+      "file_changed",
+      `the part of ${
+        printable(expect.f)
+      } already read has changed since the last page; start again without cursor`,
+    );
+  }
+  return c;
+}

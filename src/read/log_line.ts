@@ -1,0 +1,65 @@
+/**
+ * The line every reading tool returns.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { decodeLine } from "./decode.ts";
+import { levelOf, LEVELS } from "./level.ts";
+import type { LineRedactor } from "../guard/redact.ts";
+
+/** The zod schema of a level name (issue #2: `TRACE DEBUG INFO NOTICE WARN ERROR FATAL UNKNOWN`). */
+export const levelSchema = z.enum(LEVELS);
+
+/** The zod schema of {@linkcode LogLine}. */
+export const logLineSchema = z.object({
+  line_no: z.number().int().nullable().describe(
+    "1-based line number counted from the file's start; null when only the file's end was read",
+  ),
+  level: levelSchema,
+  text: z.string().describe("the line without its end of line; invalid UTF-8 replaced by U+FFFD"),
+  cut: z.boolean().describe("true when text is not the whole line (cut to LOGPEEK_MAX_LINE characters)"),
+});
+
+/**
+ * One returned line: `{line_no, level, text, cut}`. `text` excludes the end of line (LF or CRLF) and
+ * holds at most `LOGPEEK_MAX_LINE` characters (Unicode code points).
+ */
+export type LogLine = z.infer<typeof logLineSchema>;
+
+/**
+ * Makes a {@linkcode LogLine} from raw bytes: finds the level, decodes, cuts.
+ *
+ * @param buf Bytes holding the line (or only its start when `partial`).
+ * @param start Offset of the line's first byte.
+ * @param end Offset past its last byte (end of line excluded).
+ * @param lineNo The line's number, or null when unknown.
+ * @param partial True when the bytes are only the line's start.
+ * @param maxLine The most characters of text.
+ * @param redactor Masks secrets in the text (and counts them); none: the text is returned as read.
+ * @returns The line and how many of its bytes were replaced.
+ */
+export function toLogLine(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  lineNo: number | null,
+  partial: boolean,
+  maxLine: number,
+  redactor?: LineRedactor,
+): { line: LogLine; replaced: number } {
+  // Each character takes at most 4 bytes: no more are needed for maxLine characters (and one more
+  // to know whether there is more).
+  const take = Math.min(end, start + maxLine * 4 + 1);
+  const d = decodeLine(buf.subarray(start, take), maxLine, partial || take < end);
+  return {
+    line: {
+      line_no: lineNo,
+      level: LEVELS[levelOf(buf, start, end)],
+      text: redactor ? redactor.line(d.text, d.cut) : d.text,
+      cut: d.cut,
+    },
+    replaced: d.replaced,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The bytes a scan reads: a plain log from an offset, or a gzip log's decompressed stream (skipped
+ * ahead to the offset), with what a resumed scan needs, and how the source says it was not read whole.
+ *
+ * @module
+ */
+
+import { gzipSource } from "./gzip_source.ts";
+import { fileSource, type OpenLog, type ResumePoint, resumeState } from "../source/log_file.ts";
+import type { ByteSource, ScanOptions, StopReason } from "./scanner.ts";
+
+/** A source ready to scan. */
+export interface ScanSource {
+  src: ByteSource;
+  /** The scanner's `resume` option, when the scan starts inside a line. */
+  resume: ScanOptions["resume"];
+  /** After the scan: `file_changed` (a plain log shrank), `corrupt_gzip`, or null. */
+  damage(): StopReason | null;
+  /** The file offset reached after `bytes` read by the scan (compressed bytes for a gzip log). */
+  reached(bytes: number): number;
+}
+
+/**
+ * Opens the bytes of `log` from `from`.
+ *
+ * @param log The open log.
+ * @param from Where to start (a cursor's resume point, or the start).
+ * @param headBytes How many of a line's first bytes the scan keeps.
+ * @param carryBytes How many bytes before `from.off` a match may straddle.
+ */
+export async function sourceFor(
+  log: OpenLog,
+  from: ResumePoint,
+  headBytes: number,
+  carryBytes: number,
+): Promise<ScanSource> {
+  if (log.gzip) {
+    const src = gzipSource(log);
+    let resume: ScanOptions["resume"];
+    if (from.off > 0) {
+      const { head, carry } = await src.skip(from.ls, from.off, headBytes, carryBytes);
+      if (from.off > from.ls) resume = { head, lineLen: from.off - from.ls, carry, pending: from.pending };
+    }
+    return {
+      src,
+      resume,
+      damage: () => (src.corrupt ? "corrupt_gzip" : null),
+      reached: () => src.compressedPosition,
+    };
+  }
+  const src = fileSource(log, from.off);
+  return {
+    src,
+    resume: resumeState(log, from, headBytes, carryBytes),
+    damage: () => (src.truncated ? "file_changed" : null),
+    reached: (bytes) => from.off + bytes,
+  };
+}

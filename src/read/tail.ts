@@ -1,0 +1,147 @@
+/**
+ * The end of a log: the last lines within a window of at most `tailBytes` bytes from its end.
+ *
+ * From the seed (`../shared/seeds/000_…`, "Хвост файла и номера строк"): nothing before the window is
+ * read except the one byte just before it, which says whether the window's first line is whole (a line
+ * that starts right after a newline is kept; a fragment is dropped and reported). Line numbers are
+ * known only when the window covers the whole file.
+ *
+ * @module
+ */
+
+import { type Level, levelOf, LEVELS } from "./level.ts";
+import { type LogLine, toLogLine } from "./log_line.ts";
+import { byteAt, fileSource, type LogSource, type OpenLog } from "../source/log_file.ts";
+import { gzipSource } from "./gzip_source.ts";
+import { scan } from "./scanner.ts";
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../source/roots.ts";
+import { LineRedactor } from "../guard/redact.ts";
+
+/** Options of {@linkcode tailLog}. */
+export interface TailOptions {
+  /** How many lines at most. */
+  lines: number;
+  /** Keep only lines of this level. */
+  level?: Level;
+  /** The window: the most bytes read from the end. */
+  tailBytes: number;
+  /** The most characters of one returned line. */
+  maxLine: number;
+  /** Bytes per read. */
+  pieceSize: number;
+  /** Mask secrets in the returned text (false for `--no-redact`). */
+  redact: boolean;
+  /** The time budget (ms) for decompressing a whole gzip log (`LOGPEEK_LEVELS_MS`). */
+  gzipMs: number;
+  /** Aborted when the client cancels (decompressing a whole `.gz` can take a while). */
+  signal?: AbortSignal;
+}
+
+/** What {@linkcode tailLog} found: the `log_tail` result without its `file`. */
+export interface TailResult {
+  /** The last lines, oldest first. */
+  lines: LogLine[];
+  /** True when the window covered the whole file (then every line has its `line_no`). */
+  whole_file: boolean;
+  /** True when the window began inside a line and that fragment was dropped. */
+  dropped_partial: boolean;
+  /** Bytes of the returned lines that were invalid UTF-8 and replaced. */
+  replaced_bytes: number;
+  /** Secrets masked in the returned lines. */
+  redactions: number;
+}
+
+interface Kept {
+  bytes: Uint8Array;
+  len: number;
+  lineNo: number;
+  cut: boolean;
+}
+
+/**
+ * Reads the last lines of an open log.
+ *
+ * Memory: one piece, plus at most `lines` copies of a line's first `4 × maxLine + 1` bytes.
+ *
+ * @param log The open log.
+ * @param opts How many lines, which level, the window.
+ * @returns The lines and what the window covered.
+ * @throws Read errors of the handle.
+ */
+export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResult> {
+  const size = log.size;
+  // A gzip log has no end to seek to: all of it is decompressed, keeping only the last lines, so its
+  // line numbers are known (issue #5).
+  const start = log.gzip ? 0 : Math.max(log.bomLength, size - opts.tailBytes);
+  const whole = log.gzip || start === log.bomLength;
+  const firstLineWhole = whole || byteAt(log, start - 1) === 10;
+  const keepBytes = opts.maxLine * 4 + 1;
+  const ring: Kept[] = [];
+  let next = 0; // ring slot the next line goes to
+  const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const gz = log.gzip ? gzipSource(log) : null;
+  const src = gz ?? fileSource(log, start);
+  const r = await scan(src, {
+    line(buf, s, e, lineNo, cut, hint) {
+      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+      let slot = ring[next];
+      if (!slot) slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false };
+      const len = Math.min(e - s, keepBytes);
+      slot.bytes.set(buf.subarray(s, s + len));
+      slot.len = len;
+      slot.lineNo = lineNo;
+      slot.cut = cut || len < e - s;
+      next = (next + 1) % opts.lines;
+      return true;
+    },
+  }, {
+    pieceSize: opts.pieceSize,
+    maxBytes: gz ? Infinity : size - start,
+    maxBytesIsEnd: !gz,
+    firstLineWhole,
+    headBytes: keepBytes,
+    deadline: gz ? performance.now() + opts.gzipMs : Infinity,
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+  });
+  if (gz?.corrupt) {
+    throw new ToolError(
+      "corrupt_gzip",
+      `${
+        printable(log.ref.file)
+      } is damaged or cut short after ${r.lines} lines (${gz.corrupt}); its last lines ` +
+        "cannot be read: log_search and log_levels report what comes before the damage",
+    );
+  }
+  if (gz && r.stop === "time_budget") {
+    throw new ToolError(
+      "budget_exceeded",
+      `${printable(log.ref.file)} could not be decompressed to its end within LOGPEEK_LEVELS_MS ` +
+        `(${opts.gzipMs} ms): raise it, or search it with log_search`,
+    );
+  }
+  if (!gz && (src as LogSource).truncated) {
+    throw new ToolError(
+      "file_changed",
+      `${
+        printable(log.ref.file)
+      } shrank while its end was being read (truncated or rotated in place); call again`,
+    );
+  }
+  const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];
+  let replaced = 0;
+  const redactor = new LineRedactor(opts.redact, want < 0);
+  const lines = ordered.map((k) => {
+    const lineNo = whole ? k.lineNo : null;
+    const { line, replaced: bad } = toLogLine(k.bytes, 0, k.len, lineNo, k.cut, opts.maxLine, redactor);
+    replaced += bad;
+    return line;
+  });
+  return {
+    lines,
+    whole_file: whole,
+    dropped_partial: r.droppedPartial,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The tools by name, and an in-process dispatcher over them. The tool worker uses it to run calls
+ * inside its narrowed permissions; without the worker (`--unstable-worker-options` missing), the
+ * server uses it directly and says so on stderr.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { guarded, type ToolResult } from "../tools/outcome.ts";
+import { cursorKey } from "../state/state_dir.ts";
+import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
+import { logFiles } from "../tools/log_files.ts";
+import { logLevels } from "../tools/log_levels.ts";
+import { logSearch } from "../tools/log_search.ts";
+import { logTail } from "../tools/log_tail.ts";
+import { readArtifact } from "../tools/read_artifact.ts";
+
+// deno-lint-ignore no-explicit-any
+type Handler = (ctx: ToolContext, args: any, call?: CallContext) => Promise<ToolResult>;
+
+/** Every tool logpeek serves, by name. */
+export const HANDLERS: Readonly<Record<string, Handler>> = {
+  log_files: logFiles,
+  log_tail: logTail,
+  log_search: logSearch,
+  log_levels: logLevels,
+  read_artifact: readArtifact,
+};
+
+/**
+ * A dispatcher that runs tools in this thread, each call guarded (expected failures become `isError`
+ * results; unexpected ones a generic error with an id, the stack on stderr).
+ *
+ * The cursor key, when not given, is read (or made) once here, where the tools run — in the tool
+ * worker too, which may read and write the state directory — from the state directory the artifact
+ * store lives in (`<state>/artifacts`), or made for this process when there is none.
+ *
+ * @param given Where and how the tools run.
+ */
+export function localDispatch(
+  given: Omit<ToolContext, "cursorKey"> & { cursorKey?: Uint8Array },
+): Dispatch {
+  const ctx: ToolContext = {
+    ...given,
+    cursorKey: given.cursorKey ??
+      cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key,
+  };
+  return (tool, args, call) => {
+    const handler = HANDLERS[tool];
+    const h = handler && guarded(tool, ctx.stderr, (a: Record<string, unknown>) => handler(ctx, a, call));
+    if (!h) {
+      return Promise.resolve({
+        content: [{ type: "text", text: `invalid_call: no tool ${tool}` }],
+        isError: true,
+      });
+    }
+    return h(args);
+  };
+}

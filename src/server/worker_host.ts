@@ -1,0 +1,128 @@
+/**
+ * Starting the tool worker with narrowed permissions, and dispatching tool calls to it (issue #4).
+ *
+ * The worker gets read access to the roots, their real paths, the state directory and the program's own
+ * folder (a worker must read its module to start), write access to the state directory, and nothing
+ * else. Deno requires `--unstable-worker-options` for `Worker` `deno.permissions`.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ToolResult } from "../tools/outcome.ts";
+import type { CallContext, Dispatch } from "../tools/deps.ts";
+import type { ToWorker, WorkerInit } from "./tool_worker.ts";
+
+/** A running tool worker. */
+export interface ToolWorker extends Disposable {
+  /** Runs a tool in the worker. */
+  dispatch: Dispatch;
+  /** The permissions the worker was given. */
+  permissions: { read: string[]; write: string[] };
+  /** Stops the worker. */
+  close(): void;
+}
+
+/** The worker could not be started with narrowed permissions; `main` prints it and exits 1. */
+export class WorkerPermissionError extends Error {
+  /** @param message What is missing. */
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkerPermissionError";
+  }
+}
+
+/**
+ * Starts the tool worker.
+ *
+ * @param moduleUrl The module the worker runs (the program's main module).
+ * @param init Roots, limits, state directory.
+ * @returns The worker, ready for calls.
+ * @throws {WorkerPermissionError} when `--unstable-worker-options` is missing.
+ */
+export async function startToolWorker(moduleUrl: string, init: WorkerInit): Promise<ToolWorker> {
+  const read = [...new Set(init.roots.flatMap((r) => [r.path, r.real]))];
+  const write: string[] = [];
+  if (init.stateDir) {
+    read.push(init.stateDir);
+    write.push(init.stateDir);
+  }
+  if (moduleUrl.startsWith("file:")) read.push(dirname(fileURLToPath(moduleUrl)));
+  let worker: Worker;
+  try {
+    worker = new Worker(moduleUrl, {
+      type: "module",
+      name: "logpeek-tools",
+      // @ts-ignore: `deno.permissions` is an unstable Worker option (--unstable-worker-options)
+      deno: {
+        permissions: {
+          read,
+          write: write.length ? write : false,
+          env: false,
+          net: false,
+          run: false,
+          ffi: false,
+          sys: false,
+          import: false,
+        },
+      },
+    });
+  } catch (e) {
+    throw new WorkerPermissionError(
+      "logpeek narrows its read permission to the roots in a worker, which needs --unstable-worker-options " +
+        `(or grant --allow-read for the roots only): ${e instanceof Error ? e.message : e}`,
+    );
+  }
+  const pending = new Map<number, { resolve: (r: ToolResult) => void; call?: CallContext }>();
+  let nextId = 1;
+  let ready!: () => void;
+  let failed!: (e: Error) => void;
+  const started = new Promise<void>((res, rej) => {
+    ready = res;
+    failed = rej;
+  });
+  const fail = (why: string) => {
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.resolve({
+        content: [{ type: "text", text: `internal_error: the tool worker failed (${why})` }],
+        isError: true,
+      });
+    }
+  };
+  worker.onmessage = (e: MessageEvent) => {
+    const m = e.data;
+    if (m.type === "ready") ready();
+    else if (m.type === "progress") pending.get(m.id)?.call?.progress?.(m.offset, m.total, m.message);
+    else if (m.type === "result") {
+      pending.get(m.id)?.resolve(m.result);
+      pending.delete(m.id);
+    }
+  };
+  worker.onerror = (e: ErrorEvent) => {
+    e.preventDefault();
+    console.error(`logpeek: the tool worker failed: ${e.message}`);
+    failed(new Error(e.message));
+    fail(e.message);
+  };
+  const send = (m: ToWorker) => worker.postMessage(m);
+  send({ type: "init", init });
+  await started;
+  const close = () => {
+    fail("closed");
+    worker.terminate();
+  };
+  return {
+    permissions: { read, write },
+    dispatch: (tool, args, call) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        pending.set(id, { resolve, call });
+        send({ type: "call", id, tool, args, progress: Boolean(call?.progress) });
+        call?.signal?.addEventListener("abort", () => send({ type: "cancel", id }), { once: true });
+      }),
+    close,
+    [Symbol.dispose]: close,
+  };
+}

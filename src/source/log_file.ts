@@ -1,0 +1,252 @@
+/**
+ * Opening one log for reading: confined ({@linkcode resolveLog}), a regular file (a FIFO is never
+ * opened: it would hang the call), the open handle checked to be the file whose real path passed the
+ * check (same device and inode; CVE-2025-53109/53110 were check-then-open races of path checks), and
+ * its first bytes sniffed for an encoding logpeek does not read.
+ *
+ * Permission: read access to the log (through its root).
+ *
+ * @module
+ */
+
+import { ToolError } from "../core/errors.ts";
+import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
+import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
+import type { ByteSource } from "../read/scanner.ts";
+
+/** An open log. Close it with `using` or {@linkcode OpenLog.close}. */
+export interface OpenLog extends Disposable {
+  /** Which log. */
+  ref: LogRef;
+  /** The handle. */
+  file: Deno.FsFile;
+  /** Its size in bytes when opened. */
+  size: number;
+  /** Bytes of a UTF-8 byte-order mark at its start (0 or 3), which no line includes. */
+  bomLength: number;
+  /** True for a gzip-compressed log (read through `gzip_source.ts`; offsets are decompressed ones). */
+  gzip: boolean;
+  /** Closes the handle. */
+  close(): void;
+}
+
+/** How long an open may take (ms) before the call gives up on it. */
+export const OPEN_MS = 2000;
+
+/**
+ * Opens `path` for reading off the event loop, giving up after `ms`. Opening a FIFO blocks until a
+ * writer comes; the stat before the open refuses FIFOs, but a FIFO swapped in between the two would
+ * otherwise hang the server. A late open, if it ever completes, is closed at once.
+ */
+async function openWithin(path: string, ms: number, name: string): Promise<Deno.FsFile> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const opening = Deno.open(path, { read: true });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      opening.then((f) => f.close(), () => {});
+      reject(
+        new ToolError(
+          "not_a_file",
+          `${
+            printable(name)
+          } could not be opened within ${ms} ms: it is not a regular file (a FIFO?); refused`,
+        ),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([opening, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Opens the log that `name` names.
+ *
+ * @param roots The log roots.
+ * @param name The log's name, as `log_files` lists it.
+ * @returns The open log; the caller closes it.
+ * @throws {ToolError} `invalid_path`, `outside_roots`, `unsafe_path`, `not_found`, `permission_denied`, `not_a_file`,
+ *   or `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark).
+ */
+export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
+  const ref = resolveLog(roots, name);
+  const checked = !ref.root.unsafeNoPathCheck;
+  let file: Deno.FsFile;
+  let folders: FolderId[] = [];
+  try {
+    // The folders in the middle of the path must be ones no untrusted user can swap (confine.ts): no
+    // check before or after an open can see a swap there, so logpeek refuses to depend on one.
+    if (checked) folders = checkMiddleFolders(ref.root.real, ref.real, ref.root.trust, ref.file);
+    const st = Deno.statSync(ref.real);
+    if (!st.isFile) {
+      const what = st.isDirectory ? "a directory" : "not a regular file (a FIFO, socket or device)";
+      throw new ToolError(
+        "not_a_file",
+        `${printable(ref.file)} is ${what}; logpeek reads regular log files: call log_files`,
+      );
+    }
+    // Opened by its real path: no symlink on the way, and its middle folders are the checked ones.
+    file = await openWithin(ref.real, OPEN_MS, ref.file);
+  } catch (e) {
+    throw osError(e, ref.file);
+  }
+  try {
+    // Open first, then check: the handle must be the file whose real path passed the check. lstat
+    // does not follow links, so a swap of the last component for a symlink (or anything else) between
+    // the check and the open shows as another file or a link, and the call is refused. The middle
+    // folders must still be the ones checked (a swap by a trusted user, which the rule allows).
+    const fst = file.statSync();
+    const lst = Deno.lstatSync(ref.real);
+    if (
+      !fst.isFile || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino ||
+      (checked && !sameFolders(folders))
+    ) {
+      throw new ToolError(
+        "outside_roots",
+        `${printable(ref.file)} changed while it was being opened (swapped or rotated); refused: call again`,
+      );
+    }
+    const magic = new Uint8Array(4);
+    let got = 0;
+    while (got < 4) {
+      const n = file.readSync(magic.subarray(got));
+      if (!n) break;
+      got += n;
+    }
+    const gzip = got >= 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const bomLength = gzip ? 0 : sniff(magic.subarray(0, got), ref.file);
+    return {
+      ref,
+      file,
+      size: fst.size,
+      bomLength,
+      gzip,
+      close: () => file.close(),
+      [Symbol.dispose]: () => file.close(),
+    };
+  } catch (e) {
+    file.close();
+    throw osError(e, ref.file);
+  }
+}
+
+/** Returns the UTF-8 BOM's length, or throws for encodings logpeek does not read (UTF-16, UTF-32). */
+function sniff(b: Uint8Array, name: string): number {
+  const is = (...sig: number[]) => sig.every((v, i) => b[i] === v) && b.length >= sig.length;
+  const encoding = is(0xff, 0xfe, 0, 0)
+    ? "UTF-32LE (byte-order mark FF FE 00 00)"
+    : is(0, 0, 0xfe, 0xff)
+    ? "UTF-32BE (byte-order mark 00 00 FE FF)"
+    : is(0xff, 0xfe)
+    ? "UTF-16LE (byte-order mark FF FE)"
+    : is(0xfe, 0xff)
+    ? "UTF-16BE (byte-order mark FE FF)"
+    : null;
+  if (encoding) {
+    throw new ToolError(
+      "unsupported_encoding",
+      `${name} is ${encoding}, not UTF-8; logpeek reads UTF-8 logs only: convert it (iconv -f UTF-16 -t UTF-8)`,
+    );
+  }
+  return is(0xef, 0xbb, 0xbf) ? 3 : 0;
+}
+
+/** A {@linkcode ByteSource} over a snapshot of a log, that notices when the log shrinks under it. */
+export interface LogSource extends ByteSource {
+  /** True when the log ended before the snapshot's end: it was truncated while being read. */
+  readonly truncated: boolean;
+}
+
+/**
+ * A {@linkcode ByteSource} over an open log from byte `start` to byte `end` (default: its size when
+ * opened). Lines appended during the call are not read: an answer describes the log as it was when the
+ * call began. A log that shrinks while being read (copytruncate rotation) sets `truncated`.
+ *
+ * @param log The open log.
+ * @param start The file offset to read from.
+ * @param end The offset to stop at.
+ */
+export function fileSource(log: OpenLog, start: number, end = log.size): LogSource {
+  log.file.seekSync(start, Deno.SeekMode.Start);
+  let pos = start;
+  let truncated = false;
+  return {
+    get truncated() {
+      return truncated;
+    },
+    readSync(into: Uint8Array): number | null {
+      if (pos >= end) return null;
+      const n = log.file.readSync(into.length > end - pos ? into.subarray(0, end - pos) : into);
+      if (!n) {
+        truncated = true;
+        return null;
+      }
+      pos += n;
+      return n;
+    },
+    atEnd: () => pos >= end,
+  };
+}
+
+/**
+ * Reads the one byte at `offset` (the byte before a tail window), or null past the end.
+ */
+export function byteAt(log: OpenLog, offset: number): number | null {
+  const one = new Uint8Array(1);
+  log.file.seekSync(offset, Deno.SeekMode.Start);
+  return log.file.readSync(one) ? one[0] : null;
+}
+
+/**
+ * Reads up to `length` bytes at `offset` (a resume cursor's fingerprints, a resumed line's start).
+ *
+ * @returns The bytes read (fewer at the end of the file).
+ */
+export function readRange(log: OpenLog, offset: number, length: number): Uint8Array {
+  const buf = new Uint8Array(Math.max(0, length));
+  log.file.seekSync(offset, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < buf.length) {
+    const n = log.file.readSync(buf.subarray(got));
+    if (!n) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+/** Where a scan goes on: the next page of a search or a count (see `cursor.ts`). */
+export interface ResumePoint {
+  /** The byte offset reading goes on from. */
+  off: number;
+  /** The byte offset where the line being read began (`off` when at a line start). */
+  ls: number;
+  /** Lines read to their end before `ls`. */
+  line: number;
+  /** The line being read holds the needle already. */
+  pending: boolean;
+  /** A line number already returned (cut), not to return again; 0 for none. */
+  skip: number;
+}
+
+/**
+ * The scanner's resume state for a point inside a line: that line's first bytes, and the bytes just
+ * before `off` a match could straddle. Undefined at a line start.
+ */
+export function resumeState(
+  log: OpenLog,
+  p: ResumePoint,
+  headBytes: number,
+  carryBytes: number,
+): { head: Uint8Array; lineLen: number; carry: Uint8Array; pending: boolean } | undefined {
+  if (p.off <= p.ls) return undefined;
+  const lineLen = p.off - p.ls;
+  const c = Math.min(carryBytes, lineLen);
+  return {
+    head: readRange(log, p.ls, Math.min(headBytes, lineLen)),
+    lineLen,
+    carry: readRange(log, p.off - c, c),
+    pending: p.pending,
+  };
+}
