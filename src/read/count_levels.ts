@@ -5,7 +5,7 @@
  */
 
 import { HEADER_BYTES, levelOf, LEVELS, STRUCTURED_BYTES } from "./level.ts";
-import type { OpenLog, ResumePoint } from "../source/log_file.ts";
+import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
@@ -51,7 +51,7 @@ export interface LevelsResult {
  * @param opts The budget.
  * @returns The counts so far, and whether they cover the whole file.
  */
-export async function countLevels(log: OpenLog, opts: LevelsOptions): Promise<LevelsResult> {
+export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
   const counts = new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };

@@ -23,7 +23,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
-import { type OpenLog, readRange, type ResumePoint } from "../source/log_file.ts";
+import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 
 /** What a cursor says. */
 export interface Cursor extends ResumePoint {
@@ -67,21 +67,21 @@ export function queryHash(query: Record<string, unknown>): string {
   return fnv1a(new TextEncoder().encode(JSON.stringify(keys.map((k) => [k, query[k]]))));
 }
 
-function fingerprints(log: OpenLog, off: number): { h0: string; h1: string } {
+function fingerprints(log: ReadableLog, off: number): { h0: string; h1: string } {
   // A gzip log's offsets are in its decompressed stream: its compressed start and its size stand in
   // (a rotated .gz is not written again).
   if (log.gzip) {
-    return { h0: fnv1a(readRange(log, 0, FINGERPRINT_BYTES)), h1: `size-${log.file.statSync().size}` };
+    return { h0: fnv1a(log.readRange(0, FINGERPRINT_BYTES)), h1: `size-${log.identity().size}` };
   }
   const start = Math.max(0, off - FINGERPRINT_BYTES);
   // h0: the first bytes, and 16 samples of 64 bytes spread over the part already read, so an edit
   // anywhere in it is likely (not certain) to show; h1: the bytes just before the offset.
-  let h0 = fnv1a(readRange(log, 0, Math.min(off, FINGERPRINT_BYTES)));
+  let h0 = fnv1a(log.readRange(0, Math.min(off, FINGERPRINT_BYTES)));
   for (let k = 1; k <= 16 && off > FINGERPRINT_BYTES * 2; k++) {
     const at = Math.floor((off * k) / 17);
-    h0 = fnv1a(readRange(log, at, Math.min(64, off - at)), parseInt(h0, 16));
+    h0 = fnv1a(log.readRange(at, Math.min(64, off - at)), parseInt(h0, 16));
   }
-  return { h0, h1: fnv1a(readRange(log, start, off - start)) };
+  return { h0, h1: fnv1a(log.readRange(start, off - start)) };
 }
 
 /** The hash a cursor holds of a log's name. */
@@ -147,16 +147,16 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
  * @returns The opaque cursor string.
  */
 export function makeCursor(
-  log: OpenLog,
+  log: ReadableLog,
   c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s">,
   key: Uint8Array,
 ): string {
-  const st = log.file.statSync();
+  const st = log.identity();
   const all: Omit<Cursor, "s"> = {
     ...c,
     f: nameHash(c.f),
     dev: st.dev,
-    ino: st.ino ?? 0,
+    ino: st.ino,
     ...fingerprints(log, c.off),
   };
   const json = JSON.stringify(Object.fromEntries(FIELDS.map((k) => [k, all[k]])));
@@ -180,7 +180,7 @@ export function makeCursor(
  */
 export function checkCursor(
   text: string,
-  log: OpenLog,
+  log: ReadableLog,
   expect: { k: Cursor["k"]; f: string; q: string },
   key: Uint8Array,
 ): Cursor {
@@ -217,8 +217,8 @@ export function checkCursor(
       "the cursor belongs to another query: use the same text, level and options",
     );
   }
-  const st = log.file.statSync();
-  if (st.dev !== c.dev || (st.ino ?? 0) !== c.ino) {
+  const st = log.identity();
+  if (st.dev !== c.dev || st.ino !== c.ino) {
     throw new ToolError(
       "file_changed",
       `${

@@ -16,7 +16,7 @@
 import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import type { OpenLog } from "../source/log_file.ts";
+import type { ReadableLog } from "./readable_log.ts";
 import type { ByteSource } from "./scanner.ts";
 
 /** Compressed bytes fed to the decompressor at a time. */
@@ -47,14 +47,14 @@ export interface GzipSource extends ByteSource {
  *
  * @param log The open log (its magic bytes said gzip).
  */
-export function gzipSource(log: OpenLog): GzipSource {
-  log.file.seekSync(0, Deno.SeekMode.Start);
+export function gzipSource(log: ReadableLog): GzipSource {
+  const raw = log.bytes(0);
   let compressed = 0;
   const input = Readable.from(
     (function* () {
       const piece = new Uint8Array(GZ_PIECE);
       while (true) {
-        const n = log.file.readSync(piece);
+        const n = raw.readSync(piece);
         if (!n) return;
         compressed += n;
         yield Buffer.from(piece.subarray(0, n));

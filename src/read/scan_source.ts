@@ -6,7 +6,7 @@
  */
 
 import { gzipSource } from "./gzip_source.ts";
-import { fileSource, type OpenLog, type ResumePoint, resumeState } from "../source/log_file.ts";
+import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import type { ByteSource, ScanOptions, StopReason } from "./scanner.ts";
 
 /** A source ready to scan. */
@@ -29,7 +29,7 @@ export interface ScanSource {
  * @param carryBytes How many bytes before `from.off` a match may straddle.
  */
 export async function sourceFor(
-  log: OpenLog,
+  log: ReadableLog,
   from: ResumePoint,
   headBytes: number,
   carryBytes: number,
@@ -48,11 +48,32 @@ export async function sourceFor(
       reached: () => src.compressedPosition,
     };
   }
-  const src = fileSource(log, from.off);
+  const src = log.bytes(from.off);
   return {
     src,
     resume: resumeState(log, from, headBytes, carryBytes),
     damage: () => (src.truncated ? "file_changed" : null),
     reached: (bytes) => from.off + bytes,
+  };
+}
+
+/**
+ * The scanner's resume state for a point inside a line: that line's first bytes, and the bytes just
+ * before `off` a match could straddle. Undefined at a line start.
+ */
+export function resumeState(
+  log: ReadableLog,
+  p: ResumePoint,
+  headBytes: number,
+  carryBytes: number,
+): { head: Uint8Array; lineLen: number; carry: Uint8Array; pending: boolean } | undefined {
+  if (p.off <= p.ls) return undefined;
+  const lineLen = p.off - p.ls;
+  const c = Math.min(carryBytes, lineLen);
+  return {
+    head: log.readRange(p.ls, Math.min(headBytes, lineLen)),
+    lineLen,
+    carry: log.readRange(p.off - c, c),
+    pending: p.pending,
   };
 }

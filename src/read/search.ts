@@ -10,9 +10,9 @@
 
 import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
-import type { OpenLog, ResumePoint } from "../source/log_file.ts";
+import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
-import { plural } from "../tools/render.ts";
+import { plural } from "../core/plural.ts";
 import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
@@ -82,7 +82,7 @@ export interface SearchResult {
  * @returns The matches and how far the search got.
  * @throws {TypeError} when the text holds a line feed.
  */
-export async function searchLog(log: OpenLog, opts: SearchOptions): Promise<SearchResult> {
+export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   // deno-lint-ignore no-control-regex
   if (opts.regex || (opts.ignoreCase && /[^\x00-\x7f]/.test(opts.text))) return await searchByLine(log, opts);
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
@@ -149,7 +149,7 @@ export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
  * The search for a regular expression, or for text with non-ASCII letters in either case: each line is
  * decoded (its first {@linkcode TESTED_BYTES} bytes), secrets masked, and tested.
  */
-async function searchByLine(log: OpenLog, opts: SearchOptions): Promise<SearchResult> {
+async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   const folded = opts.text.toLowerCase();
@@ -204,7 +204,7 @@ export function progressed(from: ResumePoint, next: ResumePoint | null): ResumeP
 /** The scan options that let a client steer a search: its cancellation, and progress reports. */
 function steering(
   opts: SearchOptions,
-  log: OpenLog,
+  log: ReadableLog,
   reached: (bytes: number) => number,
   matched: () => number,
 ): Pick<ScanOptions, "cancelled" | "onProgress"> {

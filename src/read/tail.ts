@@ -11,11 +11,11 @@
 
 import { type Level, levelOf, LEVELS } from "./level.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
-import { byteAt, fileSource, type LogSource, type OpenLog } from "../source/log_file.ts";
+import type { LogBytes, ReadableLog } from "./readable_log.ts";
 import { gzipSource } from "./gzip_source.ts";
 import { scan } from "./scanner.ts";
 import { ToolError } from "../core/errors.ts";
-import { printable } from "../source/roots.ts";
+import { printable } from "../guard/printable.ts";
 import { LineRedactor } from "../guard/redact.ts";
 
 /** Options of {@linkcode tailLog}. */
@@ -69,19 +69,19 @@ interface Kept {
  * @returns The lines and what the window covered.
  * @throws Read errors of the handle.
  */
-export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResult> {
+export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<TailResult> {
   const size = log.size;
   // A gzip log has no end to seek to: all of it is decompressed, keeping only the last lines, so its
   // line numbers are known (issue #5).
   const start = log.gzip ? 0 : Math.max(log.bomLength, size - opts.tailBytes);
   const whole = log.gzip || start === log.bomLength;
-  const firstLineWhole = whole || byteAt(log, start - 1) === 10;
+  const firstLineWhole = whole || log.byteAt(start - 1) === 10;
   const keepBytes = opts.maxLine * 4 + 1;
   const ring: Kept[] = [];
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const gz = log.gzip ? gzipSource(log) : null;
-  const src = gz ?? fileSource(log, start);
+  const src = gz ?? log.bytes(start);
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint) {
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
@@ -108,7 +108,7 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
     throw new ToolError(
       "corrupt_gzip",
       `${
-        printable(log.ref.file)
+        printable(log.name)
       } is damaged or cut short after ${r.lines} lines (${gz.corrupt}); its last lines ` +
         "cannot be read: log_search and log_levels report what comes before the damage",
     );
@@ -116,15 +116,15 @@ export async function tailLog(log: OpenLog, opts: TailOptions): Promise<TailResu
   if (gz && r.stop === "time_budget") {
     throw new ToolError(
       "budget_exceeded",
-      `${printable(log.ref.file)} could not be decompressed to its end within LOGPEEK_LEVELS_MS ` +
+      `${printable(log.name)} could not be decompressed to its end within LOGPEEK_LEVELS_MS ` +
         `(${opts.gzipMs} ms): raise it, or search it with log_search`,
     );
   }
-  if (!gz && (src as LogSource).truncated) {
+  if (!gz && (src as LogBytes).truncated) {
     throw new ToolError(
       "file_changed",
       `${
-        printable(log.ref.file)
+        printable(log.name)
       } shrank while its end was being read (truncated or rotated in place); call again`,
     );
   }

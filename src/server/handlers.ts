@@ -9,6 +9,8 @@
 import { dirname } from "node:path";
 import { guarded, type ToolResult } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
+import { localSource } from "../source/local_source.ts";
+import type { Root } from "../source/roots.ts";
 import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
 import { logFiles } from "../tools/log_files.ts";
 import { logLevels } from "../tools/log_levels.ts";
@@ -36,13 +38,15 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
  * worker too, which may read and write the state directory — from the state directory the artifact
  * store lives in (`<state>/artifacts`), or made for this process when there is none.
  *
- * @param given Where and how the tools run.
+ * @param given Where and how the tools run: the roots (served as a local log source), limits, artifacts.
  */
 export function localDispatch(
-  given: Omit<ToolContext, "cursorKey"> & { cursorKey?: Uint8Array },
+  given: Omit<ToolContext, "cursorKey" | "source"> & { roots: Root[]; cursorKey?: Uint8Array },
 ): Dispatch {
+  const { roots, ...rest } = given;
   const ctx: ToolContext = {
-    ...given,
+    ...rest,
+    source: localSource(roots),
     cursorKey: given.cursorKey ??
       cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key,
   };

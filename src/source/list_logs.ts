@@ -13,26 +13,7 @@
 import { checkMiddleFolders } from "./confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { type Root, rootOf } from "./roots.ts";
-
-/** One listed log. */
-export interface LogEntry {
-  /** Its name: exactly the string the other tools take as `file`. */
-  file: string;
-  /** Its size in bytes. */
-  size_bytes: number;
-  /** When it was last modified (ISO 8601, UTC); null when the system does not say. */
-  modified: string | null;
-}
-
-/** The `log_files` result. */
-export interface LogList {
-  /** The logs, sorted by name segment by segment (each folder's entries in code-unit order). */
-  files: LogEntry[];
-  /** False when more logs exist than were listed, or a folder could not be read. */
-  complete: boolean;
-  /** Folders that could not be read (at most 20), with the reason. */
-  unreadable: string[];
-}
+import type { LogEntry, LogList } from "./log_source.ts";
 
 /**
  * Lists the logs under the roots.

@@ -12,22 +12,14 @@
 import { ToolError } from "../core/errors.ts";
 import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
-import type { ByteSource } from "../read/scanner.ts";
+import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
 
-/** An open log. Close it with `using` or {@linkcode OpenLog.close}. */
-export interface OpenLog extends Disposable {
+/** An open log file: a {@linkcode ReadableLog} over a handle. Close it with `using` or `close()`. */
+export interface OpenLog extends ReadableLog {
   /** Which log. */
   ref: LogRef;
   /** The handle. */
   file: Deno.FsFile;
-  /** Its size in bytes when opened. */
-  size: number;
-  /** Bytes of a UTF-8 byte-order mark at its start (0 or 3), which no line includes. */
-  bomLength: number;
-  /** True for a gzip-compressed log (read through `gzip_source.ts`; offsets are decompressed ones). */
-  gzip: boolean;
-  /** Closes the handle. */
-  close(): void;
 }
 
 /** How long an open may take (ms) before the call gives up on it. */
@@ -117,15 +109,7 @@ export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
     }
     const gzip = got >= 2 && magic[0] === 0x1f && magic[1] === 0x8b;
     const bomLength = gzip ? 0 : sniff(magic.subarray(0, got), ref.file);
-    return {
-      ref,
-      file,
-      size: fst.size,
-      bomLength,
-      gzip,
-      close: () => file.close(),
-      [Symbol.dispose]: () => file.close(),
-    };
+    return fileLog(ref, file, fst.size, bomLength, gzip);
   } catch (e) {
     file.close();
     throw osError(e, ref.file);
@@ -153,23 +137,48 @@ function sniff(b: Uint8Array, name: string): number {
   return is(0xef, 0xbb, 0xbf) ? 3 : 0;
 }
 
-/** A {@linkcode ByteSource} over a snapshot of a log, that notices when the log shrinks under it. */
-export interface LogSource extends ByteSource {
-  /** True when the log ended before the snapshot's end: it was truncated while being read. */
-  readonly truncated: boolean;
+/** The {@linkcode ReadableLog} over an open handle. */
+function fileLog(ref: LogRef, file: Deno.FsFile, size: number, bomLength: number, gzip: boolean): OpenLog {
+  const log: OpenLog = {
+    ref,
+    file,
+    name: ref.file,
+    size,
+    bomLength,
+    gzip,
+    bytes: (start, end = size) => fileBytes(file, start, end),
+    byteAt(offset: number): number | null {
+      const one = new Uint8Array(1);
+      file.seekSync(offset, Deno.SeekMode.Start);
+      return file.readSync(one) ? one[0] : null;
+    },
+    readRange(offset: number, length: number): Uint8Array {
+      const buf = new Uint8Array(Math.max(0, length));
+      file.seekSync(offset, Deno.SeekMode.Start);
+      let got = 0;
+      while (got < buf.length) {
+        const n = file.readSync(buf.subarray(got));
+        if (!n) break;
+        got += n;
+      }
+      return buf.subarray(0, got);
+    },
+    identity(): LogIdentity {
+      const st = file.statSync();
+      return { dev: st.dev, ino: st.ino ?? 0, size: st.size };
+    },
+    close: () => file.close(),
+    [Symbol.dispose]: () => file.close(),
+  };
+  return log;
 }
 
 /**
- * A {@linkcode ByteSource} over an open log from byte `start` to byte `end` (default: its size when
- * opened). Lines appended during the call are not read: an answer describes the log as it was when the
- * call began. A log that shrinks while being read (copytruncate rotation) sets `truncated`.
- *
- * @param log The open log.
- * @param start The file offset to read from.
- * @param end The offset to stop at.
+ * Bytes of an open file from `start` to `end`. Lines appended during the call are not read; a file that
+ * shrinks while being read (copytruncate rotation) sets `truncated`.
  */
-export function fileSource(log: OpenLog, start: number, end = log.size): LogSource {
-  log.file.seekSync(start, Deno.SeekMode.Start);
+function fileBytes(file: Deno.FsFile, start: number, end: number): LogBytes {
+  file.seekSync(start, Deno.SeekMode.Start);
   let pos = start;
   let truncated = false;
   return {
@@ -178,7 +187,7 @@ export function fileSource(log: OpenLog, start: number, end = log.size): LogSour
     },
     readSync(into: Uint8Array): number | null {
       if (pos >= end) return null;
-      const n = log.file.readSync(into.length > end - pos ? into.subarray(0, end - pos) : into);
+      const n = file.readSync(into.length > end - pos ? into.subarray(0, end - pos) : into);
       if (!n) {
         truncated = true;
         return null;
@@ -187,66 +196,5 @@ export function fileSource(log: OpenLog, start: number, end = log.size): LogSour
       return n;
     },
     atEnd: () => pos >= end,
-  };
-}
-
-/**
- * Reads the one byte at `offset` (the byte before a tail window), or null past the end.
- */
-export function byteAt(log: OpenLog, offset: number): number | null {
-  const one = new Uint8Array(1);
-  log.file.seekSync(offset, Deno.SeekMode.Start);
-  return log.file.readSync(one) ? one[0] : null;
-}
-
-/**
- * Reads up to `length` bytes at `offset` (a resume cursor's fingerprints, a resumed line's start).
- *
- * @returns The bytes read (fewer at the end of the file).
- */
-export function readRange(log: OpenLog, offset: number, length: number): Uint8Array {
-  const buf = new Uint8Array(Math.max(0, length));
-  log.file.seekSync(offset, Deno.SeekMode.Start);
-  let got = 0;
-  while (got < buf.length) {
-    const n = log.file.readSync(buf.subarray(got));
-    if (!n) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
-}
-
-/** Where a scan goes on: the next page of a search or a count (see `cursor.ts`). */
-export interface ResumePoint {
-  /** The byte offset reading goes on from. */
-  off: number;
-  /** The byte offset where the line being read began (`off` when at a line start). */
-  ls: number;
-  /** Lines read to their end before `ls`. */
-  line: number;
-  /** The line being read holds the needle already. */
-  pending: boolean;
-  /** A line number already returned (cut), not to return again; 0 for none. */
-  skip: number;
-}
-
-/**
- * The scanner's resume state for a point inside a line: that line's first bytes, and the bytes just
- * before `off` a match could straddle. Undefined at a line start.
- */
-export function resumeState(
-  log: OpenLog,
-  p: ResumePoint,
-  headBytes: number,
-  carryBytes: number,
-): { head: Uint8Array; lineLen: number; carry: Uint8Array; pending: boolean } | undefined {
-  if (p.off <= p.ls) return undefined;
-  const lineLen = p.off - p.ls;
-  const c = Math.min(carryBytes, lineLen);
-  return {
-    head: readRange(log, p.ls, Math.min(headBytes, lineLen)),
-    lineLen,
-    carry: readRange(log, p.off - c, c),
-    pending: p.pending,
   };
 }

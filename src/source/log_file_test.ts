@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fileSource, openLog } from "./log_file.ts";
+import { openLog } from "./log_file.ts";
 import { openRoots } from "./roots.ts";
 import { scan } from "../read/scanner.ts";
 
@@ -8,7 +8,7 @@ Deno.test("a log truncated while it is read is noticed, never taken for its end"
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   Deno.writeTextFileSync(`${dir}/app.log`, "2024-05-01 10:00:00 INFO some line of text\n".repeat(10000));
   using log = await openLog(openRoots([dir], "/"), "app.log");
-  const src = fileSource(log, 0);
+  const src = log.bytes(0);
   let seen = 0;
   const r = await scan(src, {
     line() {
@@ -27,7 +27,7 @@ Deno.test("lines appended during a call are not read: the answer is the log as t
   Deno.writeTextFileSync(`${dir}/app.log`, "a\nb\n");
   using log = await openLog(openRoots([dir], "/"), "app.log");
   Deno.writeTextFileSync(`${dir}/app.log`, "c\n", { append: true });
-  const src = fileSource(log, 0);
+  const src = log.bytes(0);
   const r = await scan(src, { line: () => true }, {});
   assert.deepEqual([r.lines, r.stop, src.truncated], [2, null, false]);
 });

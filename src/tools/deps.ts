@@ -8,14 +8,14 @@
  */
 
 import type { Limits } from "../core/config.ts";
-import type { Root } from "../source/roots.ts";
+import type { LogSource } from "../source/log_source.ts";
 import type { ArtifactStore } from "../state/artifacts.ts";
 import type { ToolResult } from "./outcome.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
-  /** The log roots. */
-  roots: Root[];
+  /** Where the logs come from (the seam: tools never import an implementation). */
+  source: LogSource;
   /** Limits and budgets. */
   limits: Limits;
   /** Writes one diagnostic line to stderr (never stdout: stdout carries only protocol). */

@@ -7,7 +7,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { listLogs, type LogList } from "../source/list_logs.ts";
+import type { LogList } from "../source/log_source.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
@@ -56,7 +56,7 @@ export function renderEntry(f: LogList["files"][number]): string {
  * Registers `log_files` on `server`.
  *
  * @param server The MCP server.
- * @param deps Roots and diagnostics.
+ * @param deps Limits and the dispatcher.
  */
 export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
@@ -72,13 +72,13 @@ export type ToolArgs = Record<string, never>;
 /**
  * Runs `log_files` (in the tool worker, where log files are read).
  *
- * @param ctx Roots, limits, artifacts, redaction.
+ * @param ctx The log source, limits, artifacts, redaction.
  * @param args The validated arguments.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export function logFiles(ctx: ToolContext, _args: ToolArgs): Promise<ToolResult> {
-  const list = listLogs(ctx.roots, MAX_FILES);
+  const list = ctx.source.list(MAX_FILES);
   const out = spill(ctx, "log_files", filesHeader(list), list.files.map(renderEntry));
   return Promise.resolve(okResult({
     ...list,

@@ -9,7 +9,6 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
-import { openLog } from "../source/log_file.ts";
 import { checkCursor, makeCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
@@ -61,7 +60,7 @@ export function renderLevels(file: string, r: LevelsResult): string {
  * Registers `log_levels` on `server`.
  *
  * @param server The MCP server.
- * @param deps Roots, limits, diagnostics.
+ * @param deps Limits and the dispatcher.
  */
 export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
@@ -87,15 +86,15 @@ export type ToolArgs = z.infer<typeof inputSchema>;
 /**
  * Runs `log_levels` (in the tool worker, where log files are read).
  *
- * @param ctx Roots, limits, artifacts, redaction.
+ * @param ctx The log source, limits, artifacts, redaction.
  * @param args The validated arguments.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  using log = await openLog(ctx.roots, args.file);
+  using log = await ctx.source.open(args.file);
   const resume = args.cursor !== undefined
-    ? checkCursor(args.cursor, log, { k: "log_levels", f: log.ref.file, q: "" }, ctx.cursorKey)
+    ? checkCursor(args.cursor, log, { k: "log_levels", f: log.name, q: "" }, ctx.cursorKey)
     : undefined;
   const r = await countLevels(log, {
     ...ctx.limits,
@@ -104,7 +103,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     onProgress: call?.progress,
   });
   const next_cursor = r.next
-    ? makeCursor(log, { k: "log_levels", f: log.ref.file, q: "", ...r.next }, ctx.cursorKey)
+    ? makeCursor(log, { k: "log_levels", f: log.name, q: "", ...r.next }, ctx.cursorKey)
     : null;
   const more = next_cursor
     ? `\nTo count the rest, call log_levels again with cursor="${next_cursor}"; add the pages' counts up.`
@@ -113,7 +112,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? "\nThis page counted nothing within LOGPEEK_LEVELS_MS: calling again may not help; raise it."
     : "";
   return okResult(
-    { file: log.ref.file, ...r, next: undefined, stuck: undefined, next_cursor },
-    renderLevels(log.ref.file, r) + more + stuck,
+    { file: log.name, ...r, next: undefined, stuck: undefined, next_cursor },
+    renderLevels(log.name, r) + more + stuck,
   );
 }

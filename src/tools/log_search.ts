@@ -7,7 +7,6 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { openLog } from "../source/log_file.ts";
 import { checkCursor, makeCursor, queryHash } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
@@ -82,7 +81,7 @@ export function searchHeader(file: string, text: string, r: SearchResult): strin
  * Registers `log_search` on `server`.
  *
  * @param server The MCP server.
- * @param deps Roots, limits, diagnostics.
+ * @param deps Limits and the dispatcher.
  */
 export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
@@ -109,13 +108,13 @@ export type ToolArgs = z.infer<typeof inputSchema>;
 /**
  * Runs `log_search` (in the tool worker, where log files are read).
  *
- * @param ctx Roots, limits, artifacts, redaction.
+ * @param ctx The log source, limits, artifacts, redaction.
  * @param args The validated arguments.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  using log = await openLog(ctx.roots, args.file);
+  using log = await ctx.source.open(args.file);
   const query = queryHash({
     text: args.text,
     level: args.level,
@@ -123,7 +122,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     regex: args.regex,
   });
   const resume = args.cursor !== undefined
-    ? checkCursor(args.cursor, log, { k: "log_search", f: log.ref.file, q: query }, ctx.cursorKey)
+    ? checkCursor(args.cursor, log, { k: "log_search", f: log.name, q: query }, ctx.cursorKey)
     : undefined;
   const r = await searchLog(log, {
     ...ctx.limits,
@@ -138,9 +137,9 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     onProgress: call?.progress,
   });
   const next_cursor = r.next
-    ? makeCursor(log, { k: "log_search", f: log.ref.file, q: query, ...r.next }, ctx.cursorKey)
+    ? makeCursor(log, { k: "log_search", f: log.name, q: query, ...r.next }, ctx.cursorKey)
     : null;
-  const header = searchHeader(log.ref.file, args.text, r);
+  const header = searchHeader(log.name, args.text, r);
   const partial = r.partially_tested
     ? `\n${r.partially_tested} line(s) were longer than the 64 KiB a pattern is tested on: a match beyond that ` +
       "was not looked for, and an end anchor `$` may have matched at the cut."
@@ -165,7 +164,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     r.matches.map((l) => l.level),
   );
   return okResult({
-    file: log.ref.file,
+    file: log.name,
     ...r,
     matches: r.matches.slice(0, out.shown),
     next: undefined,

@@ -8,7 +8,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type Level } from "../read/level.ts";
-import { openLog } from "../source/log_file.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
@@ -60,7 +59,7 @@ export function tailHeader(file: string, r: TailResult, tailBytes: number, level
  * Registers `log_tail` on `server`.
  *
  * @param server The MCP server.
- * @param deps Roots, limits, diagnostics.
+ * @param deps Limits and the dispatcher.
  */
 export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
@@ -84,13 +83,13 @@ export type ToolArgs = z.infer<typeof inputSchema>;
 /**
  * Runs `log_tail` (in the tool worker, where log files are read).
  *
- * @param ctx Roots, limits, artifacts, redaction.
+ * @param ctx The log source, limits, artifacts, redaction.
  * @param args The validated arguments.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  using log = await openLog(ctx.roots, args.file);
+  using log = await ctx.source.open(args.file);
   const r = await tailLog(log, {
     ...ctx.limits,
     lines: args.lines,
@@ -99,10 +98,10 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     gzipMs: ctx.limits.levelsMs,
     signal: call?.signal,
   });
-  const header = tailHeader(log.ref.file, r, ctx.limits.tailBytes, args.level);
+  const header = tailHeader(log.name, r, ctx.limits.tailBytes, args.level);
   const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));
   return okResult({
-    file: log.ref.file,
+    file: log.name,
     ...r,
     lines: r.lines.slice(0, out.shown),
     artifact: out.artifact,

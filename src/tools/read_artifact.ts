@@ -54,7 +54,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
 /**
  * Runs `read_artifact` (in the tool worker, where log files are read).
  *
- * @param ctx Roots, limits, artifacts, redaction.
+ * @param ctx The log source, limits, artifacts, redaction.
  * @param args The validated arguments.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).

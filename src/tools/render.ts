@@ -5,6 +5,7 @@
  * @module
  */
 
+import { plural } from "../core/plural.ts";
 import type { LogLine } from "../read/log_line.ts";
 import { printable } from "../guard/printable.ts";
 import type { StopReason } from "../read/scanner.ts";
@@ -49,7 +50,4 @@ export function renderStop(stop: StopReason | null, lines: number, budgetVar: st
   }
 }
 
-/** `1 line`, `2 lines`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
+export { plural };

@@ -1,0 +1,64 @@
+/**
+ * What the reading operations (tail, search, level counts, cursors) need of one open log, whatever it
+ * comes from: its name, its size and first bytes, forward bytes from an offset, a few bytes at an
+ * offset, and its identity. A log source (`src/source/`) gives these; the read layer never opens a
+ * file itself.
+ *
+ * @module
+ */
+
+import type { ByteSource } from "./scanner.ts";
+
+/** Forward bytes of a log that notice when the log shrinks under them. */
+export interface LogBytes extends ByteSource {
+  /** True when the log ended before the snapshot's end: it was truncated while being read. */
+  readonly truncated: boolean;
+}
+
+/** The identity of a log for a resume cursor: a rotated or replaced log is another one. */
+export interface LogIdentity {
+  /** Device and inode (for a file), or any pair of numbers that changes when the log is replaced. */
+  dev: number;
+  ino: number;
+  /** Its size in bytes now (compressed bytes for a gzip log). */
+  size: number;
+}
+
+/** One open log. Close it with `using` or {@linkcode ReadableLog.close}. */
+export interface ReadableLog extends Disposable {
+  /** Its name, as `log_files` lists it. */
+  readonly name: string;
+  /** Its size in bytes when opened (compressed bytes for a gzip log). */
+  readonly size: number;
+  /** Bytes of a UTF-8 byte-order mark at its start (0 or 3), which no line includes. */
+  readonly bomLength: number;
+  /** True for a gzip-compressed log (read through `gzip_source.ts`; offsets are decompressed ones). */
+  readonly gzip: boolean;
+  /**
+   * Its raw bytes from `start` to `end` (default: its size when opened). Lines appended during the call
+   * are not read: an answer describes the log as it was when the call began.
+   */
+  bytes(start: number, end?: number): LogBytes;
+  /** Up to `length` raw bytes at `offset` (fewer at the end). */
+  readRange(offset: number, length: number): Uint8Array;
+  /** The raw byte at `offset`, or null past the end. */
+  byteAt(offset: number): number | null;
+  /** Its identity and size now. */
+  identity(): LogIdentity;
+  /** Closes it. */
+  close(): void;
+}
+
+/** Where a scan goes on: the next page of a search or a count (see `cursor.ts`). */
+export interface ResumePoint {
+  /** The byte offset reading goes on from. */
+  off: number;
+  /** The byte offset where the line being read began (`off` when at a line start). */
+  ls: number;
+  /** Lines read to their end before `ls`. */
+  line: number;
+  /** The line being read holds the needle already. */
+  pending: boolean;
+  /** A line number already returned (cut), not to return again; 0 for none. */
+  skip: number;
+}
