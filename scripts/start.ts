@@ -37,7 +37,7 @@ for (const r of roots) {
 // which may read only the roots, cannot look at them: this launcher can.
 const trustGids: number[] = [];
 for (let i = 0; i < args.length; i++) if (args[i] === "--trust-gid") trustGids.push(Number(args[i + 1]));
-const trust = processTrust(null, trustGids, () => {});
+const trust = processTrust(undefined, trustGids, () => {});
 for (const r of roots) {
   try {
     checkAncestors(Deno.realPathSync(r), trust);

@@ -14,7 +14,7 @@ const state = tempDir("logpeek-config-state-");
 
 async function config(...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", "--allow-read", "--allow-env", MAIN, "config", ...args],
+    args: ["run", "--no-prompt", "--allow-read", "--allow-env", "--allow-sys=uid", MAIN, "config", ...args],
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
@@ -82,4 +82,31 @@ Deno.test("config: VS Code, Cursor and Claude Code entries, for the binary and t
   assert.equal(code.stdout, `claude mcp add logpeek -- '/opt/log peek' --state-dir ${state} ${dir}\n`);
   assert.equal((await config("--client", "emacs", dir)).code, 2);
   assert.equal((await config("--client", "cursor")).code, 2);
+});
+
+Deno.test({
+  name:
+    "config: a root under a folder another user could swap is refused; --trust-gid is checked and passed on",
+  async fn() {
+    const base = tempDir("logpeek-config-unsafe-");
+    Deno.mkdirSync(`${base}/theirs/logs`, { recursive: true });
+    Deno.chmodSync(`${base}/theirs`, 0o777);
+    const r = await config("--client", "cursor", "--state-dir", state, `${base}/theirs/logs`);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      new RegExp(`the folder ${base}/theirs is writable by every user, who could swap 'logs'`),
+    );
+    assert.equal(r.stdout, "");
+    const bad = await config("--client", "cursor", "--trust-gid", "x", dir);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--trust-gid takes a numeric group id/);
+    const ok = await config("--client", "cursor", "--state-dir", state, "--trust-gid", "4", dir);
+    assert.equal(ok.code, 0, ok.stderr);
+    const args: string[] = JSON.parse(ok.stdout).mcpServers.logpeek.args;
+    assert.deepEqual(args.slice(args.indexOf("--trust-gid"), args.indexOf("--trust-gid") + 2), [
+      "--trust-gid",
+      "4",
+    ]);
+  },
 });

@@ -107,13 +107,30 @@ const OPTIONS = {
   bundle: { type: "string" },
 } as const;
 
+/** The `--trust-gid` values as group ids, or a message for a usage error. */
+function parseTrustGids(given: string[] | undefined): number[] | string {
+  const gids: number[] = [];
+  for (const g of given ?? []) {
+    if (!/^\d{1,10}$/.test(g) || Number(g) > 0xfffffffe) {
+      return `--trust-gid takes a numeric group id (0 to 4294967294), not '${g}'`;
+    }
+    gids.push(Number(g));
+  }
+  return gids;
+}
+
 /** `logpeek config --client NAME [--binary PATH | --bundle PATH] [--state-dir DIR] ROOT...`. */
 function configCommand(
   rootArgs: string[],
-  v: { client?: string; binary?: string; bundle?: string; "state-dir"?: string },
+  v: { client?: string; binary?: string; bundle?: string; "state-dir"?: string; "trust-gid"?: string[] },
   io: CliIo,
   env: CliIo["env"],
 ): number {
+  const trustGids = parseTrustGids(v["trust-gid"]);
+  if (typeof trustGids === "string") {
+    io.stderr(`logpeek: ${trustGids}\n\n${USAGE}`);
+    return 2;
+  }
   if (!v.client || !(CLIENTS as readonly string[]).includes(v.client)) {
     io.stderr(`logpeek: config needs --client ${CLIENTS.join("|")}\n\n${USAGE}`);
     return 2;
@@ -135,12 +152,31 @@ function configCommand(
   }
   const roots = rootArgs.map((r) => resolve(io.cwd(), r));
   const readPaths = [...roots];
+  // The server the entry starts may read only its roots, so it cannot see the folders above them:
+  // they are checked here, against swaps by other users (confine.ts), as `deno task start` does.
+  const trust = processTrust(undefined, trustGids, (line) => io.stderr(line + "\n"));
   for (const r of roots) {
+    let real: string;
     try {
-      readPaths.push(Deno.realPathSync(r));
+      real = Deno.realPathSync(r);
+      readPaths.push(real);
     } catch (e) {
       // The entry still names the root, but the server will not start until it exists.
       if (e instanceof Deno.errors.NotFound) io.stderr(`logpeek: warning: root ${r} does not exist (yet)\n`);
+      continue;
+    }
+    try {
+      const unchecked = checkAncestors(real, trust);
+      if (unchecked) {
+        io.stderr(
+          `logpeek: warning: the folders above ${r} from ${unchecked.unchecked} were not checked for swaps ` +
+            "(run config with --allow-read)\n",
+        );
+      }
+    } catch (e) {
+      if (!(e instanceof ToolError)) throw e;
+      io.stderr(`logpeek: root ${r}: ${e.message}\n`);
+      return 1;
     }
   }
   const self = Deno.execPath();
@@ -152,7 +188,7 @@ function configCommand(
     : compiled
     ? { kind: "binary", path: self }
     : { kind: "source", path: fileURLToPath(Deno.mainModule) };
-  const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch });
+  const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch, trustGids });
   io.stderr(`logpeek: ${out.where}\n`);
   io.stdout(out.text);
   return 0;
@@ -229,10 +265,11 @@ export async function main(
   try {
     const stderr = (line: string) => io.stderr(line + "\n");
     const limits = readLimits(io.env, stderr);
-    const trustGids = (v["trust-gid"] ?? []).map((g) => {
-      if (!/^\d{1,10}$/.test(g)) throw new RangeError(`--trust-gid takes a numeric group id, not '${g}'`);
-      return Number(g);
-    });
+    const trustGids = parseTrustGids(v["trust-gid"]);
+    if (typeof trustGids === "string") {
+      io.stderr(`logpeek: ${trustGids}\n\n${USAGE}`);
+      return 2;
+    }
     const roots = openRoots(parsed.positionals, io.cwd());
     // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
     // used only turns spilling and tracing off.
@@ -241,9 +278,10 @@ export async function main(
     let artifacts: ArtifactStore | null = null;
     let artifactsOff: string | null = null;
     let trace: TraceWriter | null = null;
+    let uid: number | null = null;
     try {
       stateDir = chooseStateDir(v["state-dir"], env);
-      prepareStateDir(stateDir);
+      uid = prepareStateDir(stateDir);
       artifacts = new ArtifactStore(
         join(stateDir, "artifacts"),
         limits.artifactTtlS * 1000,
@@ -269,15 +307,23 @@ export async function main(
     // Who may be trusted not to swap folders on a log's path (confine.ts), and the folders above each
     // root where this process may read them (with read access to the roots only it may not: the
     // launcher, `deno task start`, checks them before it starts the server).
-    const trust = processTrust(artifacts ? stateDir : null, trustGids, stderr);
+    const trust = processTrust(uid, trustGids, stderr);
+    let unchecked = 0;
     for (const root of roots) {
       root.trust = trust;
       try {
-        checkAncestors(root.real, trust);
+        if (checkAncestors(root.real, trust)) unchecked++;
       } catch (e) {
         if (e instanceof ToolError) throw new RootError(`root ${root.path}: ${e.message}`);
         throw e;
       }
+    }
+    if (unchecked) {
+      stderr(
+        "logpeek: read permission covers the roots only, so the folders above them cannot be checked " +
+          "here for swaps by other users; `deno task start` and `logpeek config` check them (README: " +
+          "What is confined, and against whom)",
+      );
     }
     const redact = !v["no-redact"];
     let dispatch: Dispatch;

@@ -27,12 +27,19 @@ export interface ConfigOptions {
   readPaths: string[];
   /** The state directory (absolute). */
   stateDir: string;
+  /** Groups trusted not to swap folders (`--trust-gid`), passed on to the server. */
+  trustGids?: number[];
   launch: Launch;
 }
 
 /** The command and arguments that start logpeek. */
 export function serverCommand(o: ConfigOptions): { command: string; args: string[] } {
-  const tail = ["--state-dir", o.stateDir, ...o.roots];
+  const tail = [
+    "--state-dir",
+    o.stateDir,
+    ...(o.trustGids ?? []).flatMap((g) => ["--trust-gid", String(g)]),
+    ...o.roots,
+  ];
   if (o.launch.kind === "binary") return { command: o.launch.path, args: tail };
   return { command: "deno", args: ["run", ...serverFlags(o.readPaths, o.stateDir), o.launch.path, ...tail] };
 }

@@ -26,7 +26,7 @@
  * checks around the open stand.
  *
  * Permission: read access to the folders checked; `--allow-sys=uid` to learn logpeek's own user id
- * (without it, the owner of the state directory is taken, else only root is trusted).
+ * (without it, the owner of a file logpeek makes in its state directory, else only root is trusted).
  *
  * @module
  */
@@ -45,40 +45,32 @@ export interface Trust {
 /**
  * Who is trusted in this process: root (uid and gid 0), the user logpeek runs as, and `extraGids`.
  *
- * The user id comes from `Deno.uid()` when `--allow-sys=uid` is granted (asked without a prompt), else
- * from the owner of `stateDir` (logpeek made it, owner-only), else it is unknown and `warn` is told.
- *
- * @param stateDir The state directory, when usable.
+ * @param uid logpeek's own user id when the caller knows it (`ownUid` in `state/state_dir.ts`); else it is
+ *   asked of `Deno.uid()` where `--allow-sys=uid` is granted (without a prompt).
  * @param extraGids Group ids the operator trusts (`--trust-gid`).
  * @param warn Receives one line when logpeek's own user id cannot be learnt.
  * @returns The trust to confine with.
  */
 export function processTrust(
-  stateDir: string | null,
+  uid: number | null | undefined,
   extraGids: number[],
   warn: (line: string) => void,
 ): Trust {
-  let uid: number | null = null;
-  try {
-    if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") uid = Deno.uid();
-  } catch {
-    // no such permission on this runtime
-  }
-  if (uid === null && stateDir) {
+  if (uid === null || uid === undefined) {
     try {
-      uid = Deno.lstatSync(stateDir).uid;
+      if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") uid = Deno.uid();
     } catch {
-      // not readable: below
+      // no such permission on this runtime
     }
   }
-  if (uid === null && Deno.build.os !== "windows") {
+  if ((uid === null || uid === undefined) && Deno.build.os !== "windows") {
     warn(
       "logpeek: cannot learn which user it runs as (grant --allow-sys=uid, or a state directory): " +
         "only folders owned by root count as safe from swaps, so logs under folders of other users are refused",
     );
   }
   return {
-    uids: [...new Set([0, ...(uid === null ? [] : [uid])])],
+    uids: [...new Set([0, ...(uid === null || uid === undefined ? [] : [uid])])],
     gids: [...new Set([0, ...extraGids])],
   };
 }
@@ -204,8 +196,12 @@ function unsafe(name: string, dir: string, entry: string, why: string): ToolErro
   return new ToolError(
     "unsafe_path",
     `${printable(name)} is not read: the folder ${printable(dir)} is ${why}, who could swap ` +
-      `'${printable(entry)}' for a link outside the log roots while it is read. Make that folder writable ` +
-      `only by root and logpeek's user (chown, chmod go-w)` +
+      `'${printable(entry)}' for a link outside the log roots while it is read. ` +
+      (why.includes("(sticky")
+        ? `Give '${
+          printable(entry)
+        }' to root or logpeek's user (chown), or serve logs from a folder of theirs`
+        : `Make that folder writable only by root and logpeek's user (chown, chmod go-w)`) +
       (why.startsWith("writable by group")
         ? `, or, if every member of that group is trusted, start logpeek with --trust-gid ${
           why.slice(18).split(" ")[0]

@@ -77,7 +77,7 @@ export class RootError extends Error {
 export function openRoots(
   args: string[],
   cwd: string,
-  trust: Trust = processTrust(null, [], () => {}),
+  trust: Trust = processTrust(undefined, [], () => {}),
 ): Root[] {
   const roots: Root[] = [];
   const labels = new Set<string>();

@@ -38,16 +38,68 @@ export function chooseStateDir(flag: string | undefined, env: (name: string) => 
 }
 
 /**
- * Creates the state directory and its `traces` and `artifacts` folders, owner-only (0700).
+ * The user id logpeek runs as: `Deno.uid()` where `--allow-sys=uid` is granted (asked without a prompt),
+ * else the owner of a file it makes in `dir` (a file belongs to the user who creates it), else null.
+ *
+ * Permission: `--allow-sys=uid`, or read and write access to `dir`.
+ *
+ * @param dir A folder logpeek may write in (the state directory), or null.
+ * @returns The user id, or null when neither way works (Windows has none).
+ */
+export function ownUid(dir: string | null): number | null {
+  try {
+    if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") return Deno.uid();
+  } catch {
+    // no such permission on this runtime
+  }
+  if (!dir) return null;
+  const probe = join(dir, `.uid-probe-${crypto.randomUUID()}`);
+  try {
+    Deno.writeFileSync(probe, new Uint8Array(), { createNew: true, mode: 0o600 });
+    return Deno.lstatSync(probe).uid;
+  } catch {
+    return null;
+  } finally {
+    try {
+      Deno.removeSync(probe);
+    } catch {
+      // not made
+    }
+  }
+}
+
+/**
+ * Creates the state directory and its `traces` and `artifacts` folders, owner-only (0700), and checks that
+ * each is a real folder (not a symlink) owned by logpeek's own user: a state directory another user owns or
+ * may write could hold planted artifacts, a symlinked trace file or cursor key, and `read_artifact` would
+ * read what they point to (issue #8: found by a trial with a `--state-dir` another user had made first).
+ *
+ * Permission: `--allow-read` and `--allow-write` of the directory (`--allow-sys=uid` to learn the user id
+ * without a probe file).
  *
  * @param dir The state directory.
- * @throws Deno's errors when it cannot be created (NotCapable without `--allow-write`).
+ * @returns logpeek's own user id ({@linkcode ownUid}), or null when it cannot be learnt.
+ * @throws {Error} when a folder is a symlink, not a folder, or owned by another user (before anything is
+ *   changed in it), or Deno's errors when it cannot be created (NotCapable without `--allow-write`).
  */
-export function prepareStateDir(dir: string): void {
-  for (const d of [dir, join(dir, "traces"), join(dir, "artifacts")]) {
+export function prepareStateDir(dir: string): number | null {
+  let uid: number | null = null;
+  for (const [i, d] of [dir, join(dir, "traces"), join(dir, "artifacts")].entries()) {
     Deno.mkdirSync(d, { recursive: true, mode: 0o700 });
+    const st = Deno.lstatSync(d);
+    if (st.isSymlink || !st.isDirectory) {
+      throw new Error(`${d} is ${st.isSymlink ? "a symlink" : "not a folder"}`);
+    }
+    if (i === 0) uid = ownUid(dir);
+    if (uid !== null && st.uid !== null && st.uid !== uid) {
+      throw new Error(
+        `${d} is owned by user ${st.uid}, not by logpeek's user ${uid}: another user could plant files there; ` +
+          "use a state directory of logpeek's own",
+      );
+    }
     Deno.chmodSync(d, 0o700);
   }
+  return uid;
 }
 
 /** The length of the cursor key in bytes: HMAC-SHA-256's output size (RFC 2104 §3 advises at least that). */
