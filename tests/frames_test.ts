@@ -241,3 +241,32 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test({
+  name: "frames: a tools/call whose params are not {name, arguments} gets -32602 Invalid params, plainly",
+  ...opts,
+  async fn() {
+    const s = await raw();
+    const bad: [unknown, number, RegExp][] = [
+      [{ name: "log_tail", arguments: "file=app.log" }, -32602, /params\.arguments must be an object/],
+      [{ name: "log_tail", arguments: null }, -32602, /params\.arguments must be an object/],
+      [{ arguments: { file: "app.log" } }, -32602, /params\.name must be the tool's name/],
+      // JSON-RPC 2.0 §4.2: params are structured, so a string is no request at all.
+      ["log_tail", -32600, /not a JSON-RPC 2\.0 message/],
+    ];
+    let id = 10;
+    for (const [params, code, why] of bad) {
+      await s.send({ jsonrpc: "2.0", id: ++id, method: "tools/call", params });
+      const r = await s.next();
+      assert.equal(r.id, id);
+      assert.equal(r.error.code, code, JSON.stringify(r));
+      assert.match(r.error.message, why);
+      assert.ok(r.error.message.length < 200, "no schema dump");
+    }
+    await s.write(tail1(99));
+    const ok = await s.next();
+    assert.equal(ok.id, 99);
+    assert.equal(ok.result.isError, undefined, "the server goes on serving");
+    assert.equal(await s.end(), 0);
+  },
+});

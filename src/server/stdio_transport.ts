@@ -73,7 +73,10 @@ const KEPT_EDGE_BYTES = 512;
 export interface RefusedFrame {
   /** The request id read from the frame, or null when it could not be read. */
   id: string | number | null;
-  /** The JSON-RPC error code sent: -32600 (too large, or not a JSON-RPC message) or -32700 (not JSON). */
+  /**
+   * The JSON-RPC error code sent: -32600 (too large, or not a JSON-RPC message), -32700 (not JSON), or
+   * -32602 (a tools/call whose params are not `{name, arguments}`).
+   */
   code: number;
   /** The error message sent (bounded). */
   message: string;
@@ -321,6 +324,30 @@ export class StdioFrameTransport implements Transport {
         message: "Invalid Request: not a JSON-RPC 2.0 message",
       });
       return;
+    }
+    // A tools/call whose params are not `{name: string, arguments?: object}` would reach the SDK, which
+    // answers -32603 (internal error) with its schema dump: it is invalid params (-32602), said plainly.
+    const call = parsed.data as { method?: string; id?: string | number; params?: unknown };
+    if (call.method === "tools/call" && call.id !== undefined) {
+      const p = call.params as { name?: unknown; arguments?: unknown } | undefined;
+      const args = p?.arguments;
+      const why = typeof p !== "object" || p === null
+        ? "params must be an object {name, arguments}"
+        : typeof p.name !== "string"
+        ? "params.name must be the tool's name (a string)"
+        : args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))
+        ? "params.arguments must be an object of the tool's arguments"
+        : null;
+      if (why) {
+        this.#refuse({
+          id: call.id,
+          method: "tools/call",
+          code: -32602,
+          bytes: size,
+          message: `Invalid params: ${why}`,
+        });
+        return;
+      }
     }
     try {
       this.onmessage?.(parsed.data as Message);

@@ -422,7 +422,7 @@ export class TracingTransport implements Transport {
     const name = m.params?.name;
     return {
       trace_id: newTraceId(),
-      tool: maskAndCut(typeof name === "string" ? name : String(name), MAX_TOOL_CHARS),
+      tool: maskAndCut(typeof name === "string" ? name : "(no name)", MAX_TOOL_CHARS),
       args: redactArgs(m.params?.arguments ?? {}),
       t0: performance.now(),
     };

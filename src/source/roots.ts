@@ -189,7 +189,7 @@ export function resolveLog(roots: Root[], file: string): LogRef {
   if (parts.includes("..")) {
     throw new ToolError(
       "outside_roots",
-      `'..' is refused in file names: ${printable(file)} would leave the log roots`,
+      `'..' is refused in file names (${printable(file)}): name the log as log_files lists it`,
     );
   }
   if (parts.length === 0) {

@@ -34,7 +34,9 @@ export function chooseStateDir(flag: string | undefined, env: (name: string) => 
   if (xdg && isAbsolute(xdg)) return join(xdg, "logpeek");
   const home = env("HOME");
   if (home && isAbsolute(home)) return join(home, ".local", "state", "logpeek");
-  throw new RangeError("no state directory: pass --state-dir /absolute/path (HOME is not set)");
+  throw new RangeError(
+    "no state directory: pass --state-dir /absolute/path (HOME is not set, or --allow-env does not cover it)",
+  );
 }
 
 /**

@@ -23,7 +23,9 @@ const outputSchema = z.object({
     modified: z.string().nullable().describe("last modification, ISO 8601"),
   })),
   complete: z.boolean().describe("false when more logs exist than are listed, or a folder could not be read"),
-  unreadable: z.array(z.string()).describe("folders that could not be read, with the reason"),
+  unreadable: z.array(z.string()).describe(
+    "entries not listed (folders that could not be read or may not be descended into, names that are not UTF-8, loops), with the reason",
+  ),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
@@ -44,7 +46,7 @@ export function filesHeader(list: LogList): string {
     ? `${list.files.length} log file(s); the list is complete.`
     : `${list.files.length} log file(s) listed; the list is NOT complete` +
       (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
-      (list.unreadable.length ? `; unreadable folders: ${printable(list.unreadable.join("; "))}` : "") + ".";
+      (list.unreadable.length ? `; not listed: ${printable(list.unreadable.join("; "))}` : "") + ".";
 }
 
 /** One listed file as a line of text. */
