@@ -391,16 +391,28 @@ class LineScan {
     return this.needle ? this.handMatchingLines(from) : this.handEveryLine();
   }
 
-  /** Every line: SIMD lists the line feeds, a batch at a time. */
+  /** Every line: SIMD lists the line feeds, a batch at a time (the hot loop: `finish` inlined). */
   handEveryLine(): boolean {
-    const { simd, end } = this;
+    const { simd, end, buf, sink } = this;
     const positions = simd.positions;
+    const base = this.bytesRead - end; // bytes before buf[0]
     while (this.ls < end) {
       const count = simd.lines(this.ls, end);
       for (let k = 0; k < count; k++) {
         const entry = positions[k];
         const nl = entry & 0xffffff;
-        const go = this.finish(this.ls, nl, true, entry >>> 24);
+        const a = this.ls;
+        let go = true;
+        if (this.dropping) go = this.finish(a, nl, true);
+        else {go = sink.line(
+            buf,
+            a,
+            nl > a && buf[nl - 1] === 13 ? nl - 1 : nl,
+            ++this.lineNo,
+            false,
+            entry >>> 24,
+            base + a,
+          );}
         this.ls = nl + 1;
         if (!go) {
           this.stop = "limit";
