@@ -18,7 +18,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverFlags } from "../src/cli/flags.ts";
 import { chooseStateDir } from "../src/state/state_dir.ts";
-import { checkAncestors, processTrust } from "../src/source/confine.ts";
+import { checkAncestors, checkFolderToBe, processTrust } from "../src/source/confine.ts";
 import { ToolError } from "../src/core/errors.ts";
 
 const args = [...Deno.args];
@@ -48,6 +48,14 @@ for (const r of roots) {
     }
     // a root that does not exist: logpeek itself says so and exits 1
   }
+}
+// The state directory too (the server makes it if it is missing: check from its nearest existing folder).
+try {
+  checkFolderToBe(stateDir, trust);
+} catch (e) {
+  if (!(e instanceof ToolError)) throw e;
+  console.error(`logpeek: state directory ${stateDir}: ${e.message.replace(/^.*? is not read: /, "")}`);
+  Deno.exit(1);
 }
 const main = fileURLToPath(new URL("../main.ts", import.meta.url));
 const child = new Deno.Command("deno", {

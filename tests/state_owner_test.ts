@@ -3,7 +3,7 @@
  * not used — otherwise a planted artifact pointing at `/etc/shadow` came back through `read_artifact`.
  */
 import assert from "node:assert/strict";
-import { connect } from "./mcp_client.ts";
+import { connect, MAIN } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -66,5 +66,64 @@ Deno.test({
       0o755,
       "nothing was chmodded through it",
     );
+  },
+});
+
+Deno.test({
+  name:
+    "a state directory inside another user's folder is not used where that folder can be seen (worker mode)",
+  ignore: !IS_ROOT,
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-stateabove-");
+    Deno.chmodSync(dir, 0o755);
+    Deno.mkdirSync(`${dir}/logs`);
+    Deno.writeTextFileSync(
+      `${dir}/logs/app.log`,
+      `2024-05-01 10:00:00 INFO inside ${"x".repeat(100)}\n`.repeat(300),
+    );
+    Deno.mkdirSync(`${dir}/nob`);
+    Deno.chownSync(`${dir}/nob`, 65534, 65534);
+    // The server may read everything (worker mode): it sees that nobody could swap 'state' after start.
+    await using s = await connect([`${dir}/logs`], {}, [], { stateDir: `${dir}/nob/state`, broadRead: true });
+    assert.match(
+      s.stderr(),
+      /the state directory .*nob\/state cannot be used \(the folder .*nob is owned by user 65534/,
+    );
+    const r = await s.call("log_tail", { file: "app.log", lines: 200 });
+    assert.equal(r.isError, undefined, JSON.stringify(r).slice(0, 300));
+    assert.match(
+      r.content[0].text,
+      /cut|no state directory|cannot be used/i,
+      "the answer says it was cut, not saved",
+    );
+    assert.equal(
+      r.structuredContent.artifact_id ?? null,
+      null,
+      "nothing is spilled into a folder another user controls",
+    );
+    assert.deepEqual([...Deno.readDirSync(`${dir}/nob/state/artifacts`)], []);
+  },
+});
+
+Deno.test({
+  name: "logpeek config refuses a state directory inside another user's folder",
+  ignore: !IS_ROOT,
+  async fn() {
+    const dir = tempDir("logpeek-configstate-");
+    Deno.chmodSync(dir, 0o755);
+    Deno.mkdirSync(`${dir}/logs`);
+    Deno.mkdirSync(`${dir}/nob`);
+    Deno.chownSync(`${dir}/nob`, 65534, 65534);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "--allow-read", "--allow-env", "--allow-sys=uid", MAIN, "config"].concat(
+        ["--client", "cursor", "--state-dir", `${dir}/nob/state`, `${dir}/logs`],
+      ),
+      env: { NO_COLOR: "1" },
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 1, err);
+    assert.match(err, /state directory .*nob\/state: the folder .*nob is owned by user 65534/);
+    assert.equal(out.stdout.length, 0);
   },
 });

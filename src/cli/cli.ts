@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { ArtifactStore } from "../state/artifacts.ts";
 import { ENV_NAMES, readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
-import { checkAncestors, processTrust } from "../source/confine.ts";
+import { checkAncestors, checkFolderToBe, processTrust } from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
 import { chooseStateDir, prepareStateDir } from "../state/state_dir.ts";
@@ -188,6 +188,14 @@ function configCommand(
     : compiled
     ? { kind: "binary", path: self }
     : { kind: "source", path: fileURLToPath(Deno.mainModule) };
+  try {
+    // The state directory, made by the server later, is checked from its nearest existing folder up.
+    checkFolderToBe(stateDir, trust);
+  } catch (e) {
+    if (!(e instanceof ToolError)) throw e;
+    io.stderr(`logpeek: state directory ${stateDir}: ${e.message.replace(/^.*? is not read: /, "")}\n`);
+    return 1;
+  }
   const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch, trustGids });
   io.stderr(`logpeek: ${out.where}\n`);
   io.stdout(out.text);
@@ -318,11 +326,29 @@ export async function main(
         throw e;
       }
     }
+    // The state directory too: another user who could swap it (or a folder above it) could plant
+    // artifacts for read_artifact and links for the trace to write through.
+    if (artifacts) {
+      try {
+        if (checkAncestors(Deno.realPathSync(stateDir), trust)) unchecked++;
+      } catch (e) {
+        if (!(e instanceof ToolError)) throw e;
+        artifacts = null;
+        trace = null;
+        artifactsOff = `the state directory ${stateDir} cannot be used (${
+          e.message.replace(/^.*? is not read: /, "")
+        })`;
+        stderr(
+          `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
+            "Pass --state-dir with a folder only root and logpeek's user can change.",
+        );
+      }
+    }
     if (unchecked) {
       stderr(
-        "logpeek: read permission covers the roots only, so the folders above them cannot be checked " +
-          "here for swaps by other users; `deno task start` and `logpeek config` check them (README: " +
-          "What is confined, and against whom)",
+        "logpeek: read permission covers the roots and the state directory only, so the folders above " +
+          "them cannot be checked here for swaps by other users; `deno task start` and `logpeek config` " +
+          "check them (README: What is confined, and against whom)",
       );
     }
     const redact = !v["no-redact"];

@@ -192,6 +192,38 @@ export function checkAncestors(real: string, trust: Trust): { unchecked: string 
   return null;
 }
 
+/**
+ * {@linkcode checkAncestors} for a folder that may not exist yet (a state directory logpeek will make):
+ * checked from its nearest existing folder up, and that folder must also be safe for the entries that
+ * will be made in it.
+ *
+ * @param path An absolute path.
+ * @param trust Who is trusted.
+ * @returns As {@linkcode checkAncestors}.
+ * @throws {ToolError} `unsafe_path`, as {@linkcode checkAncestors}.
+ */
+export function checkFolderToBe(path: string, trust: Trust): { unchecked: string } | null {
+  let probe = path;
+  let missing = "";
+  while (true) {
+    let real: string;
+    try {
+      real = Deno.realPathSync(probe);
+    } catch (e) {
+      const up = probe.slice(0, probe.lastIndexOf("/")) || "/";
+      if (!(e instanceof Deno.errors.NotFound) || up === probe) throw e;
+      missing = probe.slice(up.length).replace(/^\//, "").split("/")[0];
+      probe = up;
+      continue;
+    }
+    const r = checkAncestors(real, trust);
+    if (r || !missing) return r;
+    const why = untrustedWriter(Deno.lstatSync(real), null, trust);
+    if (why) throw unsafe(path, real, missing, why);
+    return null;
+  }
+}
+
 function unsafe(name: string, dir: string, entry: string, why: string): ToolError {
   return new ToolError(
     "unsafe_path",

@@ -56,7 +56,10 @@ export function listLogs(roots: Root[], max: number): LogList {
       try {
         target = Deno.realPathSync(path);
         if (!rootOf(roots, target)) continue;
-        info = Deno.statSync(path);
+        // lstat of the real path, not stat of the name: a name swapped for a link between the two calls
+        // shows as a link (skipped), never as the size and time of what the link points to.
+        info = Deno.lstatSync(target);
+        if (info.isSymlink) continue;
       } catch (e) {
         // A dangling link, or an entry gone since readDir, is simply not a log. A name that is not valid
         // UTF-8 cannot be named to the other tools (Deno paths are strings): say so, never skip quietly.

@@ -1,6 +1,6 @@
 /**
- * Opening one log for reading: confined ({@linkcode resolveLog}), a regular file (a FIFO is never
- * opened: it would hang the call), the open handle checked to be the file whose real path passed the
+ * Opening one log for reading: confined ({@linkcode resolveLog}), a regular file (a FIFO is refused, and
+ * the open never blocks on one), the open handle checked to be the file whose real path passed the
  * check (same device and inode; CVE-2025-53109/53110 were check-then-open races of path checks), and
  * its first bytes sniffed for an encoding logpeek does not read.
  *
@@ -9,48 +9,26 @@
  * @module
  */
 
+import fs from "node:fs";
 import { ToolError } from "../core/errors.ts";
 import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
 
-/** An open log file: a {@linkcode ReadableLog} over a handle. Close it with `using` or `close()`. */
+/** An open log file: a {@linkcode ReadableLog} over a file descriptor. Close it with `using` or `close()`. */
 export interface OpenLog extends ReadableLog {
   /** Which log. */
   ref: LogRef;
-  /** The handle. */
-  file: Deno.FsFile;
 }
 
-/** How long an open may take (ms) before the call gives up on it. */
-export const OPEN_MS = 2000;
-
 /**
- * Opens `path` for reading off the event loop, giving up after `ms`. Opening a FIFO blocks until a
- * writer comes; the stat before the open refuses FIFOs, but a FIFO swapped in between the two would
- * otherwise hang the server. A late open, if it ever completes, is closed at once.
+ * Opens `path` for reading without ever blocking: `O_NONBLOCK` (through `node:fs`, which passes the flag
+ * on; Deno's own `open` has none) makes the open of a FIFO return at once instead of waiting for a
+ * writer, so a FIFO swapped in after every check cannot hold a thread, and the handle is then refused as
+ * not a regular file. On a regular file the flag changes nothing.
  */
-async function openWithin(path: string, ms: number, name: string): Promise<Deno.FsFile> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const opening = Deno.open(path, { read: true });
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      opening.then((f) => f.close(), () => {});
-      reject(
-        new ToolError(
-          "not_a_file",
-          `${
-            printable(name)
-          } could not be opened within ${ms} ms: it is not a regular file (a FIFO?); refused`,
-        ),
-      );
-    }, ms);
-  });
-  try {
-    return await Promise.race([opening, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+function openNonBlocking(path: string): number {
+  return fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
 }
 
 /**
@@ -62,10 +40,19 @@ async function openWithin(path: string, ms: number, name: string): Promise<Deno.
  * @throws {ToolError} `invalid_path`, `outside_roots`, `unsafe_path`, `not_found`, `permission_denied`, `not_a_file`,
  *   or `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark).
  */
-export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
+export function openLog(roots: Root[], name: string): Promise<OpenLog> {
+  try {
+    return Promise.resolve(openLogSync(roots, name));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** {@linkcode openLog}, synchronously: nothing in it can block (see {@linkcode openNonBlocking}). */
+export function openLogSync(roots: Root[], name: string): OpenLog {
   const ref = resolveLog(roots, name);
   const checked = !ref.root.unsafeNoPathCheck;
-  let file: Deno.FsFile;
+  let fd: number;
   let folders: FolderId[] = [];
   try {
     // The folders in the middle of the path must be ones no untrusted user can swap (confine.ts): no
@@ -80,19 +67,20 @@ export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
       );
     }
     // Opened by its real path: no symlink on the way, and its middle folders are the checked ones.
-    file = await openWithin(ref.real, OPEN_MS, ref.file);
+    fd = openNonBlocking(ref.real);
   } catch (e) {
     throw osError(e, ref.file);
   }
+  const close = () => fs.closeSync(fd);
   try {
     // Open first, then check: the handle must be the file whose real path passed the check. lstat
     // does not follow links, so a swap of the last component for a symlink (or anything else) between
     // the check and the open shows as another file or a link, and the call is refused. The middle
     // folders must still be the ones checked (a swap by a trusted user, which the rule allows).
-    const fst = file.statSync();
+    const fst = fs.fstatSync(fd);
     const lst = Deno.lstatSync(ref.real);
     if (
-      !fst.isFile || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino ||
+      !fst.isFile() || !lst.isFile || fst.dev !== lst.dev || fst.ino !== lst.ino ||
       (checked && !sameFolders(folders))
     ) {
       throw new ToolError(
@@ -103,15 +91,15 @@ export async function openLog(roots: Root[], name: string): Promise<OpenLog> {
     const magic = new Uint8Array(4);
     let got = 0;
     while (got < 4) {
-      const n = file.readSync(magic.subarray(got));
+      const n = fs.readSync(fd, magic, got, 4 - got, got);
       if (!n) break;
       got += n;
     }
     const gzip = got >= 2 && magic[0] === 0x1f && magic[1] === 0x8b;
     const bomLength = gzip ? 0 : sniff(magic.subarray(0, got), ref.file);
-    return fileLog(ref, file, fst.size, bomLength, gzip);
+    return fileLog(ref, fd, fst.size, bomLength, gzip);
   } catch (e) {
-    file.close();
+    close();
     throw osError(e, ref.file);
   }
 }
@@ -137,48 +125,44 @@ function sniff(b: Uint8Array, name: string): number {
   return is(0xef, 0xbb, 0xbf) ? 3 : 0;
 }
 
-/** The {@linkcode ReadableLog} over an open handle. */
-function fileLog(ref: LogRef, file: Deno.FsFile, size: number, bomLength: number, gzip: boolean): OpenLog {
-  const log: OpenLog = {
+/** The {@linkcode ReadableLog} over an open file descriptor (`node:fs`; reads at explicit offsets). */
+function fileLog(ref: LogRef, fd: number, size: number, bomLength: number, gzip: boolean): OpenLog {
+  const close = () => fs.closeSync(fd);
+  return {
     ref,
-    file,
     name: ref.file,
     size,
     bomLength,
     gzip,
-    bytes: (start, end = size) => fileBytes(file, start, end),
+    bytes: (start, end = size) => fileBytes(fd, start, end),
     byteAt(offset: number): number | null {
       const one = new Uint8Array(1);
-      file.seekSync(offset, Deno.SeekMode.Start);
-      return file.readSync(one) ? one[0] : null;
+      return fs.readSync(fd, one, 0, 1, offset) ? one[0] : null;
     },
     readRange(offset: number, length: number): Uint8Array {
       const buf = new Uint8Array(Math.max(0, length));
-      file.seekSync(offset, Deno.SeekMode.Start);
       let got = 0;
       while (got < buf.length) {
-        const n = file.readSync(buf.subarray(got));
+        const n = fs.readSync(fd, buf, got, buf.length - got, offset + got);
         if (!n) break;
         got += n;
       }
       return buf.subarray(0, got);
     },
     identity(): LogIdentity {
-      const st = file.statSync();
-      return { dev: st.dev, ino: st.ino ?? 0, size: st.size };
+      const st = fs.fstatSync(fd);
+      return { dev: st.dev, ino: st.ino, size: st.size };
     },
-    close: () => file.close(),
-    [Symbol.dispose]: () => file.close(),
+    close,
+    [Symbol.dispose]: close,
   };
-  return log;
 }
 
 /**
  * Bytes of an open file from `start` to `end`. Lines appended during the call are not read; a file that
  * shrinks while being read (copytruncate rotation) sets `truncated`.
  */
-function fileBytes(file: Deno.FsFile, start: number, end: number): LogBytes {
-  file.seekSync(start, Deno.SeekMode.Start);
+function fileBytes(fd: number, start: number, end: number): LogBytes {
   let pos = start;
   let truncated = false;
   return {
@@ -187,7 +171,7 @@ function fileBytes(file: Deno.FsFile, start: number, end: number): LogBytes {
     },
     readSync(into: Uint8Array): number | null {
       if (pos >= end) return null;
-      const n = file.readSync(into.length > end - pos ? into.subarray(0, end - pos) : into);
+      const n = fs.readSync(fd, into, 0, Math.min(into.length, end - pos), pos);
       if (!n) {
         truncated = true;
         return null;

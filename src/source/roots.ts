@@ -248,7 +248,18 @@ export function osError(e: unknown, name: string): unknown {
   if (e instanceof Error && (e as { code?: string }).code === "ENAMETOOLONG") {
     return new ToolError("invalid_path", `${name.slice(0, 80)}… is too long a name for this system`);
   }
-  if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
+  // node:fs (the non-blocking open) throws Node's errors, with a code, where Deno throws its own.
+  const code = e instanceof Error ? (e as { code?: string }).code : undefined;
+  if (code === "ELOOP") {
+    return new ToolError(
+      "invalid_path",
+      `${name} is a loop of symlinks, or a symlink where none may be; call log_files`,
+    );
+  }
+  if (
+    e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory || code === "ENOENT" ||
+    code === "ENOTDIR"
+  ) {
     return new ToolError(
       "not_found",
       `log ${name} not found; it may have been renamed or rotated: call log_files to see the logs there are`,
@@ -260,7 +271,7 @@ export function osError(e: unknown, name: string): unknown {
       `Deno's read permission does not cover ${name}; the server's --allow-read must include it`,
     );
   }
-  if (e instanceof Deno.errors.PermissionDenied) {
+  if (e instanceof Deno.errors.PermissionDenied || code === "EACCES" || code === "EPERM") {
     return new ToolError(
       "permission_denied",
       `no permission to read ${name} (the operating system refused); ask the operator for read access`,
