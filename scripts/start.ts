@@ -18,8 +18,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverFlags } from "../src/cli/flags.ts";
 import { chooseStateDir } from "../src/state/state_dir.ts";
-import { checkAncestors, checkFolderToBe, processTrust } from "../src/source/confine.ts";
-import { ToolError } from "../src/core/errors.ts";
+import { checkBeforeServing, processTrust } from "../src/source/confine.ts";
 
 const args = [...Deno.args];
 const at = args.indexOf("--state-dir");
@@ -33,28 +32,14 @@ for (const r of roots) {
     // a root that does not exist: logpeek itself says so and exits 1
   }
 }
-// The folders above each root must be safe from swaps by other users (src/source/confine.ts). The server,
-// which may read only the roots, cannot look at them: this launcher can.
+// The folders above each root and the state directory must be safe from swaps by other users
+// (src/source/confine.ts). The server, which may read only those, cannot look at them: this launcher can.
 const trustGids: number[] = [];
 for (let i = 0; i < args.length; i++) if (args[i] === "--trust-gid") trustGids.push(Number(args[i + 1]));
 const trust = processTrust(undefined, trustGids, () => {});
-for (const r of roots) {
-  try {
-    checkAncestors(Deno.realPathSync(r), trust);
-  } catch (e) {
-    if (e instanceof ToolError) {
-      console.error(`logpeek: root ${r}: ${e.message}`);
-      Deno.exit(1);
-    }
-    // a root that does not exist: logpeek itself says so and exits 1
-  }
-}
-// The state directory too (the server makes it if it is missing: check from its nearest existing folder).
-try {
-  checkFolderToBe(stateDir, trust);
-} catch (e) {
-  if (!(e instanceof ToolError)) throw e;
-  console.error(`logpeek: state directory ${stateDir}: ${e.message.replace(/^.*? is not read: /, "")}`);
+const { problem } = checkBeforeServing(roots, stateDir, trust);
+if (problem) {
+  console.error(`logpeek: ${problem}`);
   Deno.exit(1);
 }
 const main = fileURLToPath(new URL("../main.ts", import.meta.url));

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { ArtifactStore } from "../state/artifacts.ts";
 import { ENV_NAMES, readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
-import { checkAncestors, checkFolderToBe, processTrust } from "../source/confine.ts";
+import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
 import { chooseStateDir, prepareStateDir } from "../state/state_dir.ts";
@@ -152,32 +152,28 @@ function configCommand(
   }
   const roots = rootArgs.map((r) => resolve(io.cwd(), r));
   const readPaths = [...roots];
-  // The server the entry starts may read only its roots, so it cannot see the folders above them:
-  // they are checked here, against swaps by other users (confine.ts), as `deno task start` does.
-  const trust = processTrust(undefined, trustGids, (line) => io.stderr(line + "\n"));
   for (const r of roots) {
-    let real: string;
     try {
-      real = Deno.realPathSync(r);
-      readPaths.push(real);
+      readPaths.push(Deno.realPathSync(r));
     } catch (e) {
       // The entry still names the root, but the server will not start until it exists.
       if (e instanceof Deno.errors.NotFound) io.stderr(`logpeek: warning: root ${r} does not exist (yet)\n`);
-      continue;
     }
-    try {
-      const unchecked = checkAncestors(real, trust);
-      if (unchecked) {
-        io.stderr(
-          `logpeek: warning: the folders above ${r} from ${unchecked.unchecked} were not checked for swaps ` +
-            "(run config with --allow-read)\n",
-        );
-      }
-    } catch (e) {
-      if (!(e instanceof ToolError)) throw e;
-      io.stderr(`logpeek: root ${r}: ${e.message}\n`);
-      return 1;
-    }
+  }
+  // The server the entry starts may read only its roots and state directory, so it cannot see the
+  // folders above them: they are checked here, as `deno task start` does (confine.ts).
+  const trust = processTrust(undefined, trustGids, (line) => io.stderr(line + "\n"));
+  const { problem, unchecked } = checkBeforeServing(roots, stateDir, trust);
+  if (problem) {
+    io.stderr(`logpeek: ${problem}\n`);
+    return 1;
+  }
+  if (unchecked.length) {
+    io.stderr(
+      `logpeek: warning: folders from ${
+        unchecked.join(", ")
+      } up were not checked for swaps (run config with --allow-read)\n`,
+    );
   }
   const self = Deno.execPath();
   const compiled = !/^deno(\.exe)?$/i.test(basename(self));
@@ -188,14 +184,6 @@ function configCommand(
     : compiled
     ? { kind: "binary", path: self }
     : { kind: "source", path: fileURLToPath(Deno.mainModule) };
-  try {
-    // The state directory, made by the server later, is checked from its nearest existing folder up.
-    checkFolderToBe(stateDir, trust);
-  } catch (e) {
-    if (!(e instanceof ToolError)) throw e;
-    io.stderr(`logpeek: state directory ${stateDir}: ${e.message.replace(/^.*? is not read: /, "")}\n`);
-    return 1;
-  }
   const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch, trustGids });
   io.stderr(`logpeek: ${out.where}\n`);
   io.stdout(out.text);
@@ -335,9 +323,7 @@ export async function main(
         if (!(e instanceof ToolError)) throw e;
         artifacts = null;
         trace = null;
-        artifactsOff = `the state directory ${stateDir} cannot be used (${
-          e.message.replace(/^.*? is not read: /, "")
-        })`;
+        artifactsOff = `the state directory ${stateDir} cannot be used (${withoutName(e.message)})`;
         stderr(
           `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
             "Pass --state-dir with a folder only root and logpeek's user can change.",

@@ -56,13 +56,7 @@ export function processTrust(
   extraGids: number[],
   warn: (line: string) => void,
 ): Trust {
-  if (uid === null || uid === undefined) {
-    try {
-      if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") uid = Deno.uid();
-    } catch {
-      // no such permission on this runtime
-    }
-  }
+  uid ??= sysUid();
   if ((uid === null || uid === undefined) && Deno.build.os !== "windows") {
     warn(
       "logpeek: cannot learn which user it runs as (grant --allow-sys=uid, or a state directory): " +
@@ -73,6 +67,20 @@ export function processTrust(
     uids: [...new Set([0, ...(uid === null || uid === undefined ? [] : [uid])])],
     gids: [...new Set([0, ...extraGids])],
   };
+}
+
+/**
+ * `Deno.uid()` where `--allow-sys=uid` is granted (asked without a prompt), else null.
+ *
+ * Permission: `--allow-sys=uid` (none needed to ask).
+ */
+export function sysUid(): number | null {
+  try {
+    if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") return Deno.uid();
+  } catch {
+    // no such permission on this runtime
+  }
+  return null;
 }
 
 /**
@@ -218,10 +226,62 @@ export function checkFolderToBe(path: string, trust: Trust): { unchecked: string
     }
     const r = checkAncestors(real, trust);
     if (r || !missing) return r;
-    const why = untrustedWriter(Deno.lstatSync(real), null, trust);
+    // The missing entry will be made by logpeek, so it will be logpeek's (in a sticky folder such as
+    // /tmp that protects it; one another user makes first is refused by the server as not its own).
+    const mine = { uid: trust.uids[trust.uids.length - 1] } as Deno.FileInfo;
+    const why = untrustedWriter(Deno.lstatSync(real), mine, trust);
     if (why) throw unsafe(path, real, missing, why);
     return null;
   }
+}
+
+/**
+ * What a launcher (`deno task start`, `logpeek config`) checks before it starts or describes a server
+ * that may read only its roots and state directory, and so cannot check the folders above them itself:
+ * the folders above each root ({@linkcode checkAncestors}) and the state directory's
+ * ({@linkcode checkFolderToBe}). A root that does not exist is passed over (the server says so).
+ *
+ * @param roots Absolute root paths.
+ * @param stateDir The absolute state directory.
+ * @param trust Who is trusted.
+ * @returns The first problem as a line to print (`root R: …` or `state directory S: …`), or null; and
+ *   the folders Deno's read permission kept from being checked.
+ */
+export function checkBeforeServing(
+  roots: string[],
+  stateDir: string,
+  trust: Trust,
+): { problem: string | null; unchecked: string[] } {
+  const unchecked: string[] = [];
+  for (const r of roots) {
+    let real: string;
+    try {
+      real = Deno.realPathSync(r);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue;
+      throw e;
+    }
+    try {
+      const u = checkAncestors(real, trust);
+      if (u) unchecked.push(u.unchecked);
+    } catch (e) {
+      if (!(e instanceof ToolError)) throw e;
+      return { problem: `root ${r}: ${e.message}`, unchecked };
+    }
+  }
+  try {
+    const u = checkFolderToBe(stateDir, trust);
+    if (u) unchecked.push(u.unchecked);
+  } catch (e) {
+    if (!(e instanceof ToolError)) throw e;
+    return { problem: `state directory ${stateDir}: ${withoutName(e.message)}`, unchecked };
+  }
+  return { problem: null, unchecked };
+}
+
+/** An `unsafe_path` message without its leading "NAME is not read: " (to name the folder otherwise). */
+export function withoutName(message: string): string {
+  return message.replace(/^.*? is not read: /, "");
 }
 
 function unsafe(name: string, dir: string, entry: string, why: string): ToolError {

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { checkAncestors, checkMiddleFolders, type Trust, untrustedWriter } from "./confine.ts";
+import {
+  checkAncestors,
+  checkFolderToBe,
+  checkMiddleFolders,
+  type Trust,
+  untrustedWriter,
+} from "./confine.ts";
 import { ToolError } from "../core/errors.ts";
 
 const ME = 1000;
@@ -83,6 +89,26 @@ Deno.test("checkAncestors: a root under a folder owned by another user is refuse
         (e) => e instanceof ToolError && e.message.includes(`the folder ${dir}/a is owned by user 65534`),
       );
     } else console.error("SKIP: the part of this test that gives a folder to another user needs root");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkFolderToBe: a state directory still to be made under a sticky folder is fine; under another user's folder it is not", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-tobe-" });
+  try {
+    const me: Trust = { uids: [0, Deno.uid()!], gids: [0] };
+    Deno.chmodSync(dir, 0o1777);
+    assert.equal(
+      checkFolderToBe(`${dir}/state/deeper`, me),
+      null,
+      "logpeek makes it: its own, in a sticky folder",
+    );
+    Deno.chmodSync(dir, 0o777);
+    assert.throws(
+      () => checkFolderToBe(`${dir}/state`, me),
+      (e) => e instanceof ToolError && e.message.includes(`the folder ${dir} is writable by every user`),
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

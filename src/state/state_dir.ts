@@ -13,6 +13,7 @@
  */
 
 import { isAbsolute, join } from "node:path";
+import { sysUid } from "../source/confine.ts";
 
 /**
  * Chooses the state directory.
@@ -49,12 +50,8 @@ export function chooseStateDir(flag: string | undefined, env: (name: string) => 
  * @returns The user id, or null when neither way works (Windows has none).
  */
 export function ownUid(dir: string | null): number | null {
-  try {
-    if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") return Deno.uid();
-  } catch {
-    // no such permission on this runtime
-  }
-  if (!dir) return null;
+  const uid = sysUid();
+  if (uid !== null || !dir) return uid;
   const probe = join(dir, `.uid-probe-${crypto.randomUUID()}`);
   try {
     Deno.writeFileSync(probe, new Uint8Array(), { createNew: true, mode: 0o600 });
