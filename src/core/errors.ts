@@ -16,12 +16,15 @@
  * - `unsafe_path`: a folder on the path could be swapped by a user other than root and logpeek's own
  *   (`confine.ts`), so what the path leads to cannot be trusted;
  * - `unsupported_encoding`: the log is UTF-16 or UTF-32 (a byte-order mark says so);
+ * - `unsupported_format`: the log is in a format logpeek does not read as text — compressed other than
+ *   by gzip (xz, bzip2, zstd, …), an archive (zip, tar, …), a systemd journal, a binary database or
+ *   program — recognised by its magic bytes (`read/format.ts`); the message names what to run instead;
  * - `corrupt_gzip`: a gzip log whose compressed data is damaged or cut short;
  * - `budget_exceeded`: the work did not fit in its time budget (a whole `.gz` to tail);
  * - `invalid_artifact_id`: not an artifact id of this server's form;
  * - `artifact_not_found`: no such artifact (never made, expired, or removed to keep the size cap);
- * - `file_changed`: the log shrank while it was being read (truncated, rotated in place), or changed
- *   under a resume cursor;
+ * - `file_changed`: the log shrank while it was being read (truncated, rotated in place), was rewritten
+ *   in place (its modification time changed, its size did not), or changed under a resume cursor;
  * - `invalid_cursor`: a cursor this server did not make, or made for another tool, log or query;
  * - `invalid_pattern`: a regular expression that does not compile.
  */
@@ -33,6 +36,7 @@ export type ToolErrorKind =
   | "invalid_path"
   | "unsafe_path"
   | "unsupported_encoding"
+  | "unsupported_format"
   | "corrupt_gzip"
   | "budget_exceeded"
   | "invalid_artifact_id"

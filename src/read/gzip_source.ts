@@ -26,6 +26,11 @@ export const GZ_PIECE = 4096;
 export interface GzipSource extends ByteSource {
   /** Why decompression failed (corrupt or truncated data), else null. */
   readonly corrupt: string | null;
+  /**
+   * How the compressed file changed while it was read (it shrank or was rewritten in place: reading
+   * stopped there, so `corrupt` may say the stream ended early), or null; checked again when called.
+   */
+  check(): string | null;
   /** Decompressed bytes handed out so far (skipped ones included). */
   readonly position: number;
   /** Compressed bytes read from the file so far (progress is reported in these, of the file's size). */
@@ -108,6 +113,7 @@ export function gzipSource(log: ReadableLog): GzipSource {
     get compressedPosition() {
       return compressed;
     },
+    check: () => raw.check(),
     read,
     readSync(): number | null {
       throw new TypeError("a gzip source is read with read(), not readSync()");

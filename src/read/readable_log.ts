@@ -9,10 +9,19 @@
 
 import type { ByteSource } from "./scanner.ts";
 
-/** Forward bytes of a log that notice when the log shrinks under them. */
+/**
+ * Forward bytes of a log that notice when the log changes under them: it shrinks (truncated, rotated in
+ * place), or is rewritten in place (same size, another modification time). Reading stops at a change.
+ * A log that grows is taken for one appended to: only the bytes it had when opened are read, and that
+ * is no change. (The local source checks every MiB read and at the end: `source/log_file.ts`.)
+ */
 export interface LogBytes extends ByteSource {
-  /** True when the log ended before the snapshot's end: it was truncated while being read. */
-  readonly truncated: boolean;
+  /** How the log changed while it was read ("shrank from 900 to 100 bytes …"), or null. */
+  readonly changed: string | null;
+  /**
+   * Checks for a change now (after a scan that stopped before the end, say), and returns `changed`.
+   */
+  check(): string | null;
 }
 
 /** The identity of a log for a resume cursor: a rotated or replaced log is another one. */

@@ -14,7 +14,10 @@ export interface ScanSource {
   src: ByteSource;
   /** The scanner's `resume` option, when the scan starts inside a line. */
   resume: ScanOptions["resume"];
-  /** After the scan: `file_changed` (a plain log shrank), `corrupt_gzip`, or null. */
+  /**
+   * After the scan: `file_changed` (the log shrank or was rewritten in place while it was read; checked
+   * once more when called), `corrupt_gzip`, or null.
+   */
   damage(): StopReason | null;
   /** The file offset reached after `bytes` read by the scan (compressed bytes for a gzip log). */
   reached(bytes: number): number;
@@ -44,7 +47,8 @@ export async function sourceFor(
     return {
       src,
       resume,
-      damage: () => (src.corrupt ? "corrupt_gzip" : null),
+      // A change of the compressed file cuts its stream short: that is the cause, not damage.
+      damage: () => (src.check() ? "file_changed" : src.corrupt ? "corrupt_gzip" : null),
       reached: () => src.compressedPosition,
     };
   }
@@ -52,7 +56,7 @@ export async function sourceFor(
   return {
     src,
     resume: resumeState(log, from, headBytes, carryBytes),
-    damage: () => (src.truncated ? "file_changed" : null),
+    damage: () => (src.check() ? "file_changed" : null),
     reached: (bytes) => from.off + bytes,
   };
 }

@@ -104,6 +104,14 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     deadline: gz ? performance.now() + opts.gzipMs : Infinity,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
   });
+  const changed = gz ? gz.check() : (src as LogBytes).check();
+  if (changed) {
+    throw new ToolError(
+      "file_changed",
+      `${printable(log.name)} changed while it was being read: it ${changed}; what was read may mix old ` +
+        "and new content: call again",
+    );
+  }
   if (gz?.corrupt) {
     throw new ToolError(
       "corrupt_gzip",
@@ -118,14 +126,6 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
       "budget_exceeded",
       `${printable(log.name)} could not be decompressed to its end within LOGPEEK_LEVELS_MS ` +
         `(${opts.gzipMs} ms): raise it, or search it with log_search`,
-    );
-  }
-  if (!gz && (src as LogBytes).truncated) {
-    throw new ToolError(
-      "file_changed",
-      `${
-        printable(log.name)
-      } shrank while its end was being read (truncated or rotated in place); call again`,
     );
   }
   const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];

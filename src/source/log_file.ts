@@ -2,7 +2,7 @@
  * Opening one log for reading: confined ({@linkcode resolveLog}), a regular file (a FIFO is refused, and
  * the open never blocks on one), the open handle checked to be the file whose real path passed the
  * check (same device and inode; CVE-2025-53109/53110 were check-then-open races of path checks), and
- * its first bytes sniffed for an encoding logpeek does not read.
+ * its first bytes sniffed for an encoding or a format logpeek does not read (`read/format.ts`).
  *
  * Permission: read access to the log (through its root).
  *
@@ -14,6 +14,7 @@ import { ToolError } from "../core/errors.ts";
 import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
+import { GZIP_SNIFF_INPUT, refusalText, SNIFF_BYTES, sniffFormat, sniffGzipInner } from "../read/format.ts";
 
 /** An open log file: a {@linkcode ReadableLog} over a file descriptor. Close it with `using` or `close()`. */
 export interface OpenLog extends ReadableLog {
@@ -38,7 +39,8 @@ function openNonBlocking(path: string): number {
  * @param name The log's name, as `log_files` lists it.
  * @returns The open log; the caller closes it.
  * @throws {ToolError} `invalid_path`, `outside_roots`, `unsafe_path`, `not_found`, `permission_denied`, `not_a_file`,
- *   or `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark).
+ *   `unsupported_encoding` (a UTF-16 or UTF-32 byte-order mark), or `unsupported_format` (xz, zip, a
+ *   systemd journal, … by its magic bytes: `read/format.ts`; a gzip log whose content is one of them).
  */
 export function openLog(roots: Root[], name: string): Promise<OpenLog> {
   try {
@@ -88,53 +90,75 @@ export function openLogSync(roots: Root[], name: string): OpenLog {
         `${printable(ref.file)} changed while it was being opened (swapped or rotated); refused: call again`,
       );
     }
-    const magic = new Uint8Array(4);
-    let got = 0;
-    while (got < 4) {
-      const n = fs.readSync(fd, magic, got, 4 - got, got);
-      if (!n) break;
-      got += n;
+    const head = readHead(fd, Math.max(SNIFF_BYTES, GZIP_SNIFF_INPUT));
+    let sniffed = sniffFormat(head.subarray(0, SNIFF_BYTES), ref.file);
+    if (sniffed.format === "gzip") sniffed = sniffGzipInner(head, ref.file);
+    if (sniffed.refusal) {
+      throw new ToolError(sniffed.refusal.kind, refusalText(printable(ref.file), sniffed.refusal));
     }
-    const gzip = got >= 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-    const bomLength = gzip ? 0 : sniff(magic.subarray(0, got), ref.file);
-    return fileLog(ref, fd, fst.size, bomLength, gzip);
+    return fileLog(
+      ref,
+      fd,
+      { size: fst.size, mtimeMs: fst.mtimeMs },
+      sniffed.bomLength,
+      sniffed.format === "gzip",
+    );
   } catch (e) {
     close();
     throw osError(e, ref.file);
   }
 }
 
-/** Returns the UTF-8 BOM's length, or throws for encodings logpeek does not read (UTF-16, UTF-32). */
-function sniff(b: Uint8Array, name: string): number {
-  const is = (...sig: number[]) => sig.every((v, i) => b[i] === v) && b.length >= sig.length;
-  const encoding = is(0xff, 0xfe, 0, 0)
-    ? "UTF-32LE (byte-order mark FF FE 00 00)"
-    : is(0, 0, 0xfe, 0xff)
-    ? "UTF-32BE (byte-order mark 00 00 FE FF)"
-    : is(0xff, 0xfe)
-    ? "UTF-16LE (byte-order mark FF FE)"
-    : is(0xfe, 0xff)
-    ? "UTF-16BE (byte-order mark FE FF)"
-    : null;
-  if (encoding) {
-    throw new ToolError(
-      "unsupported_encoding",
-      `${name} is ${encoding}, not UTF-8; logpeek reads UTF-8 logs only: convert it (iconv -f UTF-16 -t UTF-8)`,
-    );
+/** Up to `n` first bytes of an open file (fewer when it is shorter). */
+export function readHead(fd: number, n: number): Uint8Array {
+  const head = new Uint8Array(n);
+  let got = 0;
+  while (got < n) {
+    const r = fs.readSync(fd, head, got, n - got, got);
+    if (!r) break;
+    got += r;
   }
-  return is(0xef, 0xbb, 0xbf) ? 3 : 0;
+  return head.subarray(0, got);
 }
 
+/** What `fstat` said of a log when it was opened: what a change while it is read is measured against. */
+interface Snapshot {
+  /** Bytes. */
+  size: number;
+  /** Modification time, in milliseconds (the precision node:fs gives under Deno). */
+  mtimeMs: number;
+}
+
+/**
+ * How the open file `fd` has changed since `snap`, as `fstat` shows it, or null: it shrank (truncated,
+ * rotated in place by copytruncate), or it was rewritten in place (same size, another modification time).
+ * A file that grew is taken for one appended to (a live log), and is not a change: only the bytes it had
+ * at the snapshot are read. (An append together with an in-place rewrite of older bytes is not seen.)
+ */
+function changeOf(fd: number, snap: Snapshot): string | null {
+  const st = fs.fstatSync(fd);
+  if (st.size < snap.size) {
+    return `shrank from ${snap.size} to ${st.size} bytes (truncated or rotated in place)`;
+  }
+  if (st.size === snap.size && st.mtimeMs !== snap.mtimeMs) {
+    return "was rewritten in place (its modification time changed, its size did not)";
+  }
+  return null;
+}
+
+/** Bytes read between two checks for a change ({@linkcode changeOf}) while a log is read. */
+export const CHANGE_CHECK_BYTES = 1024 * 1024;
+
 /** The {@linkcode ReadableLog} over an open file descriptor (`node:fs`; reads at explicit offsets). */
-function fileLog(ref: LogRef, fd: number, size: number, bomLength: number, gzip: boolean): OpenLog {
+function fileLog(ref: LogRef, fd: number, snap: Snapshot, bomLength: number, gzip: boolean): OpenLog {
   const close = () => fs.closeSync(fd);
   return {
     ref,
     name: ref.file,
-    size,
+    size: snap.size,
     bomLength,
     gzip,
-    bytes: (start, end = size) => fileBytes(fd, start, end),
+    bytes: (start, end = snap.size) => fileBytes(fd, start, end, snap),
     byteAt(offset: number): number | null {
       const one = new Uint8Array(1);
       return fs.readSync(fd, one, 0, 1, offset) ? one[0] : null;
@@ -159,26 +183,39 @@ function fileLog(ref: LogRef, fd: number, size: number, bomLength: number, gzip:
 }
 
 /**
- * Bytes of an open file from `start` to `end`. Lines appended during the call are not read; a file that
- * shrinks while being read (copytruncate rotation) sets `truncated`.
+ * Bytes of an open file from `start` to `end`. Lines appended during the call are not read. A file that
+ * changes while it is read ({@linkcode changeOf}: it shrank, or was rewritten in place) is checked for
+ * every {@linkcode CHANGE_CHECK_BYTES} read and at the end: reading stops there and `changed` says how.
  */
-function fileBytes(fd: number, start: number, end: number): LogBytes {
+function fileBytes(fd: number, start: number, end: number, snap: Snapshot): LogBytes {
   let pos = start;
-  let truncated = false;
+  let changed: string | null = null;
+  let sinceCheck = 0;
+  const check = (): string | null => (changed ??= changeOf(fd, snap));
   return {
-    get truncated() {
-      return truncated;
+    get changed() {
+      return changed;
     },
+    check,
     readSync(into: Uint8Array): number | null {
-      if (pos >= end) return null;
+      if (changed) return null;
+      if (pos >= end) {
+        check();
+        return null;
+      }
+      if (sinceCheck >= CHANGE_CHECK_BYTES) {
+        sinceCheck = 0;
+        if (check()) return null;
+      }
       const n = fs.readSync(fd, into, 0, Math.min(into.length, end - pos), pos);
       if (!n) {
-        truncated = true;
+        changed = check() ?? `ended at ${pos} bytes, before the ${end} it had when opened`;
         return null;
       }
       pos += n;
+      sinceCheck += n;
       return n;
     },
-    atEnd: () => pos >= end,
+    atEnd: () => pos >= end || changed !== null,
   };
 }

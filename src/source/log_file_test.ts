@@ -17,8 +17,41 @@ Deno.test("a log truncated while it is read is noticed, never taken for its end"
     },
   }, { pieceSize: 4096 });
   assert.equal(r.stop, null);
-  assert.equal(src.truncated, true);
+  assert.match(src.changed ?? "", /^shrank from 430000 to 100 bytes/);
   assert.ok(r.lines < 10000);
+});
+
+Deno.test("a log rewritten in place while it is read (same size, new mtime) is noticed at the next check", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-rewrite-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  const line = "2024-05-01 10:00:00 ERROR some line of text\n"; // 44 bytes
+  Deno.writeTextFileSync(`${dir}/app.log`, line.repeat(100_000)); // 4.4 MB
+  // An mtime in the past, as a log has when it is overwritten (the kernel's clock is coarse: a write
+  // within a few ms of the last one may keep the same mtime, which no check can see).
+  Deno.utimeSync(`${dir}/app.log`, new Date(2024, 0, 1), new Date(2024, 0, 1));
+  using log = await openLog(openRoots([dir], "/"), "app.log");
+  const src = log.bytes(0);
+  let seen = 0;
+  const r = await scan(src, {
+    line() {
+      if (++seen === 1) {
+        // Zeros over 1 MiB at 3 MiB, in place: the size stays, the modification time changes.
+        const f = Deno.openSync(`${dir}/app.log`, { write: true });
+        f.seekSync(3 * 1024 * 1024, Deno.SeekMode.Start);
+        f.writeSync(new Uint8Array(1024 * 1024));
+        f.close();
+      }
+      return true;
+    },
+  }, { pieceSize: 4096 });
+  assert.equal(r.stop, null);
+  assert.match(src.changed ?? "", /^was rewritten in place/);
+  // Reading stopped at the first check after the write (1 MiB read), before the zeros at 3 MiB.
+  assert.ok(
+    r.lines >= Math.floor(1024 * 1024 / 44) && r.lines <= Math.ceil((1024 * 1024 + 4096) / 44),
+    `${r.lines}`,
+  );
+  assert.equal(Deno.statSync(`${dir}/app.log`).size, 4_400_000);
 });
 
 Deno.test("lines appended during a call are not read: the answer is the log as the call found it", async () => {
@@ -29,7 +62,7 @@ Deno.test("lines appended during a call are not read: the answer is the log as t
   Deno.writeTextFileSync(`${dir}/app.log`, "c\n", { append: true });
   const src = log.bytes(0);
   const r = await scan(src, { line: () => true }, {});
-  assert.deepEqual([r.lines, r.stop, src.truncated], [2, null, false]);
+  assert.deepEqual([r.lines, r.stop, src.changed, src.check()], [2, null, null, null]);
 });
 
 Deno.test("a cancelled scan stops within 50 ms of the abort", async () => {

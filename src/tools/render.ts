@@ -33,8 +33,10 @@ export function renderStop(stop: StopReason | null, lines: number, budgetVar: st
           plural(lines, "line")
         }; the rest of the file was not read, so absence of a line there proves nothing`;
     case "file_changed":
-      return `NOT complete (stop_reason: file_changed): the log shrank while it was read (truncated or ` +
-        `rotated in place) after ${plural(lines, "line")}; what follows was not read: call again`;
+      return `NOT complete (stop_reason: file_changed): the log changed while it was read (it shrank: ` +
+        `truncated or rotated in place; or it was rewritten in place: same size, new modification time) ` +
+        `after ${plural(lines, "line")}; what follows was not read and what was read may be of the old ` +
+        "content, so the counts are not the file's: call again";
     case "corrupt_gzip":
       return `NOT complete (stop_reason: corrupt_gzip): the compressed data is damaged or cut short after ` +
         `${plural(lines, "line")}; the rest could not be read`;
