@@ -236,7 +236,24 @@ export function sniffGzipInner(compressed: Uint8Array, name: string): Sniffed {
  * @param r The refusal.
  */
 export function refusalText(name: string, r: Refusal): string {
-  const quoted = `'${name.replaceAll("'", "'\\''")}'`;
+  const quoted = shellQuote(name);
   return `${name} is ${r.what}; logpeek reads plain-text (UTF-8) and gzip logs only, and does not read it ` +
-    `as text: run \`${r.instead.replaceAll("FILE", quoted)}\` in its log root outside logpeek instead`;
+    `as text: run \`${
+      r.instead.replaceAll("FILE", quoted)
+    }\` outside logpeek instead (the name is relative to its log root)`;
+}
+
+/**
+ * The short form of {@linkcode refusalText} for a listing: what it is and what to run instead
+ * ("xz-compressed; run `xz -dc 'apt/eipp.log.xz'` outside logpeek").
+ *
+ * @param name The log's name as listed.
+ * @param r The refusal.
+ */
+export function refusalNote(name: string, r: Refusal): string {
+  return `${r.what}; run \`${r.instead.replaceAll("FILE", shellQuote(name))}\` outside logpeek`;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
 }

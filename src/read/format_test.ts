@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { refusalText, SNIFF_BYTES, sniffFormat, sniffGzipInner } from "./format.ts";
+import { refusalNote, refusalText, SNIFF_BYTES, sniffFormat, sniffGzipInner } from "./format.ts";
 
 const enc = new TextEncoder();
 const bytes = (...parts: (number[] | string)[]) =>
@@ -141,6 +141,17 @@ Deno.test("sniffGzipInner: a gzip log holding a tar, a journal or UTF-16 is refu
   assert.equal(sniffGzipInner(bomb, "bomb.gz").format, "gzip");
 });
 
+Deno.test("refusalNote: the listing's short form", () => {
+  assert.equal(
+    refusalNote("apt/eipp.log.xz", {
+      kind: "unsupported_format",
+      what: "xz-compressed",
+      instead: "xz -dc FILE",
+    }),
+    "xz-compressed; run `xz -dc 'apt/eipp.log.xz'` outside logpeek",
+  );
+});
+
 Deno.test("refusalText names the file (quoted for a shell) and the command to run instead", () => {
   assert.equal(
     refusalText("apt/eipp.log.xz", {
@@ -149,7 +160,7 @@ Deno.test("refusalText names the file (quoted for a shell) and the command to ru
       instead: "xz -dc FILE",
     }),
     "apt/eipp.log.xz is xz-compressed; logpeek reads plain-text (UTF-8) and gzip logs only, and does not " +
-      "read it as text: run `xz -dc 'apt/eipp.log.xz'` in its log root outside logpeek instead",
+      "read it as text: run `xz -dc 'apt/eipp.log.xz'` outside logpeek instead (the name is relative to its log root)",
   );
   assert.match(
     refusalText("it's.xz", { kind: "unsupported_format", what: "xz-compressed", instead: "xz -dc FILE" }),

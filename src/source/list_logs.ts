@@ -1,19 +1,31 @@
 /**
- * Listing the logs under the roots: regular files, recursively, in a stable order.
+ * Listing the logs under the roots: regular files, recursively, in a stable order, each marked with what
+ * its first bytes say it is (`read/format.ts`: a format the reading tools refuse is marked so).
  *
- * Symlinks are followed only when their real path stays inside the roots; a link that leads out, or
- * leads nowhere, is left out, and its target is never listed or descended into
- * (`../shared/cases/13-symlink-escape`). FIFOs, sockets and devices are left out.
+ * Listing and reading agree (issue #10 item 4, `../shared/cases/21-…`): every name listed is one the
+ * reading tools take as it is (`roots.ts` `resolveLog`), and is readable as far as names and folders go;
+ * an entry that is not is not listed but named in `unreadable`, with `complete: false` — never dropped in
+ * silence. Symlinks are followed only when their real path stays inside the roots; a link that leads
+ * out is refused (named in `unreadable`), and its target is never looked at, listed or descended into
+ * (`../shared/cases/13-symlink-escape`). A link to a file whose folders an untrusted user could swap
+ * is refused as reading would refuse it (`confine.ts`). A link that leads nowhere inside the roots, and
+ * FIFOs, sockets and devices, are not logs and are left out.
  *
  * Permission: read access to the roots.
  *
  * @module
  */
 
+import { posix } from "node:path";
 import { checkMiddleFolders } from "./confine.ts";
 import { ToolError } from "../core/errors.ts";
-import { type Root, rootOf } from "./roots.ts";
+import { refusalNote } from "../read/format.ts";
+import { MAX_NAME, type Root, rootOf } from "./roots.ts";
 import type { LogEntry, LogList } from "./log_source.ts";
+import { sniffListed } from "./log_file.ts";
+
+/** Why a symlink out of the roots is not listed. */
+export const LINK_OUT = "a symlink that leads outside the log roots: refused, its target is not read";
 
 /**
  * Lists the logs under the roots.
@@ -25,15 +37,28 @@ import type { LogEntry, LogList } from "./log_source.ts";
 export function listLogs(roots: Root[], max: number): LogList {
   const files: LogEntry[] = [];
   const unreadable: string[] = [];
+  let notListed = 0;
   let complete = true;
   const seenDirs = new Set<string>();
+  const refuse = (file: string, why: string) => {
+    complete = false;
+    notListed++;
+    if (unreadable.length < 20) unreadable.push(`${file}: ${why}`);
+  };
 
-  const add = (file: string, info: Deno.FileInfo): boolean => {
+  const add = (file: string, info: Deno.FileInfo, real: string): boolean => {
     if (files.length >= max) {
       complete = false;
       return false;
     }
-    files.push({ file, size_bytes: info.size, modified: info.mtime ? info.mtime.toISOString() : null });
+    const sniffed = sniffListed(real, info, file);
+    files.push({
+      file,
+      size_bytes: info.size,
+      modified: info.mtime ? info.mtime.toISOString() : null,
+      format: sniffed?.format ?? null,
+      unsupported: sniffed?.refusal ? refusalNote(file, sniffed.refusal) : null,
+    });
     return true;
   };
 
@@ -44,8 +69,7 @@ export function listLogs(roots: Root[], max: number): LogList {
     try {
       names = Array.from(Deno.readDirSync(dir), (e) => e.name).sort();
     } catch (e) {
-      complete = false;
-      if (unreadable.length < 20) unreadable.push(`${prefix || "."}: ${e instanceof Error ? e.name : e}`);
+      refuse(prefix || ".", `${e instanceof Error ? e.name : e}`);
       return true;
     }
     for (const name of names) {
@@ -53,27 +77,44 @@ export function listLogs(roots: Root[], max: number): LogList {
       const file = prefix ? `${prefix}/${name}` : name;
       let info: Deno.FileInfo;
       let target: string;
+      if (file.length > MAX_NAME) {
+        refuse(
+          file.slice(0, 80) + "…",
+          `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
+        );
+        continue;
+      }
       try {
         target = Deno.realPathSync(path);
-        if (!rootOf(roots, target)) continue;
+        if (!rootOf(roots, target)) {
+          refuse(file, LINK_OUT);
+          continue;
+        }
         // lstat of the real path, not stat of the name: a name swapped for a link between the two calls
         // shows as a link (skipped), never as the size and time of what the link points to.
         info = Deno.lstatSync(target);
         if (info.isSymlink) continue;
       } catch (e) {
-        // A dangling link, or an entry gone since readDir, is simply not a log. A name that is not valid
-        // UTF-8 cannot be named to the other tools (Deno paths are strings): say so, never skip quietly.
-        if (name.includes("\uFFFD")) {
-          complete = false;
-          if (unreadable.length < 20) unreadable.push(`${file}: the name is not valid UTF-8`);
-        } else if (!(e instanceof Deno.errors.NotFound)) {
-          complete = false;
-          if (unreadable.length < 20) unreadable.push(`${file}: ${e instanceof Error ? e.name : e}`);
-        }
+        // An entry gone since readDir is simply not a log, nor is a link to nothing inside the roots; a
+        // dangling link that points out is refused like any link out. A name that is not valid UTF-8
+        // cannot be named to the other tools (Deno paths are strings): say so, never skip quietly.
+        if (name.includes("\uFFFD")) refuse(file, "the name is not valid UTF-8");
+        else if (!(e instanceof Deno.errors.NotFound)) refuse(file, `${e instanceof Error ? e.name : e}`);
+        else if (danglingOut(roots, real, path)) refuse(file, LINK_OUT);
         continue;
       }
       if (info.isFile) {
-        if (!add(file, info)) return false;
+        if (target !== (real === "/" ? `/${name}` : `${real}/${name}`)) {
+          // A link to a file elsewhere in the roots: its folders must pass the rule reading applies.
+          const home = rootOf(roots, target)!;
+          try {
+            checkMiddleFolders(home.real, target, home.trust, file);
+          } catch (e) {
+            refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
+            continue;
+          }
+        }
+        if (!add(file, info, target)) return false;
       } else if (info.isDirectory) {
         // A folder that an untrusted user could swap for a link outside is not descended into (its
         // logs could not be read either: confine.ts).
@@ -81,10 +122,7 @@ export function listLogs(roots: Root[], max: number): LogList {
         try {
           checkMiddleFolders(home.real, `${target}/-`, home.trust, file);
         } catch (e) {
-          complete = false;
-          if (unreadable.length < 20) {
-            unreadable.push(`${file}: ${e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e)}`);
-          }
+          refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
           continue;
         }
         if (!walk(target, target, file)) return false;
@@ -96,12 +134,23 @@ export function listLogs(roots: Root[], max: number): LogList {
   for (const root of roots) {
     if (root.kind === "file") {
       try {
-        if (!add(root.label, Deno.statSync(root.path))) break;
+        if (!add(root.label, Deno.statSync(root.path), root.real)) break;
       } catch (e) {
-        complete = false;
-        unreadable.push(`${root.label}: ${e instanceof Error ? e.name : e}`);
+        refuse(root.label, `${e instanceof Error ? e.name : e}`);
       }
     } else if (!walk(root.path, root.real, root.label)) break;
   }
-  return { files, complete, unreadable };
+  return { files, complete, unreadable, not_listed: notListed };
+}
+
+/**
+ * True when `path` is a symlink whose target (taken lexically from `realDir`, the real path of the folder
+ * it is in) lies outside the roots: a link out that leads nowhere is refused like one that leads somewhere.
+ */
+function danglingOut(roots: Root[], realDir: string, path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink && !rootOf(roots, posix.resolve(realDir, Deno.readLinkSync(path)));
+  } catch {
+    return false;
+  }
 }

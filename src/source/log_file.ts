@@ -14,7 +14,14 @@ import { ToolError } from "../core/errors.ts";
 import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
-import { GZIP_SNIFF_INPUT, refusalText, SNIFF_BYTES, sniffFormat, sniffGzipInner } from "../read/format.ts";
+import {
+  GZIP_SNIFF_INPUT,
+  refusalText,
+  SNIFF_BYTES,
+  type Sniffed,
+  sniffFormat,
+  sniffGzipInner,
+} from "../read/format.ts";
 
 /** An open log file: a {@linkcode ReadableLog} over a file descriptor. Close it with `using` or `close()`. */
 export interface OpenLog extends ReadableLog {
@@ -30,6 +37,37 @@ export interface OpenLog extends ReadableLog {
  */
 function openNonBlocking(path: string): number {
   return fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+}
+
+/**
+ * What a listed file is, from its first bytes (`read/format.ts`), for `log_files` to mark the logs the
+ * reading tools refuse. The open is the reading tools' (non-blocking; and `O_NOFOLLOW`: `real` is a real
+ * path, so a symlink there was swapped in) and the handle must be the file `info` describes (same device
+ * and inode, a regular file), so a swap never makes it look at a file outside the roots.
+ *
+ * @param real The file's real path.
+ * @param info Its `lstat`, from the listing.
+ * @param name Its name as listed (for login records, known by name).
+ * @returns What it is; null when it could not be opened or was swapped meanwhile.
+ */
+export function sniffListed(real: string, info: Deno.FileInfo, name: string): Sniffed | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.dev !== info.dev || st.ino !== info.ino) return null;
+    const head = readHead(fd, Math.max(SNIFF_BYTES, GZIP_SNIFF_INPUT));
+    const sniffed = sniffFormat(head.subarray(0, SNIFF_BYTES), name);
+    return sniffed.format === "gzip" ? sniffGzipInner(head, name) : sniffed;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

@@ -20,16 +20,29 @@ export interface LogEntry {
   size_bytes: number;
   /** When it was last modified (ISO 8601, UTC); null when the system does not say. */
   modified: string | null;
+  /**
+   * What its first bytes say it is (`read/format.ts`): `text`, `gzip`, or a format the reading tools
+   * refuse (`xz`, `zip`, `journal`, `utf-16le`, …); null when it could not be opened to look.
+   */
+  format: string | null;
+  /** Null when the reading tools read it; else why they refuse it and what to run instead. */
+  unsupported: string | null;
 }
 
 /** The `log_files` result. */
 export interface LogList {
   /** The logs, sorted by name segment by segment (each folder's entries in code-unit order). */
   files: LogEntry[];
-  /** False when more logs exist than were listed, or a folder could not be read. */
+  /**
+   * True only when every entry under the roots that could be a log is listed: false when more logs exist
+   * than were listed, a folder could not be read, or an entry was refused (a symlink out of the roots, a
+   * name the tools could not take).
+   */
   complete: boolean;
-  /** Folders that could not be read (at most 20), with the reason. */
+  /** Entries not listed (the first 20), each `name: reason`. */
   unreadable: string[];
+  /** How many entries were not listed, all of them (`unreadable` names only the first 20). */
+  not_listed: number;
 }
 
 /** A place logs come from. */
@@ -47,7 +60,7 @@ export interface LogSource {
    * @param name The log's name, as {@linkcode LogSource.list} gives it.
    * @throws {ToolError} (`src/core/errors.ts`) when the log cannot be read: `not_found`,
    *   `outside_roots`, `unsafe_path`, `permission_denied`, `not_a_file`, `invalid_path`,
-   *   `unsupported_encoding`.
+   *   `unsupported_encoding`, `unsupported_format`.
    */
   open(name: string): Promise<ReadableLog>;
 }

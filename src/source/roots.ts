@@ -2,11 +2,16 @@
  * The log roots and the confinement of every `file` argument to them.
  *
  * A `file` is the name `log_files` lists: relative to the single root directory, or, with several roots
- * (or a root that is one file), prefixed by the root's label (its base name, made unique). It is
- * refused when it is absolute, holds `..`, a NUL byte or a backslash, or when its real path (symlinks
- * resolved, as the kernel would open it) lies outside the real paths of the roots: a sibling such as
- * `/logs-old` for the root `/logs` is outside, and so is a symlink inside a root that points out
- * (CVE-2025-53109, CVE-2025-53110; `../shared/cases/13-symlink-escape`).
+ * (or a root that is one file), prefixed by the root's label (its base name, made unique). Every name
+ * `log_files` lists is taken as it is (issue #10 item 4, `../shared/cases/21-…`): on Linux a backslash,
+ * a colon and a leading drive letter (`C:\logs\app.log`, a folder `D:`) are ordinary characters of a
+ * name, not separators. Also taken: an absolute path inside a root (by the root's path as given or its
+ * real path), and a name whose `..` stays inside the roots (`apt/../dpkg.log` is `dpkg.log`: `.` and
+ * `..` are taken lexically, as a shell's `cd` does). Then the name's real path (symlinks resolved, as the
+ * kernel would open it) must lie inside the real paths of the roots: a sibling such as `/logs-old` for
+ * the root `/logs` is outside, and so is a symlink inside a root that points out (CVE-2025-53109,
+ * CVE-2025-53110; `../shared/cases/13-symlink-escape`). Refused, each saying which: an empty name, a NUL
+ * byte, an absolute path outside the roots, a `..` that climbs above them, a real path outside.
  *
  * Permission: read access to the roots (`--allow-read=ROOT`, and the root's real path when the root is
  * reached through a symlink).
@@ -14,7 +19,7 @@
  * @module
  */
 
-import { basename, isAbsolute, resolve } from "node:path";
+import { basename, isAbsolute, posix, resolve } from "node:path";
 import { ToolError } from "../core/errors.ts";
 import { processTrust, type Trust } from "./confine.ts";
 import { printable } from "../guard/printable.ts";
@@ -155,8 +160,9 @@ export function rootOf(roots: Root[], real: string): Root | undefined {
  * @param roots The roots, from {@linkcode openRoots}.
  * @param file The name as `log_files` lists it.
  * @returns The paths to open and to compare.
- * @throws {ToolError} `invalid_path` (empty, NUL, backslash), `outside_roots` (absolute, `..`, a real
- *   path outside), `not_found`, or `permission_denied`.
+ * @throws {ToolError} `invalid_path` (empty, NUL, too long; on Windows a backslash or drive),
+ *   `outside_roots` (an absolute path outside the roots, a `..` above them, a real path outside),
+ *   `not_a_file` (a name ending in `/`, a root folder), `not_found`, or `permission_denied`.
  */
 export function resolveLog(roots: Root[], file: string): LogRef {
   if (roots[0]?.unsafeNoPathCheck) {
@@ -167,16 +173,13 @@ export function resolveLog(roots: Root[], file: string): LogRef {
     throw new ToolError("invalid_path", "the file name is empty; call log_files for the names");
   }
   if (file.includes("\0")) throw new ToolError("invalid_path", "the file name contains a NUL byte");
-  if (file.length > 4096) {
+  if (file.length > MAX_NAME) {
     throw new ToolError("invalid_path", `the file name is ${file.length} characters long`);
   }
-  if (file.includes("\\")) {
-    throw new ToolError("invalid_path", "the file name contains a backslash; separate folders with '/'");
-  }
-  if (isAbsolute(file) || /^[A-Za-z]:/.test(file)) {
+  if (WINDOWS && /[\\]|^[A-Za-z]:/.test(file)) {
     throw new ToolError(
-      "outside_roots",
-      `absolute paths are refused: name the log as log_files lists it (relative to the log roots)`,
+      "invalid_path",
+      "on Windows a backslash or a drive letter is a path separator: name the log as log_files lists it",
     );
   }
   if (file.endsWith("/")) {
@@ -185,13 +188,7 @@ export function resolveLog(roots: Root[], file: string): LogRef {
       `'${printable(file)}' ends with '/': it names a folder; call log_files`,
     );
   }
-  const parts = file.split("/").filter((p) => p !== "" && p !== ".");
-  if (parts.includes("..")) {
-    throw new ToolError(
-      "outside_roots",
-      `'..' is refused in file names (${printable(file)}): name the log as log_files lists it`,
-    );
-  }
+  const parts = nameSegments(roots, isAbsolute(file) ? fromAbsolute(roots, file) : file, file);
   if (parts.length === 0) {
     throw new ToolError("invalid_path", `'${printable(file)}' names no file; call log_files`);
   }
@@ -234,6 +231,69 @@ export function resolveLog(roots: Root[], file: string): LogRef {
     );
   }
   return { file: name, path, real, root: home };
+}
+
+/** The longest name the tools take, in UTF-16 code units (Linux's `PATH_MAX` is 4096 bytes). */
+export const MAX_NAME = 4096;
+
+/** True on Windows, where `\\` and `X:` are separators; elsewhere they are ordinary characters of a name. */
+const WINDOWS = Deno.build.os === "windows";
+
+/**
+ * The segments of a name, `.` dropped and each `..` taking back the segment before it (as a shell's
+ * `cd` does: logically, whatever symlink the segment is); the real-path check comes after.
+ *
+ * @throws {ToolError} `outside_roots` when a `..` climbs above the log roots.
+ */
+function nameSegments(roots: Root[], name: string, given: string): string[] {
+  const out: string[] = [];
+  for (const p of name.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p !== "..") out.push(p);
+    else if (out.pop() === undefined) {
+      const above = roots.length === 1 && roots[0].label === "" ? "the log root" : "the log roots' names";
+      throw new ToolError(
+        "outside_roots",
+        `'..' is refused where it climbs above ${above}: '${printable(given)}' leads outside the log ` +
+          "roots; name the log as log_files lists it",
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * The name, as `log_files` would list it, of an absolute path inside a root: the path with `.` and `..`
+ * taken lexically, under a root's path as given or its real path (the longest that holds it).
+ *
+ * @throws {ToolError} `outside_roots` when no root holds it; `not_a_file` when it is a root folder.
+ */
+function fromAbsolute(roots: Root[], file: string): string {
+  const abs = posix.normalize(file).replace(/(.)\/+$/, "$1");
+  let best: { root: Root; rest: string; len: number } | null = null;
+  for (const root of roots) {
+    for (const base of [root.path, root.real]) {
+      const under = root.kind === "dir" && abs.startsWith(base === "/" ? "/" : `${base}/`);
+      if ((abs === base || under) && (!best || base.length > best.len)) {
+        best = {
+          root,
+          rest: abs === base ? "" : abs.slice(base === "/" ? 1 : base.length + 1),
+          len: base.length,
+        };
+      }
+    }
+  }
+  if (!best) {
+    throw new ToolError(
+      "outside_roots",
+      `absolute paths are refused outside the log roots: ${printable(file)} is not inside one; name the ` +
+        "log as log_files lists it (an absolute path inside a root is taken too)",
+    );
+  }
+  if (best.root.kind === "dir" && best.rest === "") {
+    throw new ToolError("not_a_file", `${printable(file)} is a log root, a folder; call log_files`);
+  }
+  return [best.root.label, best.rest].filter((p) => p !== "").join("/");
 }
 
 /**

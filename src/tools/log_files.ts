@@ -21,11 +21,20 @@ const outputSchema = z.object({
     file: z.string().describe("the name the other tools take as file"),
     size_bytes: z.number().int(),
     modified: z.string().nullable().describe("last modification, ISO 8601"),
+    format: z.string().nullable().describe(
+      "what its first bytes say: text, gzip, or a format the reading tools refuse (xz, zip, journal, utf-16le, …); null if it could not be opened",
+    ),
+    unsupported: z.string().nullable().describe(
+      "null when log_tail, log_search and log_levels read it; else what it is and what to run instead",
+    ),
   })),
-  complete: z.boolean().describe("false when more logs exist than are listed, or a folder could not be read"),
-  unreadable: z.array(z.string()).describe(
-    "entries not listed (folders that could not be read or may not be descended into, names that are not UTF-8, loops), with the reason",
+  complete: z.boolean().describe(
+    "true only when every entry that could be a log is listed: false when more logs exist than are listed, a folder could not be read, or an entry was refused (a symlink out of the roots)",
   ),
+  unreadable: z.array(z.string()).describe(
+    "entries not listed, the first 20, each with the reason (folders that could not be read or may not be descended into, symlinks that lead outside the roots, names that are not UTF-8, loops)",
+  ),
+  not_listed: z.number().int().describe("how many entries were not listed, all of them"),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
@@ -34,7 +43,8 @@ const config = {
   title: "List log files",
   description: "Lists the log files logpeek can read: regular files under its roots, recursively, sorted, " +
     `with size in bytes and last modification time. At most ${MAX_FILES}; complete is false beyond. ` +
-    "Each file value is exactly what log_tail, log_search and log_levels take.",
+    "Each file value is exactly what log_tail, log_search and log_levels take. A file in a format they do " +
+    "not read (xz, bzip2, zstd, zip, tar, a systemd journal, …) is marked in unsupported, with what to run instead.",
   inputSchema: {},
   outputSchema: outputSchema.shape,
   annotations: { ...READ_ONLY, title: "List log files" },
@@ -42,16 +52,24 @@ const config = {
 
 /** The first line of a listing's text. */
 export function filesHeader(list: LogList): string {
-  return list.complete
+  const refused = list.files.filter((f) => f.unsupported !== null).length;
+  const more = list.not_listed > list.unreadable.length
+    ? ` (and ${list.not_listed - list.unreadable.length} more)`
+    : "";
+  return (list.complete
     ? `${list.files.length} log file(s); the list is complete.`
     : `${list.files.length} log file(s) listed; the list is NOT complete` +
       (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
-      (list.unreadable.length ? `; not listed: ${printable(list.unreadable.join("; "))}` : "") + ".";
+      (list.unreadable.length ? `; not listed: ${printable(list.unreadable.join("; "))}${more}` : "") + ".") +
+    (refused
+      ? ` ${refused} of them in a format log_tail, log_search and log_levels do not read (marked NOT READ).`
+      : "");
 }
 
 /** One listed file as a line of text. */
 export function renderEntry(f: LogList["files"][number]): string {
-  return `${printable(f.file)}\t${f.size_bytes} bytes\t${f.modified ?? "?"}`;
+  return `${printable(f.file)}\t${f.size_bytes} bytes\t${f.modified ?? "?"}` +
+    (f.unsupported ? `\tNOT READ: ${printable(f.unsupported)}` : "");
 }
 
 /**
