@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { openLog } from "./log_file.ts";
 import { openRoots } from "./roots.ts";
 import { scan } from "../read/scanner.ts";
+import type { ReadableLog } from "../read/readable_log.ts";
 
 Deno.test("a log truncated while it is read is noticed, never taken for its end", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-trunc-" });
@@ -84,4 +85,79 @@ Deno.test("a cancelled scan stops within 50 ms of the abort", async () => {
   const latency = performance.now() - abortedAt;
   assert.equal(r.stop_reason, "cancelled");
   assert.ok(latency < 50, `stopped ${latency.toFixed(1)} ms after the abort`);
+});
+
+/** `log`, with `hook` run once at the first read of its bytes (a change made during a real read). */
+function hooked(log: ReadableLog, hook: () => void): ReadableLog {
+  let done = false;
+  return {
+    ...log,
+    bytes(start, end) {
+      const src = log.bytes(start, end);
+      return {
+        get changed() {
+          return src.changed;
+        },
+        check: () => src.check(),
+        atEnd: () => src.atEnd(),
+        readSync(into) {
+          if (!done) (done = true, hook());
+          return src.readSync(into);
+        },
+      };
+    },
+  };
+}
+
+function rewriteInPlace(path: string, at: number): void {
+  const f = Deno.openSync(path, { write: true });
+  f.seekSync(at, Deno.SeekMode.Start);
+  f.writeSync(new TextEncoder().encode("X"));
+  f.close();
+}
+
+Deno.test("log_tail, and a gzip log's search and count, say file_changed for a rewrite during the read", async () => {
+  const { tailLog } = await import("../read/tail.ts");
+  const { searchLog } = await import("../read/search.ts");
+  const { countLevels } = await import("../read/count_levels.ts");
+  const { DEFAULT_LIMITS } = await import("../core/config.ts");
+  const { gzipSync } = await import("node:zlib");
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-rewrite2-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  const text = "2024-05-01 10:00:00 ERROR some line of text\n".repeat(1000);
+  Deno.writeTextFileSync(`${dir}/app.log`, text);
+  Deno.writeFileSync(`${dir}/app.log.gz`, gzipSync(new TextEncoder().encode(text)));
+  for (const f of ["app.log", "app.log.gz"]) {
+    Deno.utimeSync(`${dir}/${f}`, new Date(2024, 0, 1), new Date(2024, 0, 1));
+  }
+  const roots = openRoots([dir], "/");
+  const opts = { ...DEFAULT_LIMITS, lines: 5, redact: true, gzipMs: 30000 };
+  {
+    using log = await openLog(roots, "app.log");
+    const ok = await tailLog(log, opts);
+    assert.equal(ok.lines.length, 5, "unchanged: read");
+    await assert.rejects(
+      () => tailLog(hooked(log, () => rewriteInPlace(`${dir}/app.log`, 10)), opts),
+      /app\.log changed while it was being read: it was rewritten in place/,
+    );
+  }
+  {
+    using log = await openLog(roots, "app.log.gz");
+    const before = await countLevels(log, DEFAULT_LIMITS);
+    assert.deepEqual([before.complete, before.counts.ERROR], [true, 1000]);
+    const gz = `${dir}/app.log.gz`;
+    const r = await countLevels(hooked(log, () => rewriteInPlace(gz, 100)), DEFAULT_LIMITS);
+    assert.deepEqual([r.complete, r.stop_reason], [false, "file_changed"]);
+  }
+  {
+    using log = await openLog(roots, "app.log.gz");
+    const gz = `${dir}/app.log.gz`;
+    const r = await searchLog(hooked(log, () => rewriteInPlace(gz, 200)), {
+      ...DEFAULT_LIMITS,
+      text: "ERROR",
+      limit: 5000,
+      redact: true,
+    });
+    assert.deepEqual([r.complete, r.stop_reason], [false, "file_changed"]);
+  }
 });
