@@ -87,7 +87,10 @@ export function listLogs(roots: Root[], max: number): LogList {
       try {
         target = Deno.realPathSync(path);
         if (!rootOf(roots, target)) {
-          refuse(file, LINK_OUT);
+          // A symlink out is refused by name. An entry that is no symlink yet resolves outside was
+          // reached through a folder swapped meanwhile: its name is not the roots' to tell.
+          if (Deno.lstatSync(path).isSymlink) refuse(file, LINK_OUT);
+          else refuse(prefix || ".", "the folder changed while it was listed (swapped?): call again");
           continue;
         }
         // lstat of the real path, not stat of the name: a name swapped for a link between the two calls

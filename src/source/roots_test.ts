@@ -103,8 +103,18 @@ Deno.test("an absolute path inside a root, and a '..' that stays inside, name th
     "outside_roots",
     /^absolute paths are refused outside the log roots: .* is not inside one/,
   );
-  refused(one, `${base}/a/logs/../../b/logs/y.log`, "outside_roots", /^absolute paths are refused outside the log roots/);
+  refused(
+    one,
+    `${base}/a/logs/../../b/logs/y.log`,
+    "outside_roots",
+    /^absolute paths are refused outside the log roots/,
+  );
   refused(one, "/etc/passwd", "outside_roots", /^absolute paths are refused outside the log roots/);
   refused(one, `${base}/a/logs`, "not_a_file", /is a log root, a folder/);
-  refused(one, `${base}/a/logs-old/x.log`, "outside_roots", /^absolute paths are refused outside the log roots/);
+  refused(
+    one,
+    `${base}/a/logs-old/x.log`,
+    "outside_roots",
+    /^absolute paths are refused outside the log roots/,
+  );
 });
