@@ -1,7 +1,7 @@
 /**
  * What a log's first bytes say it is (issue #10, item 1): plain text (UTF-8, with or without a byte-order
  * mark), gzip (which logpeek decompresses), or a format logpeek does not read — another compressor
- * (xz, lzma, lzip, bzip2, zstd, lz4, compress), an archive (zip, 7z, rar, tar), a binary log or database
+ * (xz, lzma, lzip, bzip2, zstd, lz4, lzop, compress), an archive (zip, 7z, rar, tar), a binary log or database
  * (a systemd journal, a Windows event log, a packet capture, SQLite, login records), a program (ELF), or
  * text in UTF-16/32. Such a file read as text would give "0 matches; complete" for a log full of
  * errors (an xz-compressed apt log under `/var/log/apt`), so it is refused, naming the format and what to
@@ -36,7 +36,7 @@ export interface Refusal {
 export interface Sniffed {
   /**
    * A short name: `text`, `gzip`, or the refused format's (`xz`, `bzip2`, `zstd`, `lz4`, `lzma`, `lzip`,
-   * `compress`, `zip`, `7z`, `rar`, `tar`, `journal`, `evtx`, `pcap`, `pcapng`, `sqlite`, `elf`, `utmp`,
+   * `lzop`, `compress`, `zip`, `7z`, `rar`, `tar`, `journal`, `evtx`, `pcap`, `pcapng`, `sqlite`, `elf`, `utmp`,
    * `utf-16le`, `utf-16be`, `utf-32le`, `utf-32be`); for a refused gzip log, `gzip+` and the inner one's.
    */
   format: string;
@@ -84,6 +84,12 @@ const MAGICS: Magic[] = [
   ["lz4", "lz4-compressed", "lz4 -dc FILE", (b) => at(b, 0, 0x04, 0x22, 0x4d, 0x18)],
   ["lz4", "lz4-compressed (legacy format)", "lz4 -dc FILE", (b) => at(b, 0, 0x02, 0x21, 0x4c, 0x18)],
   ["compress", "compressed by compress(1) (.Z)", "gzip -dc FILE", (b) => at(b, 0, 0x1f, 0x9d)],
+  [
+    "lzop",
+    "lzop-compressed",
+    "lzop -dc FILE",
+    (b) => at(b, 0, 0x89, ...ascii("LZO"), 0, 0x0d, 0x0a, 0x1a, 0x0a),
+  ],
   [
     "zip",
     "a zip archive",

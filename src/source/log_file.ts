@@ -167,19 +167,38 @@ interface Snapshot {
   mtimeMs: number;
 }
 
+/** The first bytes a read got, at their offset: compared again when the log grew. */
+interface Sample {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+/** How many of the first bytes a read got are kept to compare ({@linkcode Sample}). */
+const SAMPLE_BYTES = 64;
+
 /**
  * How the open file `fd` has changed since `snap`, as `fstat` shows it, or null: it shrank (truncated,
- * rotated in place by copytruncate), or it was rewritten in place (same size, another modification time).
- * A file that grew is taken for one appended to (a live log), and is not a change: only the bytes it had
- * at the snapshot are read. (An append together with an in-place rewrite of older bytes is not seen.)
+ * rotated in place by copytruncate), or it was rewritten in place (same size, another modification time),
+ * or it grew but the first bytes read (`sample`) are no longer there (truncated and written again past its
+ * old size). A file that grew with those bytes in place is taken for one appended to (a live log), and is
+ * not a change: only the bytes it had at the snapshot are read. (An append together with an in-place
+ * rewrite elsewhere is not seen.)
  */
-function changeOf(fd: number, snap: Snapshot): string | null {
+function changeOf(fd: number, snap: Snapshot, sample: Sample | null): string | null {
   const st = fs.fstatSync(fd);
   if (st.size < snap.size) {
     return `shrank from ${snap.size} to ${st.size} bytes (truncated or rotated in place)`;
   }
   if (st.size === snap.size && st.mtimeMs !== snap.mtimeMs) {
     return "was rewritten in place (its modification time changed, its size did not)";
+  }
+  if (st.size > snap.size && sample) {
+    const now = new Uint8Array(sample.bytes.length);
+    const n = fs.readSync(fd, now, 0, now.length, sample.offset);
+    if (n !== now.length || now.some((b, i) => b !== sample.bytes[i])) {
+      return `was truncated and written again (it grew from ${snap.size} to ${st.size} bytes, but the ` +
+        `bytes read at offset ${sample.offset} are no longer there)`;
+    }
   }
   return null;
 }
@@ -222,14 +241,16 @@ function fileLog(ref: LogRef, fd: number, snap: Snapshot, bomLength: number, gzi
 
 /**
  * Bytes of an open file from `start` to `end`. Lines appended during the call are not read. A file that
- * changes while it is read ({@linkcode changeOf}: it shrank, or was rewritten in place) is checked for
- * every {@linkcode CHANGE_CHECK_BYTES} read and at the end: reading stops there and `changed` says how.
+ * changes while it is read ({@linkcode changeOf}: it shrank, was rewritten in place, or was truncated and
+ * written again) is checked for every {@linkcode CHANGE_CHECK_BYTES} read and at the end: reading stops
+ * there and `changed` says how.
  */
 function fileBytes(fd: number, start: number, end: number, snap: Snapshot): LogBytes {
   let pos = start;
   let changed: string | null = null;
   let sinceCheck = 0;
-  const check = (): string | null => (changed ??= changeOf(fd, snap));
+  let sample: Sample | null = null;
+  const check = (): string | null => (changed ??= changeOf(fd, snap, sample));
   return {
     get changed() {
       return changed;
@@ -250,6 +271,7 @@ function fileBytes(fd: number, start: number, end: number, snap: Snapshot): LogB
         changed = check() ?? `ended at ${pos} bytes, before the ${end} it had when opened`;
         return null;
       }
+      if (!sample) sample = { offset: pos, bytes: into.slice(0, Math.min(n, SAMPLE_BYTES)) };
       pos += n;
       sinceCheck += n;
       return n;

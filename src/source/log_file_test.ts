@@ -161,3 +161,21 @@ Deno.test("log_tail, and a gzip log's search and count, say file_changed for a r
     assert.deepEqual([r.complete, r.stop_reason], [false, "file_changed"]);
   }
 });
+
+Deno.test("a log truncated and written again past its old size during a read is noticed (its first bytes differ)", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-regrow-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  const path = `${dir}/app.log`;
+  Deno.writeTextFileSync(path, "2024-05-01 10:00:00 INFO old line\n".repeat(1000));
+  using log = await openLog(openRoots([dir], "/"), "app.log");
+  const src = log.bytes(0);
+  let seen = 0;
+  await scan(src, {
+    line() {
+      // copytruncate, then a writer fills it again past the old size, all during the read.
+      if (++seen === 1) Deno.writeTextFileSync(path, "2024-05-01 11:00:00 WARN new line\n".repeat(2000));
+      return true;
+    },
+  }, { pieceSize: 4096 });
+  assert.match(src.changed ?? "", /^was truncated and written again \(it grew from 34000 to 68000 bytes/);
+});
