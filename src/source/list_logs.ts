@@ -19,6 +19,7 @@
 import { posix } from "node:path";
 import { checkMiddleFolders } from "./confine.ts";
 import { ToolError } from "../core/errors.ts";
+import { cutText } from "../core/text_cut.ts";
 import { refusalNote } from "../read/format.ts";
 import { MAX_NAME, type Root, rootOf } from "./roots.ts";
 import type { LogEntry, LogList } from "./log_source.ts";
@@ -79,7 +80,7 @@ export function listLogs(roots: Root[], max: number): LogList {
       let target: string;
       if (file.length > MAX_NAME) {
         refuse(
-          file.slice(0, 80) + "…",
+          cutText(file, 80) + "…",
           `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
         );
         continue;

@@ -21,6 +21,7 @@
 
 import { basename, isAbsolute, posix, resolve } from "node:path";
 import { ToolError } from "../core/errors.ts";
+import { cutText } from "../core/text_cut.ts";
 import { processTrust, type Trust } from "./confine.ts";
 import { printable } from "../guard/printable.ts";
 
@@ -306,7 +307,7 @@ export function osError(e: unknown, name: string): unknown {
     return new ToolError("invalid_path", `${name} is a loop of symlinks; call log_files`);
   }
   if (e instanceof Error && (e as { code?: string }).code === "ENAMETOOLONG") {
-    return new ToolError("invalid_path", `${name.slice(0, 80)}… is too long a name for this system`);
+    return new ToolError("invalid_path", `${cutText(name, 80)}… is too long a name for this system`);
   }
   // node:fs (the non-blocking open) throws Node's errors, with a code, where Deno throws its own.
   const code = e instanceof Error ? (e as { code?: string }).code : undefined;
