@@ -486,7 +486,9 @@ class LineScan {
       let m = this.findNeedle(searchFrom, end);
       this.sure = true;
       if (partner >= 0 && partner < searchFrom) partner = this.findPartner(searchFrom, end);
-      if (partner >= 0 && (m < 0 || partner < m)) {
+      // A K or ſ before the needle's next bytes makes its line a candidate, unless those bytes are on the
+      // same line (no line feed between): then the line surely matches.
+      if (partner >= 0 && (m < 0 || (partner < m && this.find(10, partner, m) >= 0))) {
         m = partner;
         this.sure = false;
       }
