@@ -42,8 +42,8 @@ const inputSchema = z.object({
   ),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
   ignore_case: z.boolean().default(false).describe(
-    "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K, s/ſ; İ and ı only " +
-      "themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
+    "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
+      "and ı only themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
   ),
   regex: z.boolean().default(false).describe(
     "text is a regular expression in RE2 syntax (JavaScript's without backreferences or lookaround), run " +
