@@ -27,6 +27,9 @@ export function cutText(s: string, max: number): string {
   if (!Number.isInteger(max) || max < 0) {
     throw new RangeError(`cutText: max must be an integer ≥ 0, got ${max}`);
   }
+  // Only the first max + 1 units can matter (the last one only to see a pair at the cut): time O(max),
+  // whatever the length of `s` (a 4 MiB traced argument).
+  if (s.length > max + 1) s = s.slice(0, max + 1);
   const t = s.isWellFormed() ? s : s.toWellFormed();
   if (t.length <= max) return t;
   const c = t.charCodeAt(max - 1);
@@ -53,6 +56,7 @@ export function cutTextEnd(s: string, max: number): string {
   if (!Number.isInteger(max) || max < 0) {
     throw new RangeError(`cutTextEnd: max must be an integer ≥ 0, got ${max}`);
   }
+  if (s.length > max + 1) s = s.slice(s.length - max - 1); // time O(max), as cutText
   const t = s.isWellFormed() ? s : s.toWellFormed();
   if (t.length <= max) return t;
   if (max === 0) return "";

@@ -40,21 +40,38 @@ for (let c = 0; c <= 0x2029; c++) {
  * A text (a log line, a file name) with its control characters and line separators shown escaped, so it
  * takes exactly one line of the model-facing answer. One pass over the text (after a regular-expression
  * check that finds most texts printable): time linear in its length (4 MiB of U+2028, which grows six-fold,
- * took 0.4–0.8 s on the project's 2-core machine; a returned line is cut to `LOGPEEK_MAX_LINE` first). Printable text comes back unchanged (the same string), and
- * escaping twice changes nothing more. Unpaired surrogates are left as they are.
+ * took 0.4–0.8 s on the project's 2-core machine; a returned line is cut to `LOGPEEK_MAX_LINE` first).
+ * Printable text comes back unchanged (the same string), and escaping twice changes nothing more. A lone
+ * surrogate (a UTF-16 unit without its pair, which a client's JSON may send as `"\ud800"`) is shown
+ * escaped as `\udXXX`, so the result is always well-formed Unicode (issue #10, item 5); a pair (an emoji,
+ * any character beyond U+FFFF) stays as it is.
  *
  * @param text Any string.
- * @returns The text with C0 controls, DEL, C1 controls (U+0080–U+009F), U+2028 and U+2029 escaped:
- *   `\n`, `\r`, `\t`, `\xNN` below U+0080, `\uNNNN` from U+0080.
+ * @returns The text with C0 controls, DEL, C1 controls (U+0080–U+009F), U+2028, U+2029 and lone
+ *   surrogates escaped: `\n`, `\r`, `\t`, `\xNN` below U+0080, `\uNNNN` from U+0080.
+ * @example
+ * ```ts
+ * import { printable } from "./printable.ts";
+ * console.assert(printable("a\nb") === "a\\nb");
+ * console.assert(printable("x\ud800") === "x\\ud800" && printable("😀") === "😀");
+ * ```
  */
 export function printable(text: string): string {
-  if (!UNPRINTABLE.test(text)) return text;
+  if (!UNPRINTABLE.test(text) && text.isWellFormed()) return text;
   let out = "";
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) {
       out += text.slice(from, i) + ESCAPES[c];
+      from = i + 1;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = text.charCodeAt(i + 1); // NaN past the end
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++; // a pair: one character, kept
+        continue;
+      }
+      out += text.slice(from, i) + `\\u${c.toString(16)}`;
       from = i + 1;
     }
   }

@@ -54,3 +54,17 @@ Deno.test("printable: linear time, 1 MiB of controls (growing up to six-fold) or
     console.error(`printable: ${JSON.stringify(unit)} x ${s.length} in ${ms.toFixed(0)} ms`);
   }
 });
+
+Deno.test("printable: a lone surrogate is shown escaped, a pair kept: the result is always well-formed", () => {
+  assert.equal(printable("a\ud800b"), "a\\ud800b");
+  assert.equal(printable("\udc00"), "\\udc00");
+  assert.equal(printable("x\ud83d"), "x\\ud83d"); // a high half at the very end
+  assert.equal(printable("\ud83d\ude00\ud83d"), "😀\\ud83d");
+  assert.equal(printable("\ude00\ud83d"), "\\ude00\\ud83d"); // halves in the wrong order
+  assert.equal(printable("\n\ud800"), "\\n\\ud800");
+  for (let u = 0xd800; u <= 0xdfff; u += 0x7f) {
+    const p = printable(`a${String.fromCharCode(u)}😀`);
+    assert.equal(encodeURIComponent(p).length > 0, true); // throws URIError on a lone surrogate
+    assert.equal(p, `a\\u${u.toString(16)}😀`);
+  }
+});

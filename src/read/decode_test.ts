@@ -44,3 +44,21 @@ Deno.test("decodeLine cuts at code points and leaves out a sequence split by a p
   const q = decodeLine(enc("abé").subarray(0, 3), 100, false);
   assert.deepEqual(q, { text: "ab\uFFFD", replaced: 1, cut: false });
 });
+
+Deno.test("decodeLine cuts by code points at a character boundary: an emoji or a 3-byte character at the cap is whole or left out", () => {
+  const enc = new TextEncoder();
+  // "ab😀c": the emoji is the 3rd code point (4 UTF-8 bytes, 2 UTF-16 units).
+  const line = enc.encode("ab😀c");
+  assert.deepEqual(decodeLine(line, 2, false), { text: "ab", replaced: 0, cut: true });
+  assert.deepEqual(decodeLine(line, 3, false), { text: "ab😀", replaced: 0, cut: true });
+  assert.deepEqual(decodeLine(line, 4, false), { text: "ab😀c", replaced: 0, cut: false });
+  // Only the line's first 5 bytes were read: the emoji is incomplete there and left out, not replaced.
+  assert.deepEqual(decodeLine(line.subarray(0, 5), 10, true), { text: "ab", replaced: 0, cut: true });
+  // A 3-byte character (€) and a 2-byte one (é) at the cap.
+  assert.deepEqual(decodeLine(enc.encode("x€é"), 2, false), { text: "x€", replaced: 0, cut: true });
+  for (let cap = 1; cap <= 6; cap++) {
+    const t = decodeLine(enc.encode("😀é€😀a😀"), cap, false).text;
+    assert.equal(t, [..."😀é€😀a😀"].slice(0, cap).join(""), `cap ${cap}`);
+    assert.ok(t.isWellFormed());
+  }
+});

@@ -19,12 +19,17 @@ export const logLineSchema = z.object({
   ),
   level: levelSchema,
   text: z.string().describe("the line without its end of line; invalid UTF-8 replaced by U+FFFD"),
-  cut: z.boolean().describe("true when text is not the whole line (cut to LOGPEEK_MAX_LINE characters)"),
+  cut: z.boolean().describe(
+    "true when text is not the whole line (cut to LOGPEEK_MAX_LINE Unicode code points, never inside a character)",
+  ),
 });
 
 /**
  * One returned line: `{line_no, level, text, cut}`. `text` excludes the end of line (LF or CRLF) and
- * holds at most `LOGPEEK_MAX_LINE` characters (Unicode code points).
+ * holds at most `LOGPEEK_MAX_LINE` characters, counted as Unicode code points (an emoji is one, though
+ * it takes 4 UTF-8 bytes and 2 UTF-16 units; an invalid byte sequence shown as U+FFFD is one): the cut
+ * falls between two characters, never inside one, so `text` is always well-formed Unicode (issue #10,
+ * item 5).
  */
 export type LogLine = z.infer<typeof logLineSchema>;
 
@@ -36,7 +41,7 @@ export type LogLine = z.infer<typeof logLineSchema>;
  * @param end Offset past its last byte (end of line excluded).
  * @param lineNo The line's number, or null when unknown.
  * @param partial True when the bytes are only the line's start.
- * @param maxLine The most characters of text.
+ * @param maxLine The most characters of text, in Unicode code points (`LOGPEEK_MAX_LINE`).
  * @param redactor Masks secrets in the text (and counts them); none: the text is returned as read.
  * @returns The line and how many of its bytes were replaced.
  */

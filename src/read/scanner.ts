@@ -22,6 +22,7 @@
  */
 
 import { POSITIONS, simdScanner } from "./simd.ts";
+import { foldPartners, KELVIN_BYTES, LONG_S_BYTES, matchSpan } from "./fold.ts";
 
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
 export interface ByteSource {
@@ -85,8 +86,18 @@ export interface ScanOptions {
   headBytes?: number;
   /** When set, only lines holding these bytes reach the sink. Must not contain `\n`. */
   needle?: Uint8Array;
-  /** Match the needle's ASCII letters in either case. */
+  /**
+   * Match the needle's ASCII letters in either case (`byte | 0x20`). A line that holds K (U+212A) or ſ
+   * (U+017F) where the needle has `k` or `s` ({@linkcode foldPartners}) but not the needle's bytes
+   * themselves is a candidate that `verify` decides on.
+   */
   ignoreCase?: boolean;
+  /**
+   * Decides on a candidate line (see `ignoreCase`): `buf[start, end)` is the line, or its first bytes
+   * when it was longer than `headBytes` or a budget stopped inside it. Without it, candidates are not
+   * matches (ASCII letters folded only).
+   */
+  verify?: (buf: Uint8Array, start: number, end: number) => boolean;
   /** Called between reads at most every `yieldMs` (default 20 ms) to let other work run. */
   yieldMs?: number;
   /** Lines before the scan's start (a resumed scan): the first line is numbered `lineBase + 1`. */
@@ -205,6 +216,11 @@ class LineScan {
   /** Per needle byte, 0x20 where case is ignored. */
   readonly mask: Uint8Array;
   readonly nlen: number;
+  /** The most bytes a match takes: `nlen`, more when K or ſ may stand for `k` or `s` (`matchSpan`). */
+  readonly span: number;
+  /** Look for K (U+212A) and for ſ (U+017F) as well as for the needle. */
+  readonly kelvin: boolean;
+  readonly longS: boolean;
   readonly bufSize: number;
   readonly simd: ReturnType<typeof simdScanner>;
   readonly buf: Uint8Array;
@@ -231,8 +247,10 @@ class LineScan {
   /** Skipping a fragment at the start. */
   dropping: boolean;
   droppedPartial = false;
-  /** The unfinished line holds the needle. */
+  /** The unfinished line holds the needle (or, when not `sure`, K or ſ: a candidate). */
   pending = false;
+  /** The pending line holds the needle's own bytes (folded ASCII); false: `verify` decides. */
+  sure = true;
   /** The unfinished line outgrew the buffer; its start is in `head`. */
   long = false;
   headLen = 0;
@@ -259,8 +277,14 @@ class LineScan {
       throw new TypeError("the needle must be 1 or more bytes without a line feed");
     }
     this.nlen = this.needle ? this.needle.length : 0;
-    // Room for one piece after the `nlen - 1` bytes a long line carries, so every read has room.
-    this.bufSize = this.pieceSize + Math.max(0, this.nlen - 1);
+    const partners = this.needle && ignoreCase && opts.verify
+      ? foldPartners(this.needle)
+      : { kelvin: false, longS: false };
+    this.kelvin = partners.kelvin;
+    this.longS = partners.longS;
+    this.span = this.needle ? matchSpan(this.needle, this.kelvin || this.longS) : 0;
+    // Room for one piece after the `span - 1` bytes a long line carries, so every read has room.
+    this.bufSize = this.pieceSize + Math.max(0, this.span - 1);
     this.simd = simdScanner(this.bufSize);
     this.buf = this.simd.buf;
     this.head = new Uint8Array(this.headBytes);
@@ -273,8 +297,8 @@ class LineScan {
       this.head.set(r.head.subarray(0, this.headLen));
       this.longLen = r.lineLen;
       this.longStart = -r.lineLen;
-      this.buf.set(r.carry.subarray(0, Math.max(0, this.nlen - 1)));
-      this.end = Math.min(r.carry.length, Math.max(0, this.nlen - 1));
+      this.buf.set(r.carry.subarray(0, Math.max(0, this.span - 1)));
+      this.end = Math.min(r.carry.length, Math.max(0, this.span - 1));
       this.pending = r.pending;
     }
   }
@@ -295,8 +319,8 @@ class LineScan {
         this.longLen = this.end;
         this.head.set(buf.subarray(0, this.headLen));
       }
-      // Only the bytes a match could straddle stay.
-      const keep = this.needle && !this.pending ? this.nlen - 1 : 0;
+      // Only the bytes a match could straddle stay (none once the line is known to hold one).
+      const keep = this.needle && !(this.pending && this.sure) ? this.span - 1 : 0;
       buf.copyWithin(0, this.end - keep, this.end);
       this.end = keep;
     }
@@ -362,7 +386,15 @@ class LineScan {
     const needle = this.needle;
     const nl = this.find(10, from, this.end);
     const lineEnd = nl < 0 ? this.end : nl;
-    if (needle && !this.pending && this.findNeedle(0, lineEnd) >= 0) this.pending = true;
+    if (needle && !(this.pending && this.sure)) {
+      if (this.findNeedle(0, lineEnd) >= 0) {
+        this.pending = true;
+        this.sure = true;
+      } else if (!this.pending && this.findPartner(0, lineEnd) >= 0) {
+        this.pending = true;
+        this.sure = false;
+      }
+    }
     const more = Math.min(this.headBytes - this.headLen, lineEnd - from);
     if (more > 0) {
       this.head.set(this.buf.subarray(from, from + more), this.headLen);
@@ -376,6 +408,7 @@ class LineScan {
     this.long = false;
     const go = this.finishLong(true);
     this.pending = false;
+    this.sure = true;
     this.ls = nl + 1;
     if (go) return nl + 1;
     this.stop = "limit";
@@ -426,15 +459,22 @@ class LineScan {
 
   /** Searching: counts lines in bulk, looks only at lines that hold the needle. */
   handMatchingLines(from: number): boolean {
-    const { buf, simd, end, nlen } = this;
+    const { buf, simd, end, span } = this;
     let pos = this.ls;
-    let searchFrom = Math.max(this.ls, from - (nlen - 1));
+    let searchFrom = Math.max(this.ls, from - (span - 1));
+    // The next K or ſ, when the needle has k or s and case is ignored (rare: looked for once a piece).
+    let partner = this.findPartner(searchFrom, end);
     while (true) {
       if (this.pending) {
         const nl = this.find(10, Math.max(pos, from), end);
         if (nl < 0) break;
         this.pending = false;
-        const go = this.finish(pos, nl, true);
+        let go = true;
+        if (this.sure) go = this.finish(pos, nl, true);
+        else if (this.verify(pos, nl)) {
+          this.sure = true;
+          go = this.finish(pos, nl, true);
+        } else this.lineNo++; // a K or ſ, but no match
         pos = searchFrom = nl + 1;
         if (!go) {
           this.ls = pos;
@@ -443,7 +483,15 @@ class LineScan {
         }
         continue;
       }
-      const m = this.findNeedle(searchFrom, end);
+      let m = this.findNeedle(searchFrom, end);
+      this.sure = true;
+      if (partner >= 0 && partner < searchFrom) partner = this.findPartner(searchFrom, end);
+      // A K or ſ before the needle's next bytes makes its line a candidate, unless those bytes are on the
+      // same line (no line feed between): then the line surely matches.
+      if (partner >= 0 && (m < 0 || (partner < m && this.find(10, partner, m) >= 0))) {
+        m = partner;
+        this.sure = false;
+      }
       if (m < 0) {
         const last = buf.lastIndexOf(10, end - 1);
         if (last >= pos) {
@@ -466,6 +514,40 @@ class LineScan {
   find(b: number, from: number, to: number): number {
     const i = this.buf.indexOf(b, from);
     return i >= 0 && i < to ? i : -1;
+  }
+
+  /**
+   * The first K (U+212A) or ſ (U+017F) that starts in buf[from, to) and is whole there, when the needle
+   * may match through it; else -1. SIMD finds their first two bytes, as for the needle.
+   */
+  findPartner(from: number, to: number): number {
+    let best = -1;
+    if (this.kelvin) {
+      const [b0, b1, b2] = KELVIN_BYTES;
+      for (let s = from; s <= to - 3;) {
+        s = this.simd.find2(s, to - 3, b0, 0, b1, 1);
+        if (s < 0) break;
+        if (this.buf[s + 2] === b2) {
+          best = s;
+          break;
+        }
+        s++;
+      }
+    }
+    if (this.longS) {
+      const s = this.simd.find2(from, (best >= 0 ? best : to) - 2, LONG_S_BYTES[0], 0, LONG_S_BYTES[1], 1);
+      if (s >= 0) best = s;
+    }
+    return best;
+  }
+
+  /**
+   * A candidate line without the needle's own bytes (see {@linkcode ScanOptions.verify}): buf[a, nl)
+   * less a final CR.
+   */
+  verify(a: number, nl: number): boolean {
+    const e = nl > a && this.buf[nl - 1] === 13 ? nl - 1 : nl;
+    return this.opts.verify!(this.buf, a, e);
   }
 
   /** First occurrence of the needle that starts in buf[from, to - nlen], or -1. */
@@ -509,15 +591,26 @@ class LineScan {
     const { head, longLen, headBytes } = this;
     if (longLen <= headBytes) { // the whole line fit in `head` after all
       const e = hasNewline && longLen > 0 && head[longLen - 1] === 13 ? longLen - 1 : longLen;
+      if (this.needle && !this.sure && !this.opts.verify!(head, 0, e)) return true;
       return this.sink.line(head, 0, e, this.lineNo, false, -1, this.longStart);
     }
+    // A candidate is decided on the line's first `headBytes` only (documented as a limit).
+    if (this.needle && !this.sure && !this.opts.verify!(head, 0, this.headLen)) return true;
     return this.sink.line(head, 0, this.headLen, this.lineNo, true, -1, this.longStart);
   }
 
   /** Step 6: the end of the source, or a stop: the last line, and what the scan did. */
   result(): ScanResult {
     const { buf, head, ls, end, bytesRead } = this;
-    if ((this.stop === "time_budget" || this.stop === "size_budget") && this.pending) {
+    const budget = this.stop === "time_budget" || this.stop === "size_budget";
+    if (budget && this.pending && !this.sure) {
+      // A candidate cut by the budget: decided on what was read; a match that straddles into the
+      // unread part is found by the next page (it carries the `span - 1` bytes before its start).
+      const ok = this.long ? this.opts.verify!(head, 0, this.headLen) : this.opts.verify!(buf, ls, end);
+      if (ok) this.sure = true;
+      else this.pending = false;
+    }
+    if (budget && this.pending) {
       // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
       // cut (its end was not read), though the line is not counted as read to its end.
       if (this.long) this.sink.line(head, 0, this.headLen, this.lineNo + 1, true, -1, this.longStart);
@@ -528,6 +621,7 @@ class LineScan {
         if (!this.finishLong(false)) this.stop = "limit";
       } else if (end > ls) {
         if (this.needle && !this.pending) this.lineNo++;
+        else if (this.needle && !this.sure && !this.opts.verify!(buf, ls, end)) this.lineNo++;
         else if (!this.finish(ls, end, false)) this.stop = "limit";
       }
     }

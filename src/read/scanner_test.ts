@@ -201,3 +201,25 @@ Deno.test("a budget that stops inside a matching line still reports that match, 
     assert.equal(String.fromCharCode(...r.seen[0].bytes).slice(0, 13), "second has th");
   }
 });
+
+Deno.test("ignoreCase: a K (U+212A) before the needle on one line never hides the needle's own match, even in a long line", async () => {
+  const enc = new TextEncoder();
+  // The line outgrows the 64-byte buffer after both the K and "DISK" were seen; its head is 8 bytes.
+  const bytes = enc.encode(`a\nx\u212a${"-".repeat(20)}DISK${"-".repeat(200)}\nb \u212a\nc dis\u212a\n`);
+  const verified: string[] = [];
+  const r = await collect(bytes, {
+    pieceSize: 64,
+    headBytes: 8,
+    needle: enc.encode("disk"),
+    ignoreCase: true,
+    // A verifier that finds nothing: only lines holding the needle's own bytes may reach the sink.
+    verify: (buf, s, e) => (verified.push(new TextDecoder().decode(buf.subarray(s, e))), false),
+  });
+  assert.deepEqual(r.seen.map((x) => [x.no, x.cut]), [[2, true]]);
+  assert.deepEqual(
+    verified,
+    ["b \u212a", "c dis\u212a"],
+    "only the lines with a K and no DISK were verified",
+  );
+  assert.equal(r.lines, 4);
+});

@@ -18,10 +18,12 @@ import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { decodeLine } from "./decode.ts";
 import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 
 /** Options of {@linkcode searchLog}. */
 export interface SearchOptions {
-  /** The literal text (UTF-8 bytes are matched). */
+  /** The literal text (its UTF-8 bytes are matched), or the pattern with `regex`; well-formed Unicode. */
   text: string;
   /** Keep only matching lines of this level. */
   level?: Level;
@@ -31,7 +33,7 @@ export interface SearchOptions {
   searchMs: number;
   /** Byte budget. */
   searchBytes: number;
-  /** The most characters of one returned line. */
+  /** The most characters (Unicode code points) of one returned line. */
   maxLine: number;
   /** Bytes per read. */
   pieceSize: number;
@@ -39,9 +41,16 @@ export interface SearchOptions {
   redact: boolean;
   /** Where a resumed search goes on (from a cursor). */
   resume?: ResumePoint;
-  /** Match letters in either case: ASCII on the raw bytes, other scripts on the decoded line. */
+  /**
+   * Match letters in either case, by Unicode simple case folding ({@linkcode foldMatcher}): an ASCII text
+   * on the raw bytes (plus K and ſ for `k` and `s`), any other on each line's decoded first
+   * {@linkcode TESTED_BYTES} bytes.
+   */
   ignoreCase?: boolean;
-  /** `text` is a regular expression (RE2 syntax), tested on each line's decoded, redacted first 64 KiB. */
+  /**
+   * `text` is a regular expression (RE2 syntax, run by RE2JS in linear time), tested on each line's
+   * first {@linkcode TESTED_BYTES} bytes, decoded, secrets masked.
+   */
   regex?: boolean;
 
   /** Aborted when the client cancels. */
@@ -81,6 +90,7 @@ export interface SearchResult {
  * @param opts The text, filters, limit and budgets.
  * @returns The matches and how far the search got.
  * @throws {TypeError} when the text holds a line feed.
+ * @throws {ToolError} `invalid_pattern` for a `regex` that RE2 cannot run ({@linkcode compilePattern}).
  */
 export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   // deno-lint-ignore no-control-regex
@@ -91,9 +101,14 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
   let lastReported = 0;
   const redactor = new LineRedactor(opts.redact, false);
   const needle = new TextEncoder().encode(opts.text);
-  const headBytes = opts.maxLine * 4 + 1;
+  // With ignore_case, a line holding K or ſ where the text has k or s is decided on its decoded text;
+  // such a line longer than a piece is decided on its first TESTED_BYTES (as a pattern is).
+  const partners = opts.ignoreCase ? foldPartners(needle) : { kelvin: false, longS: false };
+  const folded = partners.kelvin || partners.longS ? foldMatcher(opts.text) : null;
+  const headBytes = folded ? Math.max(opts.maxLine * 4 + 1, TESTED_BYTES) : opts.maxLine * 4 + 1;
+  const span = matchSpan(needle, folded !== null);
   const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, needle.length - 1);
+  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, span - 1);
   // The budget starts after a resumed gzip stream was decompressed up to the cursor.
   const started = performance.now();
   const r = await scan(src, {
@@ -110,6 +125,7 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
     pieceSize: opts.pieceSize,
     needle,
     ignoreCase: opts.ignoreCase,
+    verify: folded ? (buf, s, e) => folded.test(utf8.decode(buf.subarray(s, e))) : undefined,
     maxBytes: opts.searchBytes,
     deadline: started + opts.searchMs,
     headBytes,
@@ -120,39 +136,64 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
   return pageResult(from, r, damage(), lastReported, matches, replaced, redactor.count);
 }
 
-/** How many bytes of each line a pattern (or a non-ASCII case-insensitive text) is tested on. */
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * How many bytes of each line (65,536: 64 KiB, counted before decoding) a pattern, or a case-insensitive
+ * text with letters outside ASCII, is tested on.
+ */
 export const TESTED_BYTES = 65536;
 
 /**
  * Compiles a pattern with RE2JS, a port of RE2: matching takes time linear in the line's length, so
  * no pattern can hang a search (`(a+)+$` against 100,000 `a`s then `!` takes milliseconds). RE2's syntax
- * is JavaScript's without backreferences and lookaround; a pattern that uses them, or that does not
- * parse, is refused with the engine's message.
+ * is JavaScript's without backreferences and lookaround (and with repeat counts up to 1000).
  *
- * @throws {ToolError} `invalid_pattern`.
+ * @param source The pattern as the client wrote it.
+ * @param ignoreCase Compile with `CASE_INSENSITIVE` (RE2's simple-fold orbits: the same sets as
+ *   {@linkcode foldMatcher}).
+ * @returns The compiled pattern.
+ * @throws {ToolError} `invalid_pattern`, in two wordings: `invalid regular expression: <RE2's reason>`
+ *   when JavaScript (flag `u`) cannot parse it either (a syntax error), else `the regular expression …
+ *   uses what RE2 cannot run in linear time …` (backreferences, lookaround, a repeat count over 1000:
+ *   valid JavaScript, refused here). The pattern is quoted as written, control characters escaped
+ *   ({@linkcode printable}).
  */
 export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
   try {
     return RE2JS.compile(source, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
+    const reason = printable(
+      String(e instanceof Error ? e.message : e).replace(/^error parsing regexp: /, ""),
+    );
+    let javascript = true;
+    try {
+      new RegExp(source, "u");
+    } catch {
+      javascript = false;
+    }
     throw new ToolError(
       "invalid_pattern",
-      `${JSON.stringify(source)} is not a pattern this server can run in linear time: ${
-        e instanceof Error ? e.message : e
-      }` +
-        " (RE2 syntax: JavaScript's without backreferences and lookaround)",
+      javascript
+        ? `the regular expression \`${printable(source)}\` uses what RE2 cannot run in linear time or ` +
+          `beyond its limits (${reason}): backreferences, lookahead and lookbehind, and repeat counts over ` +
+          "1000 are not supported; rewrite it without them, or search for a literal part of it"
+        : `invalid regular expression: ${reason} (RE2 syntax: JavaScript's without backreferences and ` +
+          "lookaround)",
     );
   }
 }
 
 /**
  * The search for a regular expression, or for text with non-ASCII letters in either case: each line is
- * decoded (its first {@linkcode TESTED_BYTES} bytes), secrets masked, and tested.
+ * decoded (its first {@linkcode TESTED_BYTES} bytes) and tested; a pattern sees the line with secrets
+ * masked, a literal text the line as read (as the byte search of a literal does, so `ignore_case` never
+ * finds fewer lines than the case-sensitive search, in lines of at most that many bytes).
  */
 async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
-  const folded = opts.text.toLowerCase();
+  const folded = re ? null : foldMatcher(opts.text);
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
@@ -170,8 +211,13 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
         cut || e - s > TESTED_BYTES,
       );
       if (tested.cut) partial++;
-      const text = opts.redact ? redactLine(tested.text).text : tested.text;
-      if (!(re ? re.matcher(text).find() : text.toLowerCase().includes(folded))) return true;
+      if (
+        !(re
+          ? re.matcher(opts.redact ? redactLine(tested.text).text : tested.text).find()
+          : folded!.test(tested.text))
+      ) {
+        return true;
+      }
       const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
       matches.push(line);
       replaced += bad;

@@ -15,7 +15,9 @@
  *
  * Outgoing messages are written one after another, each as one line. An answer that cannot be
  * serialized (a value JSON cannot hold, such as a BigInt, or a cycle) is replaced by a `-32603` error
- * with the same id, so a request never goes unanswered.
+ * with the same id, so a request never goes unanswered. Every string of an outgoing message (keys too)
+ * is well-formed Unicode (issue #10, item 5): a lone surrogate that reached one — a client's `"\ud800"`
+ * echoed in an SDK error, say — is replaced by U+FFFD before the message is written.
  *
  * @module
  */
@@ -24,6 +26,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/types.d.ts"
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { cutText } from "../core/text_cut.ts";
 
 /**
  * The largest incoming frame (one line of stdin, without its newline) that is parsed: 8 MiB. Larger
@@ -318,7 +321,7 @@ export class StdioFrameTransport implements Transport {
       const method = (value as { method?: unknown })?.method;
       this.#refuse({
         id: idOf(value),
-        method: typeof method === "string" ? cutText(method, 64) : null,
+        method: typeof method === "string" ? cutText(method, 64) : null, // for the trace only
         code: -32600,
         bytes: size,
         message: "Invalid Request: not a JSON-RPC 2.0 message",
@@ -368,8 +371,9 @@ export class StdioFrameTransport implements Transport {
   }
 
   /**
-   * Writes one message as one line, after those sent before it. A response that cannot be serialized
-   * is replaced by a `-32603` error response with its id.
+   * Writes one message as one line, after those sent before it, every string in it made well-formed
+   * ({@linkcode wellFormed}). A response that cannot be serialized is replaced by a `-32603` error
+   * response with its id.
    *
    * @param message A JSON-RPC message.
    * @throws The write's error (a closed stdout), or a serialization error for a message that is not a
@@ -379,8 +383,14 @@ export class StdioFrameTransport implements Transport {
     let line: string;
     try {
       line = JSON.stringify(message) + "\n";
+      // JSON.stringify writes a lone surrogate as a lower-case `\udXXX` escape (ECMA-262
+      // QuoteJSONString); a pair is written as itself. Only then is the message walked.
+      if (LONE_SURROGATE_ESCAPE.test(line)) line = JSON.stringify(wellFormed(message)) + "\n";
     } catch (e) {
-      const why = cutText(e instanceof Error ? e.message : String(e), 200);
+      const text = e instanceof Error ? e.message : String(e);
+      const why = text.length > 200
+        ? `${cutText(text, 200)}…[cut ${text.length - 200} chars]`
+        : cutText(text, 200);
       if (!(message && message.id !== undefined && ("result" in message || "error" in message))) {
         return Promise.reject(e);
       }
@@ -429,6 +439,35 @@ function join(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function cutText(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, max)}…[cut ${s.length - max} chars]` : s;
+/** A `\ud800`–`\udfff` escape as JSON.stringify writes a lone surrogate (or a backslash before "ud8…"). */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/;
+
+/**
+ * `value` with every string in it, keys included, made well-formed (a lone surrogate becomes U+FFFD,
+ * as `String.prototype.toWellFormed`); arrays and objects are copied only where something changed.
+ * Nesting is bounded by what the server itself sends (tool results, errors).
+ *
+ * @param value Any JSON value.
+ * @returns The same value when every string was well-formed, else a well-formed copy.
+ */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = wellFormed(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const k2 = k.isWellFormed() ? k : k.toWellFormed();
+    const v2 = wellFormed(v);
+    if (k2 !== k || v2 !== v) changed = true;
+    Object.defineProperty(out, k2, { value: v2, enumerable: true, writable: true, configurable: true });
+  }
+  return changed ? out : value;
 }

@@ -5,6 +5,7 @@ import {
   MAX_FRAME_BYTES,
   type RefusedFrame,
   StdioFrameTransport,
+  wellFormed,
 } from "./stdio_transport.ts";
 
 const enc = new TextEncoder();
@@ -150,4 +151,32 @@ Deno.test("an answer that cannot be serialized becomes a -32603 error with its i
   assert.match(out[0].error.message, /^Internal error: the answer could not be serialized/);
   assert.deepEqual(out[1], { jsonrpc: "2.0", id: 10, result: {} });
   assert.equal(p.errors.length, 1);
+});
+
+Deno.test("wellFormed: lone surrogates in values and keys become U+FFFD, pairs stay, untouched values are not copied", () => {
+  const ok = { a: ["😀", 1, null, { b: "x" }] };
+  assert.equal(wellFormed(ok), ok);
+  assert.deepEqual(wellFormed({ t: "a\ud800", "k\udc00": ["😀\ud83d", 2] }), {
+    t: "a\ufffd",
+    "k\ufffd": ["😀\ufffd", 2],
+  });
+});
+
+Deno.test("send writes a lone surrogate as U+FFFD: every line on stdout is well-formed", async () => {
+  const chunks: Uint8Array[] = [];
+  const t = new StdioFrameTransport({
+    input: new ReadableStream({ start: (c) => c.close() }),
+    output: new WritableStream({ write: (c) => void chunks.push(c) }),
+  });
+  t.oninputend = () => {};
+  await t.start();
+  await t.send({
+    jsonrpc: "2.0",
+    id: 1,
+    result: { content: [{ type: "text", text: "Tool x\ud800y not found 😀" }] },
+  });
+  const line = dec.decode(chunks[0]);
+  assert.equal(JSON.parse(line).result.content[0].text, "Tool x\ufffdy not found 😀");
+  assert.ok(!line.includes("\\ud800"));
+  await t.close();
 });

@@ -22,6 +22,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/shared/transport.d.ts"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MASK, redactLine } from "../guard/redact.ts";
+import { cutText } from "../core/text_cut.ts";
 import type { RefusedFrame } from "./stdio_transport.ts";
 
 /** One line of the trace. */
@@ -40,7 +41,10 @@ export interface TraceRecord {
   cancelled?: boolean;
 }
 
-/** Longest string kept in a traced argument or error message, in characters (issue #3). */
+/**
+ * Longest string kept in a traced argument or error message (issue #3), in UTF-16 code units (JavaScript
+ * `length`); a cut never splits a surrogate pair (issue #10, item 5), so it may keep one unit less.
+ */
 export const MAX_ARG_CHARS = 200;
 /** Deepest nesting of arrays and objects kept in traced arguments; deeper ones become a marker (issue #8). */
 export const MAX_DEPTH = 8;
@@ -84,7 +88,9 @@ function looksRandom(run: string): boolean {
  * before its end, or sent without one); and when the window is shorter than the string, a run of 16 or
  * more token characters (base64, hex, URL-safe) that starts before the cut, reaches the window's end
  * and has 10 or more distinct characters among its first 64 is masked from its start (a secret too
- * long to be recognised in the window). Then the result is cut to `max` characters with a marker giving the string's length.
+ * long to be recognised in the window). Then the result is cut to `max` UTF-16 code units on a character
+ * boundary ({@linkcode cutText}: never inside a surrogate pair) with a marker giving the string's length in
+ * code units. The result is always well-formed Unicode: a lone surrogate in `s` becomes U+FFFD.
  *
  * @param s The string.
  * @param max The most characters kept (before the marker).
@@ -98,13 +104,13 @@ function looksRandom(run: string): boolean {
  */
 export function maskAndCut(s: string, max: number): string {
   const windowed = s.length > max + LOOKAHEAD;
-  let t = redactLine(windowed ? s.slice(0, max + LOOKAHEAD) : s).text;
+  let t = redactLine(cutText(s, max + LOOKAHEAD)).text;
   t = maskOpenPem(t);
   if (windowed) {
     const run = TOKEN_RUN_AT_END.exec(t);
     if (run && run.index < max && looksRandom(run[0])) t = t.slice(0, run.index) + MASK;
   }
-  return t.length > max || windowed ? `${t.slice(0, max)}…[cut, ${s.length} chars in all]` : t;
+  return t.length > max || windowed ? `${cutText(t, max)}…[cut, ${s.length} chars in all]` : t;
 }
 
 /** Masks everything after the first private-key `BEGIN` marker that no `END` follows. */
@@ -189,15 +195,16 @@ function redactValue(value: unknown, depth: number, budget: Budget): unknown {
 
 /**
  * Cuts an error text the SDK made (it may quote a tool name or argument of any length) to
- * {@linkcode MAX_ERROR_CHARS}, with a marker giving its length.
+ * {@linkcode MAX_ERROR_CHARS} UTF-16 code units on a character boundary ({@linkcode cutText}), with a
+ * marker giving its length; the result is well-formed (a lone surrogate becomes U+FFFD).
  *
  * @param text The error text.
  * @returns The text, cut when longer.
  */
 export function cutErrorText(text: string): string {
   return text.length > MAX_ERROR_CHARS
-    ? `${text.slice(0, MAX_ERROR_CHARS)}…[cut, ${text.length} chars in all]`
-    : text;
+    ? `${cutText(text, MAX_ERROR_CHARS)}…[cut, ${text.length} chars in all]`
+    : cutText(text, MAX_ERROR_CHARS);
 }
 
 /** An ISO 8601 time with the local offset, e.g. `2026-11-30T01:02:03.004+00:00`. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  cutErrorText,
   maskAndCut,
   MAX_ERROR_CHARS,
   MAX_HELD_PER_ID,
@@ -224,4 +225,16 @@ Deno.test("TracingTransport: a 5 MB tool name gives a bounded trace line; refuse
   assert.ok(JSON.stringify(x.records[0]).length < 1000, `${JSON.stringify(x.records[0]).length}`);
   assert.equal(x.records[0].tool, "n".repeat(128) + "…[cut, 5000000 chars in all]");
   assert.deepEqual([x.records[1].tool, x.records[1].error?.kind], ["(unread frame)", "invalid_request"]);
+});
+
+Deno.test("maskAndCut and cutErrorText cut before a surrogate pair, never inside it, and make lone surrogates U+FFFD", () => {
+  const E = "😀";
+  assert.equal(maskAndCut("x".repeat(199) + E + "y", 200), "x".repeat(199) + "…[cut, 202 chars in all]");
+  assert.equal(maskAndCut("x".repeat(198) + E + "y", 200), "x".repeat(198) + E + "…[cut, 201 chars in all]");
+  assert.equal(maskAndCut("a\ud800b", 200), "a\ufffdb");
+  const long = "x".repeat(2000) + E; // windowed: cut at 200 + 1000 before masking
+  assert.equal(maskAndCut(long, 200), "x".repeat(200) + `…[cut, ${long.length} chars in all]`);
+  const err = "e".repeat(MAX_ERROR_CHARS - 1) + E + "tail";
+  assert.equal(cutErrorText(err), "e".repeat(MAX_ERROR_CHARS - 1) + `…[cut, ${err.length} chars in all]`);
+  assert.equal(cutErrorText("lone \udc00"), "lone \ufffd");
 });

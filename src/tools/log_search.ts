@@ -1,5 +1,6 @@
 /**
- * `log_search`: lines that hold a literal text.
+ * `log_search`: lines that hold a literal text, or match a regular expression (RE2 syntax, run in
+ * linear time by re2js).
  *
  * @module
  */
@@ -33,14 +34,21 @@ const inputSchema = z.object({
   }).refine((t) => !t.includes("\uFFFD"), {
     message: "text holds U+FFFD, which stands for bytes that are not valid UTF-8; the search matches the " +
       "log's raw bytes, so it cannot find them: search for the text around them",
-  }).describe("the text to find, 1..100 characters: literal and case-sensitive unless ignore_case or regex"),
+  }).refine((t) => t.isWellFormed(), {
+    message: "text holds a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is no character, " +
+      "and no line of a log holds one: send the whole character",
+  }).describe(
+    "the text to find, 1..100 characters (UTF-16 units): literal and case-sensitive unless ignore_case or regex",
+  ),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
   ignore_case: z.boolean().default(false).describe(
-    "match letters in either case (ASCII on the raw bytes; other scripts on the decoded line)",
+    "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
+      "and ı only themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
   ),
   regex: z.boolean().default(false).describe(
-    "text is a JavaScript regular expression, tested on each line's first LOGPEEK_MAX_LINE characters " +
-      "(secrets masked); a pattern that runs too long ends at the time budget",
+    "text is a regular expression in RE2 syntax (JavaScript's without backreferences or lookaround), run " +
+      "by re2js in time linear in the line's length; tested on each line's first 64 KiB (65,536 bytes), " +
+      "decoded, secrets masked",
   ),
   cursor: z.string().max(2000).optional().describe(
     "next_cursor from an incomplete answer to the same call: goes on exactly where it stopped",
@@ -65,13 +73,34 @@ const outputSchema = z.object({
   next_cursor: z.string().nullable().describe(
     "pass as cursor to the same call to go on where this one stopped",
   ),
+  partially_tested: z.number().int().optional().describe(
+    "regex, or ignore_case on a text with letters outside ASCII: lines longer than the 64 KiB (65,536 bytes) " +
+      "that were tested; a match beyond that was not looked for",
+  ),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
 
-/** The first line of a search's text: how many matches, and whether the search was complete. */
-export function searchHeader(file: string, text: string, r: SearchResult): string {
-  return `${printable(file)}: ${r.matches.length} match(es) for ${printable(JSON.stringify(text))}; ` +
+/**
+ * The first line of a search's text: how many matches for what, and whether the search was complete.
+ * The text or pattern is shown as the client wrote it, in double quotes, only control characters (and
+ * lone surrogates) escaped ({@linkcode printable}), never JSON-escaped: `\d+` stays `\d+`.
+ *
+ * @param file The log's name.
+ * @param text The text or pattern searched for.
+ * @param r The search's result.
+ * @param kind What `text` is: a literal (default), a literal in either case, or a pattern.
+ */
+export function searchHeader(
+  file: string,
+  text: string,
+  r: SearchResult,
+  kind: { regex?: boolean; ignore_case?: boolean } = {},
+): string {
+  const what = `${kind.regex ? "pattern" : "text"} "${printable(text)}"${
+    kind.ignore_case ? " (ignoring case)" : ""
+  }`;
+  return `${printable(file)}: ${r.matches.length} match(es) for ${what}; ` +
     renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS") +
     (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
     (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
@@ -89,7 +118,8 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
     {
       title: "Search a log",
       description:
-        "Finds lines holding a literal text (optionally of one level), from the file's start, with " +
+        "Finds lines holding a literal text, or matching an RE2 regular expression (optionally of one " +
+        "level), from the file's start, with " +
         "exact line numbers. Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
         `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}), and says so: ` +
         "complete is true only when the whole file was read. Zero matches with complete false proves nothing: " +
@@ -139,10 +169,12 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const next_cursor = r.next
     ? makeCursor(log, { k: "log_search", f: log.name, q: query, ...r.next }, ctx.cursorKey)
     : null;
-  const header = searchHeader(log.name, args.text, r);
+  const header = searchHeader(log.name, args.text, r, args);
   const partial = r.partially_tested
-    ? `\n${r.partially_tested} line(s) were longer than the 64 KiB a pattern is tested on: a match beyond that ` +
-      "was not looked for, and an end anchor `$` may have matched at the cut."
+    ? `\n${r.partially_tested} line(s) were longer than the 64 KiB (65,536 bytes) ${
+      args.regex ? "a pattern" : "a case-insensitive text with letters outside ASCII"
+    } is tested on: a match beyond that was not looked for` +
+      (args.regex ? ", and an end anchor `$` may have matched at the cut." : ".")
     : "";
   const stuck = r.stuck
     ? (next_cursor

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { type Level, LEVELS } from "../read/level.ts";
 import type { ToolContext } from "./deps.ts";
+import { cutText } from "../core/text_cut.ts";
 
 /** The zod schema of the `artifact` field of a spilled result. */
 export const artifactSchema = z.object({
@@ -40,8 +41,17 @@ export interface Spilled {
   summary?: { levels: Record<string, number>; first: string; last: string };
 }
 
-const SUMMARY_ITEM_CHARS = 300;
-const cutItem = (s: string) => (s.length > SUMMARY_ITEM_CHARS ? s.slice(0, SUMMARY_ITEM_CHARS) + "…" : s);
+/** The most UTF-16 code units of `spill_summary.first` and `.last` (before the `…` that marks a cut). */
+export const SUMMARY_ITEM_CHARS = 300;
+
+/**
+ * An item cut for the summary to at most `max` UTF-16 code units on a character boundary
+ * ({@linkcode cutText}), with `…` when cut.
+ */
+function cutItem(s: string, max: number): string {
+  const t = cutText(s, max);
+  return t.length < s.length ? t + "…" : t;
+}
 
 /**
  * Renders `header` and `items`, spilling to an artifact when the text would exceed the inline limit.
@@ -68,7 +78,16 @@ export function spill(
     for (const l of LEVELS) counts[l] = 0;
     for (const l of levels) counts[l]++;
   }
-  const summary = { levels: counts, first: cutItem(items[0]), last: cutItem(items[items.length - 1]) };
+  // A small LOGPEEK_INLINE_CHARS leaves less room for the two summary items.
+  const itemChars = Math.max(
+    40,
+    Math.min(SUMMARY_ITEM_CHARS, Math.floor((deps.limits.inlineChars - 400) / 2)),
+  );
+  const summary = {
+    levels: counts,
+    first: cutItem(items[0], itemChars),
+    last: cutItem(items[items.length - 1], itemChars),
+  };
   const levelText = levels
     ? `levels of all ${items.length}: ` +
       LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
@@ -86,11 +105,15 @@ export function spill(
   }
   const intro = `Too long to show whole (${whole.length} characters): ${levelText}.\n` +
     `First: ${summary.first}\nLast: ${summary.last}`;
+  const shownText = (k: number) =>
+    k === 0
+      ? `none of the ${items.length} items fits within LOGPEEK_INLINE_CHARS (${deps.limits.inlineChars})`
+      : `items 1..${k} of ${items.length}`;
   const footerFor = (k: number) =>
     artifact
-      ? `Shown: items 1..${k} of ${items.length}. All ${items.length} are saved: read the rest with ` +
+      ? `Shown: ${shownText(k)}. All ${items.length} are saved: read ${k === 0 ? "them" : "the rest"} with ` +
         `read_artifact(artifact_id="${artifact.artifact_id}", offset=${k}, limit=200).`
-      : `NOT all shown: items 1..${k} of ${items.length}; the rest could not be saved (${failure}). ` +
+      : `NOT all shown: ${shownText(k)}; the rest could not be saved (${failure}). ` +
         "Narrow the request (a level, a rarer text, fewer lines) to see them.";
   const fixed = header.length + intro.length + footerFor(items.length).length + 8;
   let room = deps.limits.inlineChars - fixed;

@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import { openLog } from "../source/log_file.ts";
+import { openRoots, type Root } from "../source/roots.ts";
+import { compilePattern, searchLog, type SearchOptions } from "./search.ts";
+import { DEFAULT_LIMITS } from "../core/config.ts";
+import type { LogLine } from "./log_line.ts";
+import type { ResumePoint } from "./readable_log.ts";
+import { ToolError } from "../core/errors.ts";
+
+const dir = Deno.makeTempDirSync({ prefix: "logpeek-search-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+const roots: Root[] = openRoots([dir], "/");
+
+function rng(seed: number) {
+  return () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+}
+
+const enc = new TextEncoder();
+/** Pieces a random line is made of: ASCII letters in both cases, K (U+212A), ſ (U+017F), damage. */
+const PIECES: number[][] = [
+  ..."adiksADIKS -".split("").map((c) => [c.charCodeAt(0)]),
+  [0xe2, 0x84, 0xaa], // K KELVIN SIGN
+  [0xc5, 0xbf], // ſ LONG S
+  [0xe2, 0x84], // a Kelvin sign cut short: invalid
+  [0xc5], // a long s cut short: invalid
+  [0xff],
+  [...enc.encode("é")],
+];
+
+/** A random log of such lines, LF and CRLF, some longer than the smaller piece sizes. */
+function randomLog(rnd: () => number): Uint8Array {
+  const out: number[] = [];
+  const n = Math.floor(rnd() * 50);
+  for (let i = 0; i < n; i++) {
+    out.push(...enc.encode(["INFO ", "ERROR "][Math.floor(rnd() * 2)]));
+    const len = rnd() < 0.15 ? 200 + Math.floor(rnd() * 2000) : Math.floor(rnd() * 30);
+    for (let k = 0; k < len; k++) out.push(...PIECES[Math.floor(rnd() * PIECES.length)]);
+    if (i < n - 1 || rnd() < 0.5) out.push(...(rnd() < 0.3 ? [13, 10] : [10]));
+  }
+  return new Uint8Array(out);
+}
+
+/**
+ * The reference, written independently of the server's folding: each line decoded with replacement,
+ * K and ſ replaced by k and s (the only characters outside ASCII whose simple case folding is an ASCII
+ * letter), then ASCII letters lower-cased, and searched for the needle lower-cased the same way.
+ */
+function referenceLines(bytes: Uint8Array, needle: string, mode: "exact" | "ascii" | "simple"): number[] {
+  const partners = (
+    s: string,
+  ) => (mode === "simple" ? s.replaceAll("\u212a", "k").replaceAll("\u017f", "s") : s);
+  const fold = (s: string) => (mode === "exact" ? s : partners(s).replace(/[A-Z]/g, (c) => c.toLowerCase()));
+  const text = new TextDecoder().decode(bytes);
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const want: number[] = [];
+  lines.forEach((l, i) => {
+    if (fold(l.replace(/\r$/, "")).includes(fold(needle))) want.push(i + 1);
+  });
+  return want;
+}
+
+const limits = { ...DEFAULT_LIMITS, searchMs: 1e9 };
+
+/** All matches, by pages of `budget` bytes each resumed where the one before stopped. */
+async function paged(opts: SearchOptions, budget: number): Promise<LogLine[]> {
+  using log = await openLog(roots, "f.log");
+  const got: LogLine[] = [];
+  let resume: ResumePoint | undefined;
+  let pages = 0;
+  do {
+    const page = await searchLog(log, { ...opts, searchBytes: budget, resume });
+    got.push(...page.matches);
+    resume = page.next ?? undefined;
+    assert.ok(++pages < 100000, "pages make progress");
+  } while (resume);
+  return got;
+}
+
+Deno.test("ignore_case of an ASCII text finds K (U+212A) for k and ſ (U+017F) for s: 300 random logs, every piece size, budgeted pages", async () => {
+  const rnd = rng(1010);
+  let lines = 0;
+  let viaPartner = 0;
+  for (let t = 0; t < 300; t++) {
+    const bytes = randomLog(rnd);
+    Deno.writeFileSync(`${dir}/f.log`, bytes);
+    const text = ["disk", "ks", "s", "k", "Sk", "a-k", "kiss"][t % 7];
+    const pieceSize = [1, 3, 7, 64, 1000, 65536][t % 6];
+    const base = { ...limits, pieceSize, text, limit: 5000, redact: false, maxLine: 50 };
+    using log = await openLog(roots, "f.log");
+    const sensitive = await searchLog(log, { ...base, searchBytes: 1e12 });
+    const ci = await searchLog(log, { ...base, searchBytes: 1e12, ignoreCase: true });
+    assert.equal(ci.complete, true);
+    const want = referenceLines(bytes, text, "simple");
+    const ciNos = ci.matches.map((m) => m.line_no!);
+    assert.deepEqual(ciNos, want, `case ${t}: "${text}" ignoring case, piece ${pieceSize}`);
+    assert.deepEqual(sensitive.matches.map((m) => m.line_no), referenceLines(bytes, text, "exact"));
+    const set = new Set(ciNos);
+    for (const m of sensitive.matches) {
+      assert.ok(set.has(m.line_no!), `case ${t}: ⊇ the case-sensitive lines`);
+    }
+    // Pages under a small byte budget find the same lines (a K or ſ may straddle two pages).
+    const pages = await paged({ ...base, ignoreCase: true }, 1 + Math.floor(rnd() * 300));
+    assert.deepEqual(pages.map((m) => m.line_no), want, `case ${t}: paged`);
+    lines += want.length;
+    viaPartner += want.length - referenceLines(bytes, text, "ascii").length;
+  }
+  console.error(`ignore_case property: 300 logs, ${lines} matching lines`);
+  assert.ok(lines > 1000 && viaPartner > 0, `${lines} lines matched, some only through K or ſ`);
+});
+
+Deno.test("ignore_case of a non-ASCII text is simple case folding on both sides: Greek, Turkish, German", async () => {
+  const lines = [
+    "ΣΑΣ αρχείο", // 1 capital sigmas
+    "σας αρχείο", // 2 final sigma at the word's end
+    "ασα", // 3 medial sigma: ΑΣ lower-cased alone would be "ας" (final) and miss it
+    "İstanbul", // 4 dotted capital I: no simple folding
+    "istanbul", // 5
+    "ıstanbul", // 6 dotless small i: no simple folding
+    "Istanbul", // 7
+    "Straße", // 8
+    "STRAẞE", // 9 capital sharp s (U+1E9E) folds to ß
+    "STRASSE", // 10 ß folds to ss only in full folding: not here
+  ];
+  Deno.writeTextFileSync(`${dir}/g.log`, lines.join("\n") + "\n");
+  using log = await openLog(roots, "g.log");
+  const base = { ...limits, searchBytes: 1e12, pieceSize: 65536, limit: 100, redact: false, maxLine: 100 };
+  const nos = async (text: string, ignoreCase: boolean) =>
+    (await searchLog(log, { ...base, text, ignoreCase })).matches.map((m) => m.line_no!);
+  // Expected sets from CaseFolding.txt (Unicode 16): 03A3;C;03C3, 03C2;C;03C3, 1E9E;S;00DF, 0130 F/T only,
+  // 0049;C;0069; 0131 has no entry.
+  const cases: [string, number[]][] = [
+    ["ΑΣ", [1, 2, 3]],
+    ["σας", [1, 2]],
+    ["ς", [1, 2, 3]],
+    ["İ", [4]],
+    ["ıs", [6]],
+    ["Iß", []],
+    ["ß", [8, 9]],
+    ["ẞE", [8, 9]],
+    ["stanbul", [4, 5, 6, 7]],
+  ];
+  for (const [text, want] of cases) {
+    const ci = await nos(text, true);
+    assert.deepEqual(ci, want, `"${text}" ignoring case`);
+    for (const n of await nos(text, false)) assert.ok(ci.includes(n), `"${text}": ⊇ case-sensitive`);
+  }
+  // ASCII "i" (the byte path) matches I and i, not İ or ı.
+  assert.deepEqual(await nos("istanbul", true), [5, 7]);
+});
+
+Deno.test("a non-ASCII ignore_case text sees the line as read, as the literal search does: never fewer lines", async () => {
+  Deno.writeTextFileSync(`${dir}/s.log`, "login password=Äpfel123 ok\nplain äpfel\n");
+  using log = await openLog(roots, "s.log");
+  const base = { ...limits, searchBytes: 1e12, pieceSize: 65536, limit: 100, redact: true, maxLine: 100 };
+  const exact = await searchLog(log, { ...base, text: "Äpfel" });
+  const ci = await searchLog(log, { ...base, text: "Äpfel", ignoreCase: true });
+  assert.deepEqual(exact.matches.map((m) => m.line_no), [1]);
+  assert.deepEqual(ci.matches.map((m) => m.line_no), [1, 2]);
+  assert.equal(ci.matches[0].text, "login password=*** ok", "the returned line is still masked");
+});
+
+Deno.test("compilePattern: a syntax error and a pattern RE2 refuses are worded apart; the pattern is quoted as written", () => {
+  const err = (p: string) => {
+    try {
+      compilePattern(p, false);
+    } catch (e) {
+      assert.ok(e instanceof ToolError && e.kind === "invalid_pattern");
+      return e.message;
+    }
+    assert.fail(`${p} compiled`);
+  };
+  assert.equal(
+    err("(unclosed"),
+    "invalid regular expression: missing closing ): `(unclosed` (RE2 syntax: JavaScript's without " +
+      "backreferences and lookaround)",
+  );
+  assert.match(err("[z-a]"), /^invalid regular expression: invalid character class range: `z-a`/);
+  assert.match(
+    err("(?<=id=)\\d+"),
+    /^the regular expression `\(\?<=id=\)\\d\+` uses what RE2 cannot run in linear time/,
+  );
+  assert.match(err("(a)\\1"), /^the regular expression `\(a\)\\1` uses .*\(invalid escape sequence: `\\1`\)/);
+  assert.match(err("a{2000}"), /beyond its limits \(invalid repeat count: `\{2000\}`\)/);
+  // A tab is shown escaped, a quote and a backslash as written (no JSON escaping).
+  assert.match(err('"\t(?=x)\\'), /^invalid regular expression: .*|^the regular expression `"\\t/);
+  assert.match(err('"\t(?=x)'), /^the regular expression `"\\t\(\?=x\)` uses/);
+});
