@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The shared directory's absolute real path (symlinks resolved), or null (after printing a SKIP line to stderr) when absent.
+ * The shared directory's absolute real path (symlinks resolved), or null (after printing a SKIP line to
+ * stderr) when absent.
  *
  * @param what What the caller would have tested, for the SKIP line.
  */
