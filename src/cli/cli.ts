@@ -309,7 +309,9 @@ export async function main(
       const why = e instanceof Error ? e.message : String(e);
       artifactsOff = stateDir
         ? `the state directory ${stateDir} cannot be used (${why})`
-        : `there is no state directory (${why})`;
+        : `there is no state directory (${
+          why.replace(/^no state directory: /, "").replace(/:? (or )?pass --state-dir \/absolute\/path$/, "")
+        })`;
       stderr(
         `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
           (stateDir
