@@ -1,53 +1,107 @@
 /**
- * `deno task start [--state-dir DIR] [options] ROOT...`: runs the server with the narrowest Deno
- * permissions that work. A task cannot put its arguments into `--allow-read`, so this launcher resolves
+ * `deno task start [options] ROOT...` (also `deno task start config …` and `deno task start trace-report …`):
+ * runs the server with the narrowest Deno permissions that work. A task cannot put its arguments into
+ * `--allow-read`, so this launcher reads the command line as logpeek does (`src/cli/command_line.ts`), resolves
  * the roots (their real paths too) and the state directory, and starts `deno run --no-prompt
- * --allow-read=ROOTS,STATE --allow-write=STATE --allow-env=… main.ts --state-dir STATE ROOTS` with the
- * same stdin, stdout and stderr, and exits with its code. The server process gets no net, run or ffi
- * permission, no sys permission but its user id, and writes only in its state directory. First it checks
- * that no user but root and its own can swap the folders above each root (`src/source/confine.ts`), which the
- * server, reading only the roots, cannot see.
+ * --allow-read=ROOTS,STATE --allow-write=STATE --allow-env=… --allow-sys=uid main.ts --state-dir=STATE …
+ * -- ROOTS` with the same stdin, stdout and stderr, and exits with its code. The server process gets no net,
+ * run or ffi permission, no sys permission but its user id, and writes only in its state directory. First it
+ * checks that no user but root and its own can swap the folders above each root (`src/source/confine.ts`),
+ * which the server, reading only the roots, cannot see.
  *
- * Permission (of this launcher only): `--allow-read` to resolve the roots, `--allow-run=deno`,
- * `--allow-env`, `--allow-sys=uid`.
+ * Relative ROOTs and a relative `--state-dir` are taken from the folder the user ran the task in (`INIT_CWD`,
+ * which `deno task` sets; it runs the task itself in the folder of `deno.json`). The server runs on the same
+ * Deno as this launcher (`Deno.execPath()`), never on another `deno` found on PATH. Anything else — `--help`,
+ * `--version`, `config`, `trace-report`, and every usage mistake — is answered by logpeek's own `main` in this
+ * process, so it prints exactly what `main.ts` prints and exits with the same code.
+ *
+ * Permission (of this launcher only): `--allow-read` (to resolve the roots and check the folders above them),
+ * `--allow-env`, `--allow-sys=uid`, and `--allow-run` of the running Deno's own path: the task passes it as
+ * `DENO_EXEC_PATH` (`deno eval 'console.log(Deno.execPath())'`), since `--allow-run=deno` allows only the
+ * `deno` PATH names, which is another path (a link to it, another Deno, or none).
  *
  * @module
  */
 
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverFlags } from "../src/cli/flags.ts";
-import { chooseStateDir } from "../src/state/state_dir.ts";
+import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src/cli/cli.ts";
+import { parseCommandLine, toArgs } from "../src/cli/command_line.ts";
 import { checkBeforeServing, processTrust } from "../src/source/confine.ts";
 
-const args = [...Deno.args];
-const at = args.indexOf("--state-dir");
-const stateDir = chooseStateDir(at >= 0 ? args.splice(at, 2)[1] : undefined, (n) => Deno.env.get(n));
-const roots = args.filter((a) => !a.startsWith("-") && a.trim() !== "").map((r) => resolve(r));
-const paths = [...roots];
-for (const r of roots) {
-  try {
-    paths.push(Deno.realPathSync(r));
-  } catch {
-    // a root that does not exist: logpeek itself says so and exits 1
+const MAIN = new URL("../main.ts", import.meta.url);
+
+/** The folder the user ran `deno task start` in: relative paths are taken from there. */
+function userCwd(): string {
+  const init = Deno.env.get("INIT_CWD");
+  return init && isAbsolute(init) ? init : Deno.cwd();
+}
+
+/** Writes one line to stderr and ends the launcher with `code`. */
+function fail(message: string, code = 1): never {
+  console.error(`logpeek: ${message}`);
+  Deno.exit(code);
+}
+
+if (import.meta.main) {
+  const cwd = userCwd();
+  const io: CliIo = { ...DENO_IO, cwd: () => cwd };
+  const parsed = parseCommandLine(Deno.args);
+  const serving = !("error" in parsed) && !parsed.values.help && !parsed.values.version &&
+    parsed.positionals[0] !== "config" && parsed.positionals[0] !== "trace-report" &&
+    serveUsageError(parsed) === null;
+  if (!serving) {
+    // Not a server to start: logpeek's main answers here, with the state directory taken from `cwd`.
+    const args = "error" in parsed ? Deno.args : toArgs({
+      values: {
+        ...parsed.values,
+        ...(parsed.values["state-dir"] ? { "state-dir": resolve(cwd, parsed.values["state-dir"]) } : {}),
+      },
+      positionals: parsed.positionals,
+    });
+    const code = await main(args, io, MAIN.href);
+    if (code === null) fail("internal error: main started a server in the launcher");
+    Deno.exit(code);
   }
+  const { values, positionals } = parsed;
+  let stateDir: string;
+  try {
+    stateDir = values["state-dir"] !== undefined
+      ? resolve(cwd, values["state-dir"])
+      : stateDirFrom(undefined, io);
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+  const roots = positionals.map((r) => resolve(cwd, r));
+  const paths = [...roots];
+  for (const r of roots) {
+    try {
+      paths.push(Deno.realPathSync(r));
+    } catch {
+      // a root that does not exist: logpeek itself says so and exits 1
+    }
+  }
+  // The folders above each root and the state directory must be safe from swaps by other users
+  // (src/source/confine.ts). The server, which may read only those, cannot look at them: this launcher can.
+  const trust = processTrust(undefined, (values["trust-gid"] ?? []).map(Number), () => {});
+  const { problem } = checkBeforeServing(roots, stateDir, trust);
+  if (problem) fail(problem);
+  const deno = Deno.execPath();
+  if (Deno.permissions.querySync({ name: "run", command: deno }).state !== "granted") {
+    fail(`this launcher may not run ${deno}: start it with deno task start, or grant --allow-run=${deno}`);
+  }
+  const child = new Deno.Command(deno, {
+    args: [
+      "run",
+      ...serverFlags(paths, stateDir),
+      fileURLToPath(MAIN),
+      ...toArgs({ values: { ...values, "state-dir": stateDir }, positionals: roots }),
+    ],
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  for (const sig of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(sig, () => child.kill(sig));
+  Deno.exit((await child.status).code);
 }
-// The folders above each root and the state directory must be safe from swaps by other users
-// (src/source/confine.ts). The server, which may read only those, cannot look at them: this launcher can.
-const trustGids: number[] = [];
-for (let i = 0; i < args.length; i++) if (args[i] === "--trust-gid") trustGids.push(Number(args[i + 1]));
-const trust = processTrust(undefined, trustGids, () => {});
-const { problem } = checkBeforeServing(roots, stateDir, trust);
-if (problem) {
-  console.error(`logpeek: ${problem}`);
-  Deno.exit(1);
-}
-const main = fileURLToPath(new URL("../main.ts", import.meta.url));
-const child = new Deno.Command("deno", {
-  args: ["run", ...serverFlags(paths, stateDir), main, "--state-dir", stateDir, ...args],
-  stdin: "inherit",
-  stdout: "inherit",
-  stderr: "inherit",
-}).spawn();
-for (const sig of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(sig, () => child.kill(sig));
-Deno.exit((await child.status).code);

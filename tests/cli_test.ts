@@ -25,11 +25,13 @@ async function run(args: string[], flags = serverFlags([dir], state), stdin = ""
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-Deno.test("no ROOT: usage on stderr, exit 2, nothing on stdout", async () => {
+Deno.test("no ROOT: one line on stderr with a pointer to --help, exit 2, nothing on stdout", async () => {
   const r = await run([]);
-  assert.deepEqual([r.code, r.stdout], [2, ""]);
-  assert.match(r.stderr, /no ROOT given/);
-  assert.match(r.stderr, /Usage: logpeek \[options\] ROOT\.\.\./);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [
+    2,
+    "",
+    "logpeek: no ROOT given: name the log directories or files to serve. See --help.\n",
+  ]);
 });
 
 Deno.test("an empty ROOT (an unset variable in a client's config) is a usage error, never the working directory", async () => {
@@ -40,10 +42,34 @@ Deno.test("an empty ROOT (an unset variable in a client's config) is a usage err
   assert.equal(mixed.code, 2);
 });
 
-Deno.test("an unknown option: exit 2 with usage", async () => {
-  const r = await run(["--frobnicate", dir]);
-  assert.equal(r.code, 2);
-  assert.match(r.stderr, /Unknown option '--frobnicate'/);
+Deno.test("an unknown option: one line, a 'did you mean' only when a known option is close, exit 2", async () => {
+  const cases: [string, string][] = [
+    ["-v", "unknown option -v; did you mean -V (--version)?"],
+    ["-H", "unknown option -H; did you mean -h (--help)?"],
+    ["--verison", "unknown option --verison; did you mean --version?"],
+    ["--stat-dir", "unknown option --stat-dir; did you mean --state-dir?"],
+    ["--State-Dir=/x", "unknown option --State-Dir; did you mean --state-dir?"],
+    ["--no-trase", "unknown option --no-trase; did you mean --no-trace?"],
+    ["-x", "unknown option -x."],
+    ["--frobnicate", "unknown option --frobnicate."],
+    ["--no-tr", "unknown option --no-tr."],
+    // An option name is printed on one line, escaped and cut, whatever it holds.
+    [`--a\nb${"z".repeat(200)}`, `unknown option --a\\u000ab${"z".repeat(70)}…`],
+  ];
+  for (const [flag, line] of cases) {
+    const r = await run([flag, dir]);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [2, "", `logpeek: ${line} See --help.\n`], flag);
+  }
+  const missing = await run([dir, "--trust-gid"]);
+  assert.deepEqual([missing.code, missing.stderr], [
+    2,
+    "logpeek: option --trust-gid needs a value. See --help.\n",
+  ]);
+  const switchValue = await run(["--no-trace=yes", dir]);
+  assert.deepEqual([switchValue.code, switchValue.stderr], [
+    2,
+    "logpeek: option --no-trace takes no value. See --help.\n",
+  ]);
 });
 
 Deno.test("--help and --version print to stdout and exit 0", async () => {
@@ -101,4 +127,62 @@ Deno.test("stdout carries only JSON-RPC messages, even for failing calls", async
   assert.equal(parsed[2].result.isError, true);
   assert.equal(parsed[3].result.structuredContent.total_lines, 3);
   assert.match(r.stderr, /serving/);
+});
+
+/** Deno's cache, named outright: without HOME, Deno would look for it elsewhere. */
+const DENO_DIR: string = JSON.parse(
+  dec.decode(new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).outputSync().stdout),
+).denoDir;
+
+/** `deno run FLAGS main.ts trace-report ARGS` with exactly the environment `env` (and the cache). */
+async function report(flags: string[], env: Record<string, string>, args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", ...flags, MAIN, "trace-report", ...args],
+    env: { NO_COLOR: "1", DENO_DIR, ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("trace-report: a state directory that does not exist is an error naming it, not an empty table", async () => {
+  const gone = `${state}/not-here`;
+  const r = await report([`--allow-read=${state}`], {}, ["--state-dir", gone]);
+  assert.deepEqual([r.code, r.stdout], [1, ""]);
+  assert.equal(
+    r.stderr,
+    `logpeek: trace-report: the state directory ${gone} does not exist (logpeek makes it when it first ` +
+      "serves): check --state-dir\n",
+  );
+  // One that exists but has no trace yet: an empty table, exit 0.
+  const empty = tempDir("logpeek-cli-empty-state-");
+  const e = await report([`--allow-read=${empty}`], {}, ["--state-dir", empty]);
+  assert.deepEqual([e.code, e.stdout, e.stderr], [
+    0,
+    "tool  calls  failures  spills  avg_ms  p95_ms  max_ms\n",
+    "logpeek: no calls traced yet\n",
+  ]);
+});
+
+Deno.test("trace-report: 'HOME is not set' only when it is not; a missing --allow-env is named as such", async () => {
+  const home = tempDir("logpeek-cli-home-");
+  const unset = await report(["--allow-env", "--allow-read"], {}, []);
+  assert.deepEqual([unset.code, unset.stdout], [1, ""]);
+  assert.equal(
+    unset.stderr,
+    "logpeek: trace-report: no state directory: HOME is not set (nor LOGPEEK_STATE_DIR, XDG_STATE_HOME): " +
+      "pass --state-dir /absolute/path\n",
+  );
+  const noEnv = await report(["--allow-read"], { HOME: home }, []);
+  assert.deepEqual([noEnv.code, noEnv.stdout], [1, ""]);
+  assert.equal(
+    noEnv.stderr,
+    "logpeek: trace-report: no state directory: --allow-env does not cover LOGPEEK_STATE_DIR, XDG_STATE_HOME, " +
+      "HOME: grant --allow-env=LOGPEEK_STATE_DIR,XDG_STATE_HOME,HOME or pass --state-dir /absolute/path\n",
+  );
+  // With HOME set and readable, its default state directory is used: it does not exist yet, and is named.
+  const set = await report(["--allow-env", "--allow-read"], { HOME: home }, []);
+  assert.equal(set.code, 1);
+  assert.match(set.stderr, new RegExp(`the state directory ${home}/\\.local/state/logpeek does not exist`));
 });

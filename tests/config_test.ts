@@ -10,6 +10,10 @@ import { MAIN } from "./mcp_client.ts";
 import { makeFixtures, tempDir } from "./fixtures.ts";
 
 const dir = makeFixtures();
+/** `realpath "$(which deno)"`, by the shell: the Deno these tests run on. */
+const WHICH_DENO = new TextDecoder().decode(
+  new Deno.Command("sh", { args: ["-c", 'realpath "$(which deno)"'] }).outputSync().stdout,
+).trim();
 const state = tempDir("logpeek-config-state-");
 
 async function config(...args: string[]) {
@@ -35,11 +39,13 @@ Deno.test({
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /claude_desktop_config\.json/);
     const entry = JSON.parse(r.stdout).mcpServers.logpeek;
-    assert.equal(entry.command, "deno");
+    // The absolute path of the Deno that ran config (a GUI client may lack the shell's PATH): the file
+    // `deno` on PATH resolves to, as the shell says.
+    assert.equal(entry.command, WHICH_DENO);
     assert.ok(entry.args.includes(`--allow-write=${state}`));
     assert.ok(entry.args.some((a: string) => a.startsWith(`--allow-read=${dir}`)));
     const transport = new StdioClientTransport({
-      command: Deno.execPath(),
+      command: entry.command,
       args: entry.args,
       env: { NO_COLOR: "1", ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}) },
       stderr: "pipe",
@@ -68,7 +74,7 @@ Deno.test("config: VS Code, Cursor and Claude Code entries, for the binary and t
   const cursor = JSON.parse(
     (await config("--client", "cursor", "--bundle", "/opt/logpeek.js", "--state-dir", state, dir)).stdout,
   );
-  assert.equal(cursor.mcpServers.logpeek.command, "deno");
+  assert.equal(cursor.mcpServers.logpeek.command, WHICH_DENO);
   assert.ok(cursor.mcpServers.logpeek.args.includes("/opt/logpeek.js"));
   const code = await config(
     "--client",

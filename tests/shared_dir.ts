@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The shared directory's absolute path, or null (after printing a SKIP line to stderr) when absent.
+ * The shared directory's absolute real path (symlinks resolved), or null (after printing a SKIP line to
+ * stderr) when absent.
  *
  * @param what What the caller would have tested, for the SKIP line.
  */
@@ -16,7 +17,9 @@ export function sharedDir(what: string): string | null {
   const dir = Deno.env.get("LOGPEEK_SHARED") ??
     join(fileURLToPath(new URL("../..", import.meta.url)), "shared");
   try {
-    if (Deno.statSync(dir).isDirectory) return dir;
+    // Its real path: when ../shared is a symlink, Deno's --allow-read checks the path a file resolves to,
+    // so a flag built from the link's path would not cover the files (issue #10, item 13).
+    if (Deno.statSync(dir).isDirectory) return Deno.realPathSync(dir);
   } catch {
     // absent: fall through to the notice
   }

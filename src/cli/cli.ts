@@ -9,7 +9,7 @@
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
-import { parseArgs } from "node:util";
+import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from "./command_line.ts";
 import { ArtifactStore } from "../state/artifacts.ts";
 import { ENV_NAMES, readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
@@ -19,6 +19,7 @@ import { createServer } from "../server/server.ts";
 import { chooseStateDir, prepareStateDir } from "../state/state_dir.ts";
 import { maskAndCut, MAX_ERROR_CHARS, TraceWriter, TracingTransport } from "../server/trace.ts";
 import { StdioFrameTransport } from "../server/stdio_transport.ts";
+import { shownArg } from "./shown_arg.ts";
 import { renderReport, traceReport } from "./trace_report.ts";
 import { VERSION } from "../core/version.ts";
 import { localDispatch } from "../server/handlers.ts";
@@ -83,36 +84,64 @@ export const DENO_IO: CliIo = {
   cwd: () => Deno.cwd(),
 };
 
-/** An environment lookup that answers undefined where the environment may not be read. */
-function lenient(env: CliIo["env"]): CliIo["env"] {
-  return (name) => {
+/**
+ * Writes a usage mistake as one line with a pointer to `--help` (issue #10, item 11) and gives its exit code.
+ *
+ * @returns 2.
+ */
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`logpeek: ${message}${/[.?!…]$/.test(message) ? "" : "."} ${SEE_HELP}\n`);
+  return 2;
+}
+
+/**
+ * The state directory `flag` or the environment names, or a {@linkcode RangeError} that says why there is
+ * none: a relative path given; or which variables `--allow-env` does not let it read; or that HOME is not
+ * set (said only when it is not: issue #10, item 10).
+ *
+ * @param flag The `--state-dir` value, if given.
+ * @param io Its `env` throws where the environment may not be read (as `Deno.env.get` does).
+ * @returns An absolute path.
+ * @throws {RangeError} as above.
+ */
+export function stateDirFrom(flag: string | undefined, io: Pick<CliIo, "env">): string {
+  const unreadable: string[] = [];
+  const env = (name: string) => {
     try {
-      return env(name);
+      return io.env(name);
     } catch {
+      unreadable.push(name);
       return undefined;
     }
   };
+  try {
+    return chooseStateDir(flag, env);
+  } catch (e) {
+    if (!(e instanceof RangeError) || flag !== undefined || env("LOGPEEK_STATE_DIR")) throw e;
+    const home = env("HOME");
+    const pass = "pass --state-dir /absolute/path";
+    if (unreadable.length) {
+      const names = [...new Set(unreadable)];
+      throw new RangeError(
+        `no state directory: --allow-env does not cover ${names.join(", ")}: ` +
+          `grant --allow-env=${names.join(",")} or ${pass}`,
+      );
+    }
+    if (home) {
+      throw new RangeError(`no state directory: HOME (${shownArg(home)}) is not an absolute path: ${pass}`);
+    }
+    throw new RangeError(
+      `no state directory: HOME is not set (nor LOGPEEK_STATE_DIR, XDG_STATE_HOME): ${pass}`,
+    );
+  }
 }
-
-const OPTIONS = {
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "V" },
-  "state-dir": { type: "string" },
-  "no-trace": { type: "boolean" },
-  "no-redact": { type: "boolean" },
-  "trust-gid": { type: "string", multiple: true },
-  json: { type: "boolean" },
-  client: { type: "string" },
-  binary: { type: "string" },
-  bundle: { type: "string" },
-} as const;
 
 /** The `--trust-gid` values as group ids, or a message for a usage error. */
 function parseTrustGids(given: string[] | undefined): number[] | string {
   const gids: number[] = [];
   for (const g of given ?? []) {
     if (!/^\d{1,10}$/.test(g) || Number(g) > 0xfffffffe) {
-      return `--trust-gid takes a numeric group id (0 to 4294967294), not '${g}'`;
+      return `--trust-gid takes a numeric group id (0 to 4294967294), not '${shownArg(g)}'`;
     }
     gids.push(Number(g));
   }
@@ -120,32 +149,19 @@ function parseTrustGids(given: string[] | undefined): number[] | string {
 }
 
 /** `logpeek config --client NAME [--binary PATH | --bundle PATH] [--state-dir DIR] ROOT...`. */
-function configCommand(
-  rootArgs: string[],
-  v: { client?: string; binary?: string; bundle?: string; "state-dir"?: string; "trust-gid"?: string[] },
-  io: CliIo,
-  env: CliIo["env"],
-): number {
+function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModule: string): number {
   const trustGids = parseTrustGids(v["trust-gid"]);
-  if (typeof trustGids === "string") {
-    io.stderr(`logpeek: ${trustGids}\n\n${USAGE}`);
-    return 2;
-  }
+  if (typeof trustGids === "string") return usageError(io, trustGids);
   if (!v.client || !(CLIENTS as readonly string[]).includes(v.client)) {
-    io.stderr(`logpeek: config needs --client ${CLIENTS.join("|")}\n\n${USAGE}`);
-    return 2;
+    return usageError(io, `config needs --client ${CLIENTS.join("|")}`);
   }
   if (rootArgs.length === 0 || rootArgs.some((r) => r.trim() === "")) {
-    io.stderr(`logpeek: config needs the ROOTs to serve\n\n${USAGE}`);
-    return 2;
+    return usageError(io, "config needs the ROOTs to serve");
   }
-  if (v.binary && v.bundle) {
-    io.stderr(`logpeek: give --binary or --bundle, not both\n\n${USAGE}`);
-    return 2;
-  }
+  if (v.binary && v.bundle) return usageError(io, "give --binary or --bundle, not both");
   let stateDir: string;
   try {
-    stateDir = resolve(chooseStateDir(v["state-dir"], env));
+    stateDir = resolve(stateDirFrom(v["state-dir"], io));
   } catch (e) {
     io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n`);
     return 1;
@@ -175,6 +191,7 @@ function configCommand(
       } up were not checked for swaps (run config with --allow-read)\n`,
     );
   }
+  // The absolute path of the Deno that runs this, not "deno": a GUI client often lacks the shell's PATH.
   const self = Deno.execPath();
   const compiled = !/^deno(\.exe)?$/i.test(basename(self));
   const launch: Launch = v.binary
@@ -183,11 +200,38 @@ function configCommand(
     ? { kind: "bundle", path: resolve(io.cwd(), v.bundle) }
     : compiled
     ? { kind: "binary", path: self }
-    : { kind: "source", path: fileURLToPath(Deno.mainModule) };
-  const out = clientConfig({ client: v.client as ClientName, roots, readPaths, stateDir, launch, trustGids });
+    : { kind: "source", path: fileURLToPath(mainModule) };
+  const out = clientConfig({
+    client: v.client as ClientName,
+    roots,
+    readPaths,
+    stateDir,
+    launch,
+    trustGids,
+    deno: self,
+  });
   io.stderr(`logpeek: ${out.where}\n`);
   io.stdout(out.text);
   return 0;
+}
+
+/**
+ * What is wrong with a command line that would serve (no `trace-report`, `config`, `--help` or `--version`):
+ * no ROOT, an empty ROOT, an option that belongs to another command, or a bad `--trust-gid`.
+ *
+ * @param c The command line read by `parseCommandLine`.
+ * @returns The mistake as one line (exit 2), or null when the server may be started.
+ */
+export function serveUsageError(c: CommandLine): string | null {
+  const v = c.values;
+  if (v.json) return "--json goes with trace-report";
+  if (v.client || v.binary || v.bundle) return "--client, --binary and --bundle go with config";
+  if (c.positionals.length === 0) return "no ROOT given: name the log directories or files to serve";
+  if (c.positionals.some((p) => p.trim() === "")) {
+    return "an empty ROOT was given (an unset variable?): name the log directories or files";
+  }
+  const gids = parseTrustGids(v["trust-gid"]);
+  return typeof gids === "string" ? gids : null;
 }
 
 /**
@@ -204,13 +248,8 @@ export async function main(
   io: CliIo = DENO_IO,
   workerUrl: string = Deno.mainModule,
 ): Promise<number | null> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCommandLine(args);
+  if ("error" in parsed) return usageError(io, parsed.error);
   const v = parsed.values;
   if (v.help) {
     io.stdout(USAGE);
@@ -220,14 +259,10 @@ export async function main(
     io.stdout(`logpeek ${VERSION}\n`);
     return 0;
   }
-  const env = lenient(io.env);
   if (parsed.positionals[0] === "trace-report") {
-    if (parsed.positionals.length > 1) {
-      io.stderr(`logpeek: trace-report takes no ROOT\n\n${USAGE}`);
-      return 2;
-    }
+    if (parsed.positionals.length > 1) return usageError(io, "trace-report takes no ROOT");
     try {
-      const report = await traceReport(chooseStateDir(v["state-dir"], env));
+      const report = await traceReport(stateDirFrom(v["state-dir"], io));
       if (v.json) io.stdout(JSON.stringify(report, null, 2) + "\n");
       else {
         if (report.files.length === 0) io.stderr("logpeek: no calls traced yet\n");
@@ -239,44 +274,26 @@ export async function main(
       return 1;
     }
   }
-  if (parsed.positionals[0] === "config") return configCommand(parsed.positionals.slice(1), v, io, env);
-  if (v.json) {
-    io.stderr(`logpeek: --json goes with trace-report\n\n${USAGE}`);
-    return 2;
+  if (parsed.positionals[0] === "config") {
+    return configCommand(parsed.positionals.slice(1), v, io, workerUrl);
   }
-  if (v.client || v.binary || v.bundle) {
-    io.stderr(`logpeek: --client, --binary and --bundle go with config\n\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.positionals.length === 0) {
-    io.stderr(`logpeek: no ROOT given: name the log directories or files to serve\n\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.positionals.some((p) => p.trim() === "")) {
-    io.stderr(
-      `logpeek: an empty ROOT was given (an unset variable?): name the log directories or files\n\n${USAGE}`,
-    );
-    return 2;
-  }
+  const mistake = serveUsageError(parsed);
+  if (mistake) return usageError(io, mistake);
   try {
     const stderr = (line: string) => io.stderr(line + "\n");
     const limits = readLimits(io.env, stderr);
-    const trustGids = parseTrustGids(v["trust-gid"]);
-    if (typeof trustGids === "string") {
-      io.stderr(`logpeek: ${trustGids}\n\n${USAGE}`);
-      return 2;
-    }
+    const trustGids = parseTrustGids(v["trust-gid"]) as number[];
     const roots = openRoots(parsed.positionals, io.cwd());
     // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
     // used only turns spilling and tracing off.
-    if (v["state-dir"] !== undefined) chooseStateDir(v["state-dir"], env);
+    if (v["state-dir"] !== undefined) stateDirFrom(v["state-dir"], io);
     let stateDir = "";
     let artifacts: ArtifactStore | null = null;
     let artifactsOff: string | null = null;
     let trace: TraceWriter | null = null;
     let uid: number | null = null;
     try {
-      stateDir = chooseStateDir(v["state-dir"], env);
+      stateDir = stateDirFrom(v["state-dir"], io);
       uid = prepareStateDir(stateDir);
       artifacts = new ArtifactStore(
         join(stateDir, "artifacts"),
@@ -292,7 +309,9 @@ export async function main(
       const why = e instanceof Error ? e.message : String(e);
       artifactsOff = stateDir
         ? `the state directory ${stateDir} cannot be used (${why})`
-        : `there is no state directory (${why})`;
+        : `there is no state directory (${
+          why.replace(/^no state directory: /, "").replace(/:? (or )?pass --state-dir \/absolute\/path$/, "")
+        })`;
       stderr(
         `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
           (stateDir

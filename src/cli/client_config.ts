@@ -30,9 +30,14 @@ export interface ConfigOptions {
   /** Groups trusted not to swap folders (`--trust-gid`), passed on to the server. */
   trustGids?: number[];
   launch: Launch;
+  /**
+   * The absolute path of the Deno that runs the source or the bundle (`Deno.execPath()` of `config`), not
+   * `deno`: a client started from a desktop often lacks the shell's PATH (issue #10, item 9).
+   */
+  deno: string;
 }
 
-/** The command and arguments that start logpeek. */
+/** The command (the binary, or the absolute path of Deno) and the arguments that start logpeek. */
 export function serverCommand(o: ConfigOptions): { command: string; args: string[] } {
   const tail = [
     "--state-dir",
@@ -41,7 +46,7 @@ export function serverCommand(o: ConfigOptions): { command: string; args: string
     ...o.roots,
   ];
   if (o.launch.kind === "binary") return { command: o.launch.path, args: tail };
-  return { command: "deno", args: ["run", ...serverFlags(o.readPaths, o.stateDir), o.launch.path, ...tail] };
+  return { command: o.deno, args: ["run", ...serverFlags(o.readPaths, o.stateDir), o.launch.path, ...tail] };
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */

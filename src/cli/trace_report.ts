@@ -14,6 +14,7 @@
 
 import { join } from "node:path";
 import { scan } from "../read/scanner.ts";
+import { shownArg } from "./shown_arg.ts";
 
 /** One tool's row. */
 export interface ToolStats {
@@ -62,10 +63,21 @@ interface Acc {
  * Reads the trace files of a state directory (`calls.jsonl.1`, then `calls.jsonl`).
  *
  * @param stateDir The state directory.
- * @returns Per-tool statistics sorted by tool name.
- * @throws Deno's errors other than a missing file.
+ * @returns Per-tool statistics sorted by tool name; no rows when the state directory has no trace yet.
+ * @throws {Error} when the state directory does not exist or is not a folder (issue #10, item 10: a
+ *   mistyped `--state-dir` is not an empty report); Deno's errors other than a missing trace file.
  */
 export async function traceReport(stateDir: string): Promise<TraceReport> {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(stateDir);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    throw new Error(
+      `the state directory ${stateDir} does not exist (logpeek makes it when it first serves): check --state-dir`,
+    );
+  }
+  if (!info.isDirectory) throw new Error(`the state directory ${stateDir} is not a folder`);
   const acc = new Map<string, Acc>();
   const files: string[] = [];
   let lines = 0;
@@ -139,22 +151,15 @@ export async function traceReport(stateDir: string): Promise<TraceReport> {
   return { tools, lines, unreadable, files };
 }
 
-/** Control characters, and line and paragraph separators, that would break a row of the table. */
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
 /**
  * Renders the report as an aligned text table. A tool name is shown with control characters escaped
- * (`\u000a`), so no name can forge a row, and cut to 80 characters.
+ * (`\u000a`), so no name can forge a row, and cut to 80 UTF-16 code units on a character boundary
+ * (`shown_arg.ts`).
  */
 export function renderReport(r: TraceReport): string {
   const head = ["tool", "calls", "failures", "spills", "avg_ms", "p95_ms", "max_ms"];
-  const shown = (tool: string) => {
-    const t = tool.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-    return t.length > 80 ? `${t.slice(0, 80)}…` : t;
-  };
   const rows = r.tools.map((t) => [
-    shown(t.tool),
+    shownArg(t.tool, 80),
     String(t.calls),
     String(t.failures),
     String(t.spills),

@@ -1,0 +1,171 @@
+/**
+ * `deno task start` (scripts/start.ts) as a user runs it (issue #10, item 7): from another folder, with
+ * relative paths, on the Deno that runs the task even when PATH has another `deno` or none, and with every
+ * bad argument answered as `main.ts` answers it.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/index.d.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MAIN } from "./mcp_client.ts";
+import { tempDir } from "./fixtures.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DENO = Deno.execPath();
+const dec = new TextDecoder();
+
+/** A folder with a `deno` on it that is not the Deno running the tests: it leaves a mark and fails. */
+const fakeBin = tempDir("logpeek-fake-bin-");
+const mark = `${fakeBin}/used`;
+Deno.writeTextFileSync(`${fakeBin}/deno`, `#!/bin/sh\necho "$@" > '${mark}'\nexit 97\n`);
+Deno.chmodSync(`${fakeBin}/deno`, 0o755);
+const noBin = tempDir("logpeek-no-bin-");
+
+/** The environment of a user whose PATH is `path`; the package cache stays where it is. */
+function env(path: string): Record<string, string> {
+  const e: Record<string, string> = { PATH: path, HOME: Deno.env.get("HOME") ?? "/", NO_COLOR: "1" };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) e.DENO_DIR = denoDir;
+  return e;
+}
+
+/** The user's folder: `logs/app.log` (3 lines) in it, and nothing else. */
+function userFolder(): string {
+  const cwd = tempDir("logpeek-user-cwd-");
+  Deno.mkdirSync(`${cwd}/logs`);
+  Deno.writeTextFileSync(
+    `${cwd}/logs/app.log`,
+    "2024-05-01 10:00:00 INFO one\n2024-05-01 10:00:01 WARN two\n2024-05-01 10:00:02 ERROR three\n",
+  );
+  return cwd;
+}
+
+/** Runs `deno task -q --cwd ROOT start ARGS` from `cwd`, with PATH `path`, by the absolute path of Deno. */
+async function task(cwd: string, args: string[], path = Deno.env.get("PATH") ?? "") {
+  const out = await new Deno.Command(DENO, {
+    args: ["task", "-q", "--cwd", ROOT, "start", ...args],
+    cwd,
+    env: env(path),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Runs `deno run main.ts ARGS` directly (no permissions: a usage mistake needs none). */
+async function direct(cwd: string, args: string[]) {
+  const out = await new Deno.Command(DENO, {
+    args: ["run", "--no-prompt", MAIN, ...args],
+    cwd,
+    env: env(Deno.env.get("PATH") ?? ""),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Serves through `deno task start ARGS` from `cwd` and tails `app.log`; returns the lines' text. */
+async function serveAndTail(cwd: string, args: string[], path: string): Promise<string[]> {
+  const transport = new StdioClientTransport({
+    command: DENO,
+    args: ["task", "--cwd", ROOT, "start", ...args],
+    cwd,
+    env: env(path),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Uint8Array) => stderr += dec.decode(d));
+  const client = new Client({ name: "launcher-test", version: "0" });
+  try {
+    await client.connect(transport);
+    // deno-lint-ignore no-explicit-any
+    const r: any = await client.callTool({ name: "log_tail", arguments: { file: "app.log", lines: 3 } });
+    assert.equal(r.isError, undefined, JSON.stringify(r));
+    return r.structuredContent.lines.map((l: { text: string }) => l.text);
+  } catch (e) {
+    throw new Error(`${e}; server stderr: ${stderr}`);
+  } finally {
+    await client.close();
+  }
+}
+
+Deno.test({
+  name:
+    "start: relative ROOT and --state-dir from the user's folder, on the task's Deno though PATH has another",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cwd = userFolder();
+    const lines = await serveAndTail(cwd, ["--state-dir", "state", "logs"], fakeBin);
+    // The file's own last three lines, as written.
+    assert.deepEqual(lines, Deno.readTextFileSync(`${cwd}/logs/app.log`).trimEnd().split("\n"));
+    // The state directory is the user's ./state (the call is traced there), not one beside deno.json.
+    const trace = Deno.readTextFileSync(`${cwd}/state/traces/calls.jsonl`).trim().split("\n");
+    assert.equal(trace.length, 1);
+    assert.equal(JSON.parse(trace[0]).tool, "log_tail");
+    assert.throws(() => Deno.statSync(`${ROOT}state`), Deno.errors.NotFound);
+    // The deno on PATH was never run.
+    assert.throws(() => Deno.statSync(mark), Deno.errors.NotFound);
+  },
+});
+
+Deno.test({
+  name: "start: --state-dir=DIR, with no deno on PATH at all (the task run by Deno's absolute path)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cwd = userFolder();
+    const lines = await serveAndTail(cwd, ["--state-dir=st2", "--no-redact", "logs/app.log"], noBin);
+    assert.equal(lines.length, 3);
+    assert.equal(lines[2], "2024-05-01 10:00:02 ERROR three");
+    assert.ok(Deno.statSync(`${cwd}/st2/traces/calls.jsonl`).isFile);
+    // config through the launcher: the same Deno by its absolute path, the user's folder for relative paths.
+    const c = await task(cwd, ["config", "--client", "cursor", "--state-dir", "st2", "logs"], noBin);
+    assert.equal(c.code, 0, c.stderr);
+    const entry = JSON.parse(c.stdout).mcpServers.logpeek;
+    assert.equal(entry.command, Deno.realPathSync(DENO));
+    assert.equal(entry.args.at(-1), `${cwd}/logs`);
+    assert.ok(entry.args.includes(`--allow-write=${cwd}/st2`));
+    assert.equal(entry.args[entry.args.indexOf(`--allow-write=${cwd}/st2`) + 3], MAIN);
+  },
+});
+
+Deno.test("start: every bad argument gets main.ts's own one line and exit code, no stack trace", async () => {
+  const cwd = userFolder();
+  const cases: [string[], number, string | null][] = [
+    [["-v", "logs"], 2, "logpeek: unknown option -v; did you mean -V (--version)? See --help.\n"],
+    [["--state-dir"], 2, "logpeek: option --state-dir needs a value. See --help.\n"],
+    [["--state-dir", "--no-trace", "logs"], 2, "logpeek: option --state-dir needs a value. See --help.\n"],
+    [["--state-dir="], 2, "logpeek: option --state-dir needs a value. See --help.\n"],
+    [["--trust-gid", "x", "logs"], 2, null],
+    [[], 2, "logpeek: no ROOT given: name the log directories or files to serve. See --help.\n"],
+    [["--json", "logs"], 2, "logpeek: --json goes with trace-report. See --help.\n"],
+    [["config", "--client", "emacs", "logs"], 2, null],
+    [["trace-report", "logs"], 2, "logpeek: trace-report takes no ROOT. See --help.\n"],
+  ];
+  for (const [args, code, text] of cases) {
+    const viaTask = await task(cwd, args);
+    const viaMain = await direct(cwd, args);
+    const what = JSON.stringify(args);
+    assert.deepEqual([viaTask.code, viaTask.stdout], [code, ""], `${what}: ${viaTask.stderr}`);
+    assert.equal(viaTask.stderr, viaMain.stderr, what);
+    assert.equal(viaMain.code, code, what);
+    assert.equal(viaTask.stderr.split("\n").length, 2, `${what}: one line: ${viaTask.stderr}`);
+    assert.doesNotMatch(viaTask.stderr, /^\s+at /m, what);
+    if (text) assert.equal(viaTask.stderr, text, what);
+  }
+  // A root that does not exist: the server's own message (exit 1), with the path taken from the user's folder.
+  const missing = await task(cwd, ["--state-dir", "st", "nope"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, new RegExp(`root ${cwd}/nope does not exist`));
+  assert.doesNotMatch(missing.stderr, /^\s+at /m);
+  // --help and --version answer on stdout, as main.ts does.
+  const v = await task(cwd, ["--version"]);
+  assert.deepEqual([v.code, v.stdout], [0, (await direct(cwd, ["--version"])).stdout]);
+});
