@@ -22,3 +22,20 @@ export function peakRss(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * The process's current resident set size in bytes (`VmRSS` in `/proc/<pid>/status`), or null where
+ * `/proc` has no such file. Read with `cat` like {@linkcode peakRss} (permission: `--allow-run`).
+ *
+ * @param pid The process id.
+ */
+export function residentRss(pid: number): number | null {
+  try {
+    const out = new Deno.Command("cat", { args: [`/proc/${pid}/status`], stdout: "piped", stderr: "null" })
+      .outputSync();
+    const m = new TextDecoder().decode(out.stdout).match(/^VmRSS:\s+(\d+) kB/m);
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}

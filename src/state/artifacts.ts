@@ -6,8 +6,9 @@
  * An artifact is `<id>.txt` (one item a line) and `<id>.json` (`{tool, total_lines, created_ms}`).
  * Artifacts expire after `LOGPEEK_ARTIFACT_TTL_S` and all of them together stay under
  * `LOGPEEK_ARTIFACT_MAX_BYTES`, oldest removed first; both are enforced at start and whenever one is
- * written. Ids are the server's own (`a` + 24 hex digits): nothing else is ever opened, so
- * `read_artifact` cannot read outside the artifacts directory.
+ * written, over the artifacts of every server sharing the folder ({@linkcode CHANGES_FILE} tells each
+ * that another has changed it). Ids are the server's own (`a` + 24 hex digits): nothing else is ever
+ * opened, so `read_artifact` cannot read outside the artifacts directory.
  *
  * Permission: read and write access to the state directory.
  *
@@ -41,48 +42,166 @@ interface Meta {
   created_ms: number;
 }
 
-/** The artifacts directory, its expiry and its size cap. */
+/** One artifact the store knows of. */
+interface Entry {
+  id: string;
+  created: number;
+  bytes: number;
+}
+
+/**
+ * The file-system calls the store makes, so a test can count them (`Deno` itself by default).
+ * Permission: read and write access to the artifacts directory.
+ */
+export type ArtifactFs = Pick<
+  typeof Deno,
+  "readDirSync" | "readTextFileSync" | "lstatSync" | "removeSync" | "writeFileSync" | "renameSync"
+>;
+
+/**
+ * The change counter: one byte is appended for each save, sweep or removal, by every server using the
+ * folder. Its identity and size tell a server whether another one changed the folder since its own last
+ * change (several servers of one user share the default state directory).
+ */
+export const CHANGES_FILE = ".changes";
+/** The change counter is replaced by an empty one when it reaches this size, in bytes. */
+const CHANGES_MAX_BYTES = 65536;
+const ONE_BYTE = new Uint8Array([0x2b]);
+const META_NAME = /^(a[0-9a-f]{24})\.json$/;
+
+/**
+ * The artifacts directory, its expiry and its size cap.
+ *
+ * Cost: the metadata of every artifact is read once, at the first sweep (a server's start); after
+ * that the store keeps an index (id, creation time, bytes; about 100 bytes an artifact) and a save
+ * touches only its own two files, the change counter and the artifacts it removes, whatever the number
+ * stored (issue #10, item 14: each save used to read all metadata, 107 ms with 3,000 artifacts). When
+ * another server changed the folder (the change counter says so), the next save lists the folder again
+ * and reads only the metadata it does not know yet.
+ */
 export class ArtifactStore {
+  /** Known artifacts, oldest first from `#head` on; null until the first scan. */
+  #entries: Entry[] | null = null;
+  #head = 0;
+  #byId = new Map<string, Entry>();
+  #total = 0;
+  /** The change counter's `ino:size` after this store's own last change ("" when unknown). */
+  #seen = "";
+
   /**
    * @param dir The artifacts directory (`<state>/artifacts`).
    * @param ttlMs How long an artifact lives, in ms.
    * @param maxBytes The most bytes all artifacts may take.
    * @param now The clock, in ms since the epoch (tests move it).
+   * @param fs The file-system calls (tests count them).
    */
   constructor(
     readonly dir: string,
     readonly ttlMs: number,
     readonly maxBytes: number,
     readonly now: () => number = Date.now,
+    readonly fs: ArtifactFs = Deno,
   ) {}
 
   /**
-   * Removes expired artifacts, then the oldest ones while all of them exceed the size cap.
+   * Lists the folder and removes expired artifacts, then the oldest ones while all of them exceed the
+   * size cap. Reads the metadata of artifacts not yet known (all of them the first time).
    *
    * @returns How many artifacts were removed.
    */
   sweep(): number {
-    const now = this.now();
-    const items: { id: string; created: number; bytes: number }[] = [];
-    for (const e of Deno.readDirSync(this.dir)) {
-      const m = /^(a[0-9a-f]{24})\.json$/.exec(e.name);
-      if (!m) continue;
-      try {
-        const meta = JSON.parse(Deno.readTextFileSync(join(this.dir, e.name))) as Meta;
-        const bytes = Deno.statSync(join(this.dir, `${m[1]}.txt`)).size;
-        items.push({ id: m[1], created: meta.created_ms, bytes });
-      } catch {
-        items.push({ id: m[1], created: 0, bytes: 0 }); // half-written or damaged: removed below
-      }
+    const before = this.#stamp();
+    this.#scan();
+    const removed = this.#evict();
+    // Nothing removed is no change: nothing is written (a server's start leaves an empty folder as it was).
+    if (removed) this.#noteChange(before);
+    else this.#seen = before;
+    return removed;
+  }
+
+  /** The change counter's identity and size, `ino:size` ("0:0" when absent). */
+  #stamp(): string {
+    try {
+      const st = this.fs.lstatSync(join(this.dir, CHANGES_FILE));
+      return `${st.ino ?? 0}:${st.size}`;
+    } catch {
+      return "0:0";
     }
-    items.sort((a, b) => a.created - b.created);
-    let total = items.reduce((n, i) => n + i.bytes, 0);
+  }
+
+  /**
+   * Appends this store's change to the counter and remembers the result, or forgets it ("") when
+   * another server's change came in between (`before` is the stamp taken before this change).
+   */
+  #noteChange(before: string): void {
+    const path = join(this.dir, CHANGES_FILE);
+    const [ino, size] = before.split(":").map(Number);
+    let expect: string;
+    try {
+      if (size >= CHANGES_MAX_BYTES) {
+        const tmp = join(this.dir, `${CHANGES_FILE}.${crypto.randomUUID()}`);
+        this.fs.writeFileSync(tmp, ONE_BYTE, { mode: 0o600, createNew: true });
+        this.fs.renameSync(tmp, path);
+        expect = ":1";
+      } else {
+        this.fs.writeFileSync(path, ONE_BYTE, { append: true, mode: 0o600 });
+        expect = size === 0 ? ":1" : `${ino}:${size + 1}`;
+      }
+    } catch {
+      this.#seen = "";
+      return;
+    }
+    const now = this.#stamp();
+    this.#seen = (expect.startsWith(":") ? now.endsWith(expect) : now === expect) ? now : "";
+  }
+
+  /** Lists the folder: keeps known artifacts still there, reads the metadata of new ones. */
+  #scan(): void {
+    const entries: Entry[] = [];
+    const byId = new Map<string, Entry>();
+    for (const e of this.fs.readDirSync(this.dir)) {
+      const m = META_NAME.exec(e.name);
+      if (!m) continue;
+      let entry = this.#byId.get(m[1]);
+      if (!entry) {
+        try {
+          const meta = JSON.parse(this.fs.readTextFileSync(join(this.dir, e.name))) as Meta;
+          const bytes = this.fs.lstatSync(join(this.dir, `${m[1]}.txt`)).size;
+          entry = { id: m[1], created: Number(meta.created_ms) || 0, bytes };
+        } catch {
+          entry = { id: m[1], created: 0, bytes: 0 }; // half-written or damaged: removed below
+        }
+      }
+      entries.push(entry);
+      byId.set(entry.id, entry);
+    }
+    entries.sort((a, b) => a.created - b.created);
+    this.#entries = entries;
+    this.#head = 0;
+    this.#byId = byId;
+    this.#total = entries.reduce((n, i) => n + i.bytes, 0);
+  }
+
+  /**
+   * Removes the oldest artifacts while the oldest has expired or all exceed the size cap. Oldest first
+   * means the expired ones come first, so this stops at the first artifact it keeps.
+   */
+  #evict(): number {
+    const entries = this.#entries!;
+    const now = this.now();
     let removed = 0;
-    for (const item of items) {
-      if (now - item.created <= this.ttlMs && total <= this.maxBytes) continue;
+    while (this.#head < entries.length) {
+      const item = entries[this.#head];
+      if (now - item.created <= this.ttlMs && this.#total <= this.maxBytes) break;
       this.#remove(item.id);
-      total -= item.bytes;
+      this.#byId.delete(item.id);
+      this.#total -= item.bytes;
+      this.#head++;
       removed++;
+    }
+    if (this.#head > 1024 && this.#head * 2 > entries.length) {
+      this.#entries = entries.slice(this.#head);
+      this.#head = 0;
     }
     return removed;
   }
@@ -90,7 +209,7 @@ export class ArtifactStore {
   #remove(id: string): void {
     for (const ext of [".json", ".txt"]) {
       try {
-        Deno.removeSync(join(this.dir, id + ext));
+        this.fs.removeSync(join(this.dir, id + ext));
       } catch {
         // already gone
       }
@@ -98,7 +217,8 @@ export class ArtifactStore {
   }
 
   /**
-   * Saves `lines` as a new artifact, then sweeps.
+   * Saves `lines` as a new artifact, then removes expired artifacts and the oldest while all of them
+   * exceed the size cap. Its cost does not depend on how many are stored (see the class).
    *
    * @param tool The tool whose result this is.
    * @param lines The items, one a line (no line feeds inside).
@@ -106,15 +226,31 @@ export class ArtifactStore {
    * @throws Deno's errors when it cannot be written.
    */
   write(tool: string, lines: string[]): ArtifactRef {
+    const before = this.#stamp();
+    if (this.#entries === null || before !== this.#seen) this.#scan();
     const bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
     const id = "a" + Array.from(bytes.subarray(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
-    const body = lines.map((l) => l.replaceAll("\n", " ") + "\n").join("");
-    Deno.writeTextFileSync(join(this.dir, `${id}.txt`), body, { mode: 0o600 });
+    const body = new TextEncoder().encode(lines.map((l) => l.replaceAll("\n", " ") + "\n").join(""));
+    this.fs.writeFileSync(join(this.dir, `${id}.txt`), body, { mode: 0o600 });
     const meta: Meta = { tool, total_lines: lines.length, created_ms: this.now() };
-    Deno.writeTextFileSync(join(this.dir, `${id}.json`), JSON.stringify(meta), { mode: 0o600 });
-    this.sweep();
+    this.fs.writeFileSync(join(this.dir, `${id}.json`), new TextEncoder().encode(JSON.stringify(meta)), {
+      mode: 0o600,
+    });
+    this.#add({ id, created: meta.created_ms, bytes: body.length });
+    this.#evict();
+    this.#noteChange(before);
     return { artifact_id: id, total_lines: lines.length };
+  }
+
+  /** Adds a new artifact to the index, in creation order (at the end unless the clock went back). */
+  #add(entry: Entry): void {
+    const entries = this.#entries!;
+    let at = entries.length;
+    while (at > this.#head && entries[at - 1].created > entry.created) at--;
+    entries.splice(at, 0, entry);
+    this.#byId.set(entry.id, entry);
+    this.#total += entry.bytes;
   }
 
   /**
@@ -137,7 +273,7 @@ export class ArtifactStore {
     let meta: Meta;
     let file: Deno.FsFile;
     try {
-      meta = JSON.parse(Deno.readTextFileSync(join(this.dir, `${id}.json`))) as Meta;
+      meta = JSON.parse(this.fs.readTextFileSync(join(this.dir, `${id}.json`))) as Meta;
       file = Deno.openSync(join(this.dir, `${id}.txt`), { read: true });
     } catch {
       throw new ToolError(
@@ -150,7 +286,11 @@ export class ArtifactStore {
     }
     if (this.now() - meta.created_ms > this.ttlMs) {
       file.close();
-      this.#remove(id);
+      const before = this.#stamp();
+      const current = before === this.#seen;
+      this.#remove(id); // stays in the index until the next save evicts it (it is among the oldest)
+      this.#noteChange(before);
+      if (!current) this.#seen = ""; // another server's change came first: the next save lists the folder
       throw new ToolError("artifact_not_found", `artifact ${id} expired; call the original tool again`);
     }
     const lines: string[] = [];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ArtifactStore } from "./artifacts.ts";
+import { ArtifactStore, CHANGES_FILE } from "./artifacts.ts";
 import { ToolError } from "../core/errors.ts";
 
 function store(ttlMs: number, maxBytes: number) {
@@ -49,4 +49,37 @@ Deno.test("read refuses ids not of the server's form before touching the disk", 
   for (const id of ["../x", "a123", "A" + "0".repeat(24), "a" + "0".repeat(24) + "/..", ""]) {
     await assert.rejects(() => s.read(id, 0, 1), (e: ToolError) => e.kind === "invalid_artifact_id", id);
   }
+});
+
+Deno.test("the change counter gets one byte a save, is replaced by a one-byte file at 64 KiB, and a sweep that removes nothing leaves it", () => {
+  const { s, dir, tick } = store(60_000, 1 << 30);
+  s.sweep();
+  assert.deepEqual([...Deno.readDirSync(dir)], [], "an empty folder is left as it was");
+  Deno.writeFileSync(`${dir}/${CHANGES_FILE}`, new Uint8Array(65536));
+  const ino = Deno.lstatSync(`${dir}/${CHANGES_FILE}`).ino;
+  s.write("t", ["one"]);
+  const st = Deno.lstatSync(`${dir}/${CHANGES_FILE}`);
+  assert.equal(st.size, 1);
+  if (ino !== null) assert.notEqual(st.ino, ino, "a new file, renamed into place");
+  tick(1);
+  s.write("t", ["two"]);
+  assert.equal(Deno.lstatSync(`${dir}/${CHANGES_FILE}`).size, 2, "one byte a change");
+  assert.equal(s.sweep(), 0);
+  assert.equal(Deno.lstatSync(`${dir}/${CHANGES_FILE}`).size, 2);
+  assert.deepEqual(
+    [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith(CHANGES_FILE)),
+    [CHANGES_FILE],
+    "no temporary file left",
+  );
+});
+
+Deno.test("a save when the clock went back keeps the oldest-first order: the cap removes the oldest by time", async () => {
+  const { s, tick } = store(60_000, 2500);
+  const a = s.write("t", Array(10).fill("x".repeat(99))); // 1000 bytes at t
+  tick(-500);
+  const b = s.write("t", Array(10).fill("y".repeat(99))); // 1000 bytes, made "before" a
+  tick(1000);
+  s.write("t", Array(10).fill("z".repeat(99))); // 3000 bytes in all: the oldest by time is b
+  await assert.rejects(() => s.read(b.artifact_id, 0, 1), (e: ToolError) => e.kind === "artifact_not_found");
+  assert.equal((await s.read(a.artifact_id, 0, 1)).lines[0][0], "x");
 });
