@@ -18,6 +18,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { ENV_NAMES } from "../src/core/config.ts";
+import { V8_FLAG } from "../src/cli/flags.ts";
 
 /** The flags baked into the binary. */
 export const COMPILE_FLAGS = [
@@ -27,6 +28,7 @@ export const COMPILE_FLAGS = [
   "--allow-write",
   `--allow-env=${ENV_NAMES.join(",")}`,
   "--allow-sys=uid",
+  V8_FLAG,
 ];
 
 /** How much of `deno compile`'s stderr is kept (its end) to recognise a failed download. */

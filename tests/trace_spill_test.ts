@@ -136,6 +136,14 @@ Deno.test({
     });
     const bad = await s.call("read_artifact", { artifact_id: "../../etc/passwd" });
     assert.match(bad.content[0].text, /^invalid_artifact_id: /);
+    // A forged id with a line break and an emoji astride the 40-unit cut: one line, well-formed, cut whole.
+    const forged = await s.call("read_artifact", {
+      artifact_id: "x".repeat(20) + "\nFAKE: ok" + "y".repeat(10) + "😀z",
+    });
+    const forgedText: string = forged.content[0].text;
+    assert.equal(forgedText.split("\n").length, 1);
+    assert.ok(forgedText.includes(`'${"x".repeat(20)}\\nFAKE: ok${"y".repeat(10)}' is not`), forgedText);
+    encodeURIComponent(forgedText); // throws on a lone surrogate
     const unknown = await s.call("read_artifact", { artifact_id: "a" + "0".repeat(24) });
     assert.match(unknown.content[0].text, /^artifact_not_found: /);
     const first =

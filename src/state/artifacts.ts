@@ -17,6 +17,8 @@
 
 import { join } from "node:path";
 import { ToolError } from "../core/errors.ts";
+import { cutText } from "../core/text_cut.ts";
+import { printable } from "../guard/printable.ts";
 import { scan } from "../read/scanner.ts";
 
 /** The form of an artifact id. */
@@ -266,7 +268,7 @@ export class ArtifactStore {
       throw new ToolError(
         "invalid_artifact_id",
         `'${
-          id.slice(0, 40)
+          printable(cutText(id, 40))
         }' is not an artifact id of this server (they look like a0123456789abcdef01234567)`,
       );
     }
