@@ -8,12 +8,14 @@
  * 3. syslog `<PRI>` at the start: the severity `PRI % 8` (RFC 5424 §6.2.1).
  * 4. klog/glog headers `I0501 10:00:00…` (I, W, E, F) and Android logcat's one letter (V D I W E F A)
  *    after date, time, pid and tid.
- * 5. Otherwise the first level word among the line's first {@linkcode HEADER_WORDS} letter runs and
- *    {@linkcode HEADER_BYTES} bytes, standing alone (`WARN`, `[error]`, `WARNING:`, `- INFO  [`), not
- *    inside a name (`trace.go`, `java.lang.Error`, `on_error`).
+ * 5. Otherwise the first level word of the line's header, within its first {@linkcode HEADER_BYTES}
+ *    bytes (see {@linkcode headerLevel}): standing alone or beside a bracket, parenthesis, colon or
+ *    pipe (`WARN`, `[error]`, `WARNING:`, `- INFO  [`, `ERROR[05-01|…]`, `[4242]INFO:`,
+ *    `error[E0308]`), never inside a name (`trace.go`, `java.lang.Error`, `on_error`).
  *
  * Words fold case-insensitively: WARNING/WRN → WARN, ERR/SEVERE → ERROR, CRIT/CRITICAL/ALERT/EMERG/
- * PANIC → FATAL, VERBOSE → TRACE, INF → INFO, DBG → DEBUG (issue #2; `../shared/cases/CONVENTIONS.md`).
+ * PANIC/FAILURE → FATAL, VERBOSE → TRACE, INF → INFO, DBG → DEBUG (issue #2;
+ * `../shared/cases/CONVENTIONS.md`; FAILURE is the most severe of Blue Gene/L RAS logs, issue #10).
  * A line with none is UNKNOWN: counted, never dropped.
  *
  * @module
@@ -28,8 +30,12 @@ export type Level = typeof LEVELS[number];
 /** The code of UNKNOWN in {@linkcode LEVELS}. */
 export const UNKNOWN = 7;
 
-/** How many letter runs from a line's start may hold its level word (rule 5). */
-export const HEADER_WORDS = 8;
+/**
+ * How many plain words (letters only, some lower-case: a host, a program, a logger's name) may stand
+ * before a line's level word in its header (rule 5); header fields with a digit, in brackets, in
+ * capitals or without letters are not counted.
+ */
+export const HEADER_NAMES = 2;
 /** How many bytes from a line's start may hold its level word (rule 5). */
 export const HEADER_BYTES = 200;
 /** How many bytes from a line's start a structured level field is looked for in (rules 1 and 2). */
@@ -61,6 +67,7 @@ const WORDS: Record<string, number> = {
   emerg: F,
   emergency: F,
   panic: F,
+  failure: F,
 };
 
 /** A small int hash of lower-cased ASCII letters buf[a, b); stays a V8 small integer (no allocation). */
@@ -104,8 +111,15 @@ const BEFORE = new Uint8Array(256);
 /** 1 for bytes that may stand after a level word. */
 const AFTER = new Uint8Array(256);
 for (let c = 65; c <= 90; c++) LETTER[c] = LETTER[c + 32] = 1;
-for (const c of " \t[(<|:=\"',;{*") BEFORE[c.charCodeAt(0)] = 1;
-for (const c of " \t])>|:,;\"'}=\r\x1b") AFTER[c.charCodeAt(0)] = 1;
+for (const c of " \t[]()<|:=\"',;{*") BEFORE[c.charCodeAt(0)] = 1;
+for (const c of " \t[]()>|:,;\"'}=\r\x1b") AFTER[c.charCodeAt(0)] = 1;
+/** What a byte is to the header walk of rule 5: 0 other (digits too), 1 letter, 2 blank, 4 `[`, 5 `]`, 6 ESC. */
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) if (LETTER[c]) CLASS[c] = 1;
+CLASS[32] = CLASS[9] = 2;
+CLASS[0x5b] = 4;
+CLASS[0x5d] = 5;
+CLASS[0x1b] = 6;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -171,24 +185,57 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
   return headerLevel(buf, i, end);
 }
 
-/** Rule 5: the first standalone level word in the header. */
+/**
+ * Rule 5: the first level word of the line's header. The line is read as blank-separated fields; a
+ * level word may stand in any field while every field before it looks like a header field:
+ * - one with a digit: times, dates, numbers, pids, hosts such as `R02-M1-N0-C:J12-U11`;
+ * - one without letters (`-`, `***`), in square brackets (`[Sun Dec 04 04:47:44 2005]`), in capitals
+ *   (`RAS`, `KERNEL`, `CBS`), or a month or weekday name (`Jun`, `Sun`);
+ * - or one of at most {@linkcode HEADER_NAMES} plain words (a host, a program, a logger).
+ *
+ * A field with letters, not in square brackets, that ends in `:` is a program tag (`sshd[24200]:`,
+ * `logrotate:`): the message starts after it, and only its first word may still be a level
+ * (`sshd[1]: error: …`, `xinetd[2]: warning: …`, `logrotate: ALERT …`), unless that word opens a
+ * sentence (`kernel: Failure registering …`: a capital, lower-case letters, a blank). A field with
+ * letters that starts with `"` is quoted text (an access log's request), not a header field.
+ *
+ * So Blue Gene/L RAS lines keep their level after eight header fields (`- 1117838570 2005.06.03
+ * R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO …`), and the
+ * search ends at the first plain word too many, the word after a tag or quoted text: the level words of
+ * a message (`sshd[1]: authentication failure;`) are not the line's level.
+ */
 function headerLevel(buf: Uint8Array, i: number, end: number): number {
+  // Kept small, rare cases in helpers: V8 inlines it into levelOf only under 460 bytes of bytecode,
+  // and that is worth ~20% on lines that reach it (measured on Loghub's Apache lines).
   const start = i;
   const limit = Math.min(end, i + HEADER_BYTES);
-  let words = 0;
+  let names = 0; // plain words seen
+  let depth = 0; // square brackets open
   let escEnd = -1; // where the last ANSI colour code ended: a delimiter
+  let from = i; // where the field starts
+  let flags = 0; // of the field so far: LETTERS, GROUPED (it starts in or with square brackets)
   while (i < limit) {
     const c = buf[i];
     if (LETTER[c] === 0) {
-      if (c === 0x1b && i + 1 < end && buf[i + 1] === 0x5b) { // ESC [ … final byte
-        i += 2;
-        while (i < end && (buf[i] < 0x40 || buf[i] > 0x7e)) i++;
-        escEnd = ++i;
-      } else i++;
+      const k = CLASS[c];
+      if (k === 2) { // a field ends
+        if (flags === LETTERS && (names = afterField(buf, from, i, names, depth, limit)) < 0) return ~names;
+        from = i + 1;
+        flags = depth > 0 ? GROUPED : 0;
+      } else if (k === 4) {
+        if (depth++ === 0 && i === from) flags = GROUPED;
+      } else if (k === 5) {
+        if (depth > 0) depth--;
+      } else if (k === 6) {
+        i = escEnd = ansiEnd(buf, i, end);
+        continue;
+      }
+      i++;
       continue;
     }
     const a = i;
     do i++; while (i < end && LETTER[buf[i]] === 1);
+    flags |= LETTERS;
     const len = i - a;
     if (
       len >= 3 && len <= 11 && (a === start || a === escEnd || BEFORE[buf[a - 1]] === 1) &&
@@ -197,9 +244,93 @@ function headerLevel(buf: Uint8Array, i: number, end: number): number {
       const lvl = wordLevel(buf, a, i);
       if (lvl >= 0) return lvl;
     }
-    if (++words >= HEADER_WORDS) return UNKNOWN;
   }
   return UNKNOWN;
+}
+
+const LETTERS = 1, GROUPED = 2;
+
+/**
+ * The header walk after the field buf[from, to) (with letters, not in square brackets) has ended: the
+ * count of plain words so far, or, when the header has ended, `~level` (the line's level, from
+ * {@linkcode afterTag} after a program tag, or UNKNOWN). `depth`: the brackets open at its end.
+ */
+function afterField(
+  buf: Uint8Array,
+  from: number,
+  to: number,
+  names: number,
+  depth: number,
+  limit: number,
+): number {
+  if (buf[from] === 34) return ~UNKNOWN; // quoted text
+  if (buf[to - 1] === 58 && depth === 0) return ~afterTag(buf, to, limit); // `name:` / `name[pid]:`
+  if (!plainWord(buf, from, to) || dateName(buf, from, to)) return names;
+  return names + 1 > HEADER_NAMES ? ~UNKNOWN : names + 1;
+}
+
+/**
+ * After a program tag ending at `i`: the level of the message's first word, if it is one and does not
+ * open a sentence (`Failure registering …`); fields without letters (`***`) are passed over.
+ */
+function afterTag(buf: Uint8Array, i: number, limit: number): number {
+  let letters = false;
+  for (; i < limit; i++) {
+    const c = buf[i];
+    if (c === 32 || c === 9) {
+      if (letters) return UNKNOWN;
+    } else if (LETTER[c] === 1) {
+      const a = i;
+      do i++; while (i < limit && LETTER[buf[i]] === 1);
+      letters = true;
+      if (i - a >= 3 && i - a <= 11 && BEFORE[buf[a - 1]] === 1 && (i >= limit || AFTER[buf[i]] === 1)) {
+        const lvl = wordLevel(buf, a, i);
+        if (lvl >= 0 && !(i < limit && (buf[i] === 32 || buf[i] === 9) && capitalized(buf, a, i))) return lvl;
+      }
+      i--;
+    }
+  }
+  return UNKNOWN;
+}
+
+/** True when buf[a, b) has a lower-case ASCII letter and no digit: a plain word, not an id or a capital name. */
+function plainWord(buf: Uint8Array, a: number, b: number): boolean {
+  let lower = false;
+  for (let i = a; i < b; i++) {
+    const c = buf[i];
+    if (c >= 48 && c <= 57) return false;
+    if (c >= 97 && c <= 122) lower = true;
+  }
+  return lower;
+}
+
+/**
+ * Where the ANSI escape sequence `ESC [ … final byte` at `i` ends (just past its final byte); `i + 1`
+ * for a lone ESC. Either is a delimiter before a level word.
+ */
+function ansiEnd(buf: Uint8Array, i: number, end: number): number {
+  if (i + 1 >= end || buf[i + 1] !== 0x5b) return i + 1;
+  i += 2;
+  while (i < end && (buf[i] < 0x40 || buf[i] > 0x7e)) i++;
+  return i + 1;
+}
+
+/** English month and weekday names (`Jun`, `Sun`) as 24-bit codes of their three bytes. */
+const DATE_NAMES = new Set(
+  "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec Mon Tue Wed Thu Fri Sat Sun".split(" ")
+    .map((w) => w.charCodeAt(0) << 16 | w.charCodeAt(1) << 8 | w.charCodeAt(2)),
+);
+
+/** True when buf[a, b) is a three-letter month or weekday name (`Jun`, `Sun`): part of a timestamp. */
+function dateName(buf: Uint8Array, a: number, b: number): boolean {
+  return b - a === 3 && DATE_NAMES.has(buf[a] << 16 | buf[a + 1] << 8 | buf[a + 2]);
+}
+
+/** True when buf[a, b) is a capital then some lower-case letters (`Failure`): a sentence's first word. */
+function capitalized(buf: Uint8Array, a: number, b: number): boolean {
+  if (buf[a] >= 97) return false;
+  for (let i = a + 1; i < b; i++) if (buf[i] >= 97) return true;
+  return false;
 }
 
 /** A word or number value at `i` (quoted or not), folded; -1 when it names no level. */
