@@ -11,7 +11,8 @@
  * 5. Otherwise the first level word of the line's header, within its first {@linkcode HEADER_BYTES}
  *    bytes (see {@linkcode headerLevel}): standing alone or beside a bracket, parenthesis, colon or
  *    pipe (`WARN`, `[error]`, `WARNING:`, `- INFO  [`, `ERROR[05-01|…]`, `[4242]INFO:`,
- *    `error[E0308]`), never inside a name (`trace.go`, `java.lang.Error`, `on_error`).
+ *    `error[E0308]`; a `/` inside square brackets: `[main/WARN]`), never inside a name (`trace.go`,
+ *    `java.lang.Error`, `on_error`), nor a sentence's word after a plain word (`… disk failure on sda`).
  *
  * Words fold case-insensitively: WARNING/WRN → WARN, ERR/SEVERE → ERROR, CRIT/CRITICAL/ALERT/EMERG/
  * PANIC/FAILURE → FATAL, VERBOSE → TRACE, INF → INFO, DBG → DEBUG (issue #2;
@@ -237,11 +238,8 @@ function headerLevel(buf: Uint8Array, i: number, end: number): number {
     do i++; while (i < end && LETTER[buf[i]] === 1);
     flags |= LETTERS;
     const len = i - a;
-    if (
-      len >= 3 && len <= 11 && (a === start || a === escEnd || BEFORE[buf[a - 1]] === 1) &&
-      (i >= end || AFTER[buf[i]] === 1)
-    ) {
-      const lvl = wordLevel(buf, a, i);
+    if (len >= 3 && len <= 11) {
+      const lvl = candidate(buf, a, i, end, a === start || a === escEnd, depth, names);
       if (lvl >= 0) return lvl;
     }
   }
@@ -291,6 +289,55 @@ function afterTag(buf: Uint8Array, i: number, limit: number): number {
     }
   }
   return UNKNOWN;
+}
+
+/**
+ * The level of the header's word buf[a, b) (3 to 11 letters), or -1: a level word with a delimiter on
+ * each side (`first`: it starts the line or follows a colour code; a `/` counts inside square brackets),
+ * not a word of a sentence after `names` plain words ({@linkcode prose}).
+ */
+function candidate(
+  buf: Uint8Array,
+  a: number,
+  b: number,
+  end: number,
+  first: boolean,
+  depth: number,
+  names: number,
+): number {
+  if (!(first || BEFORE[buf[a - 1]] === 1 || slashed(buf[a - 1], depth))) return -1;
+  if (b < end && AFTER[buf[b]] !== 1 && !slashed(buf[b], depth)) return -1;
+  const lvl = wordLevel(buf, a, b);
+  return lvl >= 0 && names > 0 && prose(buf, a, b, end) ? -1 : lvl;
+}
+
+/**
+ * True when `c` is a `/` inside square brackets (`depth` > 0): a delimiter beside a level word there
+ * (log4j's `[Server thread/WARN]`, Celery's `[…: ERROR/MainProcess]`), never outside (`GET /debug`).
+ */
+function slashed(c: number, depth: number): boolean {
+  return c === 47 && depth > 0;
+}
+
+/**
+ * True when the level word buf[a, b), found after a plain word of the header, reads as a word of a
+ * sentence rather than a level: not all capitals, and blanks (or the line's end, a comma, a semicolon)
+ * on both sides (`… authentication failure for root`, `… Disk error detected`, `0 errors, 1 warning`);
+ * a level after a host or a logger's name is in capitals (`host1 myapp ERROR …`) or beside punctuation
+ * (`myapp [error]`, `myapp warning: …`, `host:5070 error : …`).
+ */
+function prose(buf: Uint8Array, a: number, b: number, end: number): boolean {
+  const before = buf[a - 1];
+  if (before !== 32 && before !== 9) return false;
+  if (b < end) {
+    const after = buf[b];
+    if (after !== 32 && after !== 9 && after !== 44 && after !== 59 && after !== 13) return false;
+    let j = b;
+    while (j < end && (buf[j] === 32 || buf[j] === 9)) j++;
+    if (buf[j] === 58 && j < end) return false; // `error : …` (Proxifier): a label, not prose
+  }
+  for (let i = a; i < b; i++) if (buf[i] >= 97) return true;
+  return false;
 }
 
 /** True when buf[a, b) has a lower-case ASCII letter and no digit: a plain word, not an id or a capital name. */

@@ -271,3 +271,32 @@ Deno.test("the SIMD hint never changes a level: random header-like lines, with a
   }
   assert.equal(checked, 5000);
 });
+
+Deno.test("levelOf: a level word in a sentence after a plain word is not the line's level; '/' in brackets delimits", () => {
+  const cases: [string, string][] = [
+    // Sentences of a message: a plain word, then a level word in lower case between blanks (a tester's lines).
+    ["2024-05-01 10:00:00 authentication failure for root", "UNKNOWN"],
+    ["2024-05-01 10:00:00 10.0.0.1 login failure user=bob", "UNKNOWN"],
+    ["2024-05-01 10:00:00 predicted disk failure on sda", "UNKNOWN"],
+    ["2024-05-01 10:00:00 worker Critical section entered", "UNKNOWN"],
+    ["2024-05-01 10:00:00 checked: 0 errors, 1 warning", "UNKNOWN"],
+    ["2024-05-01 10:00:00 User error occurred in foo", "UNKNOWN"],
+    ["2024-05-01 10:00:00 Disk error detected", "UNKNOWN"],
+    // (The first word after the time is still taken as a level: `… Warning light on` is WARN; README.),
+    ["2024-05-01 10:00:00 dashboard Warning light on", "UNKNOWN"],
+    // Still levels: capitals after a host or logger, punctuation beside the word, a label with ' :'.
+    ["2024-05-01 10:00:00 host1 myapp ERROR disk full", "ERROR"],
+    ["2024-05-01 10:00:00 myapp [error] disk full", "ERROR"],
+    ["2024-05-01 10:00:00 myapp warning: disk full", "WARN"],
+    ["[10.30 16:49:07] chrome.exe - proxy.example.org:5070 error : Could not connect", "ERROR"],
+    ["2024-05-01 10:00:00 error disk full", "ERROR"],
+    // '/' beside a level word inside square brackets (log4j thread/level, Celery level/process).
+    ["[10:00:00] [Server thread/WARN]: Can't keep up!", "WARN"],
+    ["[2024-05-01 10:00:00,000: ERROR/MainProcess] task failed", "ERROR"],
+    ["2024-05-01 10:00:00 [ERROR/ForkPoolWorker-1] Task failed", "ERROR"],
+    ["2024-05-01 10:00:00 [main/INFO]: started", "INFO"],
+    // ... and not outside brackets.
+    ["10.0.0.1 GET /debug 200", "UNKNOWN"],
+  ];
+  for (const [line, want] of cases) assert.equal(level(line), want, line);
+});
