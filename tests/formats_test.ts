@@ -8,7 +8,7 @@
  * fully skips. Through the real client.
  */
 import assert from "node:assert/strict";
-import { gzipSync } from "node:zlib";
+import { deflateSync, gzipSync } from "node:zlib";
 import { tempDir } from "./fixtures.ts";
 import { connect } from "./mcp_client.ts";
 
@@ -40,6 +40,19 @@ function makeFormats(dir: string): Made[] {
   Deno.writeFileSync(`${dir}/app.log.1.gz`, gzipSync(enc.encode(LOG))); // gzip stays supported
   // Text that merely starts like a magic number is text.
   Deno.writeTextFileSync(`${dir}/pk.log`, "PK 2024-05-01 10:00:00 ERROR looks like zip, is text\n");
+  // printf '\n\r\r\nERROR shown\n': starts like a pcapng block, without its byte-order magic
+  Deno.writeTextFileSync(`${dir}/crlf.log`, "\n\r\r\nERROR shown\n");
+  Deno.writeTextFileSync(`${dir}/bzh.log`, "BZh"); // bzip2's magic start, all printable: text
+  // Latin-1 (iconv -f utf-8 -t latin1): each accented letter is a byte that is not UTF-8
+  const fr =
+    "2024-05-01 10:00:00 ERROR \u00e9chec de la requ\u00eate c\u00f4t\u00e9 serveur, d\u00e9lai d\u00e9pass\u00e9\n" +
+    "2024-05-01 10:00:01 INFO r\u00e9essai \u00e0 10h\n";
+  Deno.writeFileSync(`${dir}/latin1.log`, new Uint8Array([...fr.repeat(100)].map((c) => c.charCodeAt(0))));
+  // After logrotate's copytruncate, a writer that kept its offset leaves a run of NULs before its lines.
+  Deno.writeFileSync(
+    `${dir}/copytruncated.log`,
+    new Uint8Array([...new Uint8Array(8192), ...enc.encode(LOG)]),
+  );
   const made: Made[] = [];
   const real = (
     tool: string,
@@ -186,7 +199,84 @@ function makeFormats(dir: string): Made[] {
     what: /is a systemd journal file \(inside gzip\)/,
     advice: /`gzip -dc 'journal\.log\.gz' > OUT, then journalctl --file OUT`/,
   });
+  // Binary data with no magic (`head -c 3000 /dev/urandom`; here a fixed pseudo-random sequence).
+  byHand("junk.log", noise(3000), {
+    format: "binary",
+    what: /is binary data \(not text\): 5\d% of its first 3000 bytes are not UTF-8 text/,
+    advice: /`file 'junk\.log' to see what it is, or strings 'junk\.log' \| grep PATTERN`/,
+  });
+  byHand("Security.evt", pad([0x30, 0, 0, 0, ...a("LfLe"), 1, 0, 0, 0, 1, 0, 0, 0], 48), {
+    format: "evt",
+    what: /is a Windows event log \(legacy \.evt\)/,
+    advice: /`evtexport 'Security\.evt' \(libevt\)/,
+  });
+  byHand("stream.log.sz", [0xff, 6, 0, 0, ...a("sNaPpY"), 1, 0x10, 0, 0, ...a("2024")], {
+    format: "snappy",
+    what: /is snappy-compressed \(framed\)/,
+    advice: /python3 -m snappy -d 'stream\.log\.sz' OUT/,
+  });
+  byHand("app.log.zz", new Uint8Array(deflateSync(enc.encode(LOG))), {
+    format: "zlib",
+    what: /is a zlib stream/,
+    advice: /`zlib-flate -uncompress < 'app\.log\.zz' \(qpdf\)`/,
+  });
+  // Cut short: shorter than their magic, all of it the magic's start.
+  byHand("cut.log.xz", [0xfd, ...a("7zXZ")], {
+    format: "xz",
+    what: /is xz-compressed \(cut short: only 5 bytes\)/,
+    advice: /`xz -dc 'cut\.log\.xz'`/,
+  });
+  real(
+    "ar",
+    "logs.a",
+    "ar",
+    /is an ar archive \(a \.deb or a static library\)/,
+    /`ar t 'logs\.a' \(for a \.deb: dpkg-deb -c 'logs\.a'\)`/,
+    "ar rc logs.a app.log 2>/dev/null",
+  );
+  real(
+    "bzip2",
+    "cut.log.bz2",
+    "bzip2",
+    /is bzip2-compressed \(cut short: only 6 bytes\)/,
+    /`bzip2 -dc 'cut\.log\.bz2'`/,
+    "bzip2 -c app.log | head -c 6 > cut.log.bz2",
+  );
+  // xz inside gzip, after a 3000-byte comment (FCOMMENT) in the gzip header: its deflate data starts
+  // past the first 2048 bytes.
+  if (have("xz", "xz inside gzip") && have("python3", "xz inside gzip")) {
+    sh(
+      dir,
+      "xz -c app.log > inner.xz && python3 -c '" +
+        "import zlib, struct\n" +
+        'data = open("inner.xz", "rb").read()\n' +
+        'hdr = bytes([0x1f, 0x8b, 8, 0x10, 0, 0, 0, 0, 0, 3]) + b"c" * 3000 + bytes([0])\n' +
+        "co = zlib.compressobj(9, zlib.DEFLATED, -15)\n" +
+        "body = co.compress(data) + co.flush()\n" +
+        'trailer = struct.pack("<II", zlib.crc32(data), len(data))\n' +
+        'open("hidden.log.gz", "wb").write(hdr + body + trailer)\' && rm inner.xz',
+    );
+    made.push({
+      file: "hidden.log.gz",
+      format: "gzip+xz",
+      what: /is xz-compressed \(inside gzip\)/,
+      advice: /`gzip -dc 'hidden\.log\.gz' > OUT, then xz -dc OUT`/,
+    });
+  }
   return made;
+}
+
+/** `n` bytes of a fixed pseudo-random sequence (xorshift32), like `head -c N /dev/urandom` but the same. */
+function noise(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  let x = 2463534242;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
 }
 
 Deno.test({
@@ -224,9 +314,17 @@ Deno.test({
         ["logs.7z", "7z x -so 'logs.7z' app.log 2>/dev/null"],
         ["logs.tar", "tar -xOf 'logs.tar' app.log"],
         ["logs.tar.gz", "tar -xzOf 'logs.tar.gz' app.log"],
+        ["logs.a", "ar p 'logs.a' app.log"],
+        ["hidden.log.gz", "gzip -dc 'hidden.log.gz' | xz -dc"],
+        // zlib-flate is seldom installed: Python's zlib is the independent check here
+        [
+          "app.log.zz",
+          'python3 -c \'import sys, zlib; sys.stdout.write(zlib.decompress(open("app.log.zz", "rb").read()).decode())\'',
+        ],
       ]
     ) {
       if (!made.some((m) => m.file === file)) continue;
+      if (file === "app.log.zz" && !have("python3", "the zlib check")) continue;
       assert.equal(sh(dir, cmd), LOG, cmd);
       const grep = sh(dir, `${cmd} | grep -c ERROR`);
       assert.equal(grep.trim(), "2", "what a text read would have hidden: 2 ERROR lines");
@@ -237,14 +335,30 @@ Deno.test({
     assert.deepEqual([t.structuredContent.matches.length, t.structuredContent.complete], [2, true]);
     const pk = await s.call("log_levels", { file: "pk.log" });
     assert.equal(pk.structuredContent.counts.ERROR, 1);
+    const crlf = await s.call("log_search", { file: "crlf.log", text: "ERROR" });
+    assert.deepEqual(
+      [crlf.structuredContent.matches.map((m: { text: string }) => m.text), crlf.structuredContent.complete],
+      [["ERROR shown"], true],
+    );
+    const bzh = await s.call("log_search", { file: "bzh.log", text: "BZh" });
+    assert.equal(bzh.structuredContent.matches.length, 1, bzh.content[0].text);
+    // grep -c, the independent count: 100 ERROR and 100 INFO lines
+    assert.equal(sh(dir, "grep -c ERROR latin1.log").trim(), "100");
+    const fr = await s.call("log_levels", { file: "latin1.log" });
+    assert.deepEqual([fr.structuredContent.counts.ERROR, fr.structuredContent.counts.INFO], [100, 100]);
+    assert.equal(sh(dir, "grep -ac ERROR copytruncated.log").trim(), "2");
+    const ct = await s.call("log_search", { file: "copytruncated.log", text: "ERROR" });
+    assert.deepEqual([ct.structuredContent.matches.length, ct.structuredContent.complete], [2, true]);
 
     const list = await s.call("log_files");
     const files: { file: string; format: string | null; unsupported: string | null }[] =
       list.structuredContent.files;
     const listed = Object.fromEntries(files.map((f) => [f.file, f]));
     assert.deepEqual(
-      ["app.log", "app.log.1.gz", "pk.log"].map((f) => [listed[f].format, listed[f].unsupported]),
-      [["text", null], ["gzip", null], ["text", null]],
+      ["app.log", "app.log.1.gz", "pk.log", "crlf.log", "bzh.log", "latin1.log", "copytruncated.log"].map((
+        f,
+      ) => [listed[f].format, listed[f].unsupported]),
+      [["text", null], ["gzip", null], ...new Array(5).fill(["text", null])],
     );
     for (const m of made) {
       assert.equal(listed[m.file]?.format, m.format, m.file);

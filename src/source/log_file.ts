@@ -14,14 +14,7 @@ import { ToolError } from "../core/errors.ts";
 import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
-import {
-  GZIP_SNIFF_INPUT,
-  refusalText,
-  SNIFF_BYTES,
-  type Sniffed,
-  sniffFormat,
-  sniffGzipInner,
-} from "../read/format.ts";
+import { refusalText, SNIFF_BYTES, type Sniffed, sniffFormat, sniffGzipInner } from "../read/format.ts";
 
 /** An open log file: a {@linkcode ReadableLog} over a file descriptor. Close it with `using` or `close()`. */
 export interface OpenLog extends ReadableLog {
@@ -60,9 +53,7 @@ export function sniffListed(real: string, info: Deno.FileInfo, name: string): Sn
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.dev !== info.dev || st.ino !== info.ino) return null;
-    const head = readHead(fd, Math.max(SNIFF_BYTES, GZIP_SNIFF_INPUT));
-    const sniffed = sniffFormat(head.subarray(0, SNIFF_BYTES), name);
-    return sniffed.format === "gzip" ? sniffGzipInner(head, name) : sniffed;
+    return sniffOpen(fd, name);
   } catch {
     return null;
   } finally {
@@ -128,9 +119,7 @@ export function openLogSync(roots: Root[], name: string): OpenLog {
         `${printable(ref.file)} changed while it was being opened (swapped or rotated); refused: call again`,
       );
     }
-    const head = readHead(fd, Math.max(SNIFF_BYTES, GZIP_SNIFF_INPUT));
-    let sniffed = sniffFormat(head.subarray(0, SNIFF_BYTES), ref.file);
-    if (sniffed.format === "gzip") sniffed = sniffGzipInner(head, ref.file);
+    const sniffed = sniffOpen(fd, ref.file);
     if (sniffed.refusal) {
       throw new ToolError(sniffed.refusal.kind, refusalText(printable(ref.file), sniffed.refusal));
     }
@@ -145,6 +134,27 @@ export function openLogSync(roots: Root[], name: string): OpenLog {
     close();
     throw osError(e, ref.file);
   }
+}
+
+/**
+ * What an open log is (`read/format.ts`): its first {@linkcode SNIFF_BYTES} sniffed, and for a gzip log
+ * the start of what it holds (read further only then: its header, and up to 64 KiB of compressed data).
+ */
+function sniffOpen(fd: number, name: string): Sniffed {
+  const sniffed = sniffFormat(readHead(fd, SNIFF_BYTES), name);
+  return sniffed.format === "gzip" ? sniffGzipInner((offset, n) => readAt(fd, offset, n), name) : sniffed;
+}
+
+/** Up to `n` bytes of an open file at `offset` (fewer at its end). */
+function readAt(fd: number, offset: number, n: number): Uint8Array {
+  const buf = new Uint8Array(n);
+  let got = 0;
+  while (got < n) {
+    const r = fs.readSync(fd, buf, got, n - got, offset + got);
+    if (!r) break;
+    got += r;
+  }
+  return buf.subarray(0, got);
 }
 
 /** Up to `n` first bytes of an open file (fewer when it is shorter). */
