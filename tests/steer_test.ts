@@ -54,7 +54,9 @@ for (const mode of ["in-process", "worker"] as const) {
         assert.match(got[i].p.message, /lines counted/);
         if (i > 0) {
           assert.ok(got[i].p.progress > got[i - 1].p.progress);
-          assert.ok(got[i].at - got[i - 1].at >= 200, `gap ${got[i].at - got[i - 1].at} ms`);
+          // Sent ≥ 250 ms apart; seen at the client with the delivery's jitter (a late one, then one on
+          // time: 195 ms seen on a loaded machine). Sent per piece, they would come < 10 ms apart.
+          assert.ok(got[i].at - got[i - 1].at >= 100, `gap ${got[i].at - got[i - 1].at} ms`);
         }
       }
     },

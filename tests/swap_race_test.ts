@@ -143,7 +143,7 @@ for (const mode of MODES) {
       console.error(`${mode.name}, swapper uid ${NOBODY}: ${JSON.stringify(t)}`);
       assert.deepEqual(t.leaked, {}, "no leak");
       assert.ok(t.swaps > 10_000, `the swapper ran (${t.swaps} exchanges)`);
-      assert.ok(t.calls > 1000, `thousands of calls (${t.calls})`);
+      assert.ok(t.calls > 200, `hundreds of calls at least (${t.calls}; thousands on a quiet machine)`);
       // The middle folders live in folders nobody may write: every read through them is refused as
       // unsafe, whatever the moment; top.log sits directly in the root and is read when not swapped.
       assert.ok(t.refused.unsafe_path > 0, "folders another user can swap are refused");
@@ -167,7 +167,7 @@ for (const mode of MODES) {
           "(KNOWN LIMIT: middle-folder swaps by logpeek's own user or root are not excluded)",
       );
       assert.ok(t.swaps > 10_000, `the swapper ran (${t.swaps} exchanges)`);
-      assert.ok(t.calls > 1000, `thousands of calls (${t.calls})`);
+      assert.ok(t.calls > 200, `hundreds of calls at least (${t.calls}; thousands on a quiet machine)`);
       assert.ok(t.answered > 0, "logs are read between swaps");
       assert.equal(t.leaked["top.log"], undefined, "the swap of a log's own name never leaks");
       assert.equal(t.refused.unsafe_path, undefined, "logpeek's own folders are trusted");
