@@ -124,7 +124,7 @@ Deno.test({
       const ms = performance.now() - t0;
       assert.equal(next.id, id + 10);
       assert.equal(next.result.structuredContent.lines.length, 1);
-      assert.ok(ms < 1000, `the call after a ${frame.length}-byte frame took ${ms.toFixed(0)} ms`);
+      assert.ok(ms < 2500, `the call after a ${frame.length}-byte frame took ${ms.toFixed(0)} ms`);
       console.error(`after a ${frame.length}-byte frame: the next call answered in ${ms.toFixed(0)} ms`);
     }
     // A line that is not JSON, and one that is not JSON-RPC, are answered too.
@@ -196,7 +196,7 @@ Deno.test({
     steps.push(ms);
     const each = steps.map((t, i) => (t - (steps[i - 1] ?? 0)).toFixed(0));
     console.error(`answered in ${each.join(", ")} ms (deep, 500,000 keys, 20,000 keys, 5 MB name)`);
-    assert.ok(ms < 3000, `the four calls took ${ms.toFixed(0)} ms`);
+    assert.ok(ms < 6000, `the four calls took ${ms.toFixed(0)} ms`);
     assert.equal(await s.end(), 0);
     const t = s.traces();
     assert.deepEqual(t.map((r) => r.tool.slice(0, 20)), [
