@@ -12,16 +12,17 @@
  * @module
  */
 
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { sysUid } from "../source/confine.ts";
 
 /**
  * Chooses the state directory.
  *
  * @param flag The `--state-dir` value, if given.
- * @param env Looks an environment variable up (undefined when unset or not readable).
+ * @param env Looks an environment variable up (undefined when unset; a caller that may not read one says
+ *   so itself, as `stateDirFrom` in `src/cli/cli.ts` does).
  * @returns An absolute path.
- * @throws {RangeError} when the chosen path is relative, or no variable gives a home.
+ * @throws {RangeError} when the chosen path is relative, HOME is relative, or HOME is not set.
  */
 export function chooseStateDir(flag: string | undefined, env: (name: string) => string | undefined): string {
   const given = flag ?? env("LOGPEEK_STATE_DIR");
@@ -35,9 +36,46 @@ export function chooseStateDir(flag: string | undefined, env: (name: string) => 
   if (xdg && isAbsolute(xdg)) return join(xdg, "logpeek");
   const home = env("HOME");
   if (home && isAbsolute(home)) return join(home, ".local", "state", "logpeek");
+  if (home) {
+    throw new RangeError(
+      `no state directory: HOME (${home}) is not an absolute path: pass --state-dir /absolute/path`,
+    );
+  }
   throw new RangeError(
-    "no state directory: pass --state-dir /absolute/path (HOME is not set, or --allow-env does not cover it)",
+    "no state directory: HOME is not set (nor LOGPEEK_STATE_DIR, XDG_STATE_HOME): pass --state-dir /absolute/path",
   );
+}
+
+/**
+ * What is wrong with a state directory the user named (`--state-dir`), as one line, or null: it is there
+ * but not a folder (`--state-dir /etc/shadow`), or its parent folder does not exist (a mistyped
+ * `--state-dir /nonexist/deep` would otherwise be made, parents and all). The default state directory
+ * is not checked here: `~/.local/state/logpeek` may be made with its parents.
+ *
+ * Permission: `--allow-read` of the directory and its parent; where it is not granted, nothing is said
+ * (then {@linkcode prepareStateDir} with `parents` false refuses a missing parent).
+ *
+ * @param dir The absolute state directory.
+ * @returns The mistake, or null.
+ */
+export function namedStateDirProblem(dir: string): string | null {
+  try {
+    const st = Deno.statSync(dir);
+    return st.isDirectory
+      ? null
+      : `the state directory ${dir} is a file, not a folder: pass --state-dir a folder`;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return null;
+  }
+  const parent = dirname(dir);
+  try {
+    Deno.statSync(parent);
+    return null;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return null;
+    return `the state directory ${dir} cannot be made: its parent folder ${parent} does not exist ` +
+      "(a mistyped path?); make it first, or pass --state-dir a folder that exists or whose parent does";
+  }
 }
 
 /**
@@ -77,17 +115,27 @@ export function ownUid(dir: string | null): number | null {
  * without a probe file).
  *
  * @param dir The state directory.
+ * @param parents Whether the folders above `dir` may be made too: true for the default state directory,
+ *   false for one the user named (a mistyped path is refused, not made).
  * @returns logpeek's own user id ({@linkcode ownUid}), or null when it cannot be learnt.
- * @throws {Error} when a folder is a symlink, not a folder, or owned by another user (before anything is
- *   changed in it), or Deno's errors when it cannot be created (NotCapable without `--allow-write`).
+ * @throws {Error} when a folder is a symlink, a file, or owned by another user (before anything is
+ *   changed in it), or `dir`'s parent does not exist and `parents` is false; or Deno's errors when it
+ *   cannot be created (NotCapable without `--allow-write`).
  */
-export function prepareStateDir(dir: string): number | null {
+export function prepareStateDir(dir: string, parents = true): number | null {
   let uid: number | null = null;
   for (const [i, d] of [dir, join(dir, "traces"), join(dir, "artifacts")].entries()) {
-    Deno.mkdirSync(d, { recursive: true, mode: 0o700 });
+    try {
+      Deno.mkdirSync(d, { recursive: i > 0 || parents, mode: 0o700 });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        throw new Error(`its parent folder ${dirname(d)} does not exist (a mistyped path?)`);
+      }
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    }
     const st = Deno.lstatSync(d);
     if (st.isSymlink || !st.isDirectory) {
-      throw new Error(`${d} is ${st.isSymlink ? "a symlink" : "not a folder"}`);
+      throw new Error(`${d} is ${st.isSymlink ? "a symlink" : "a file, not a folder"}`);
     }
     if (i === 0) uid = ownUid(dir);
     if (uid !== null && st.uid !== null && st.uid !== uid) {

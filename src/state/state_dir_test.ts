@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { CURSOR_KEY_BYTES, cursorKey } from "./state_dir.ts";
+import {
+  chooseStateDir,
+  CURSOR_KEY_BYTES,
+  cursorKey,
+  namedStateDirProblem,
+  prepareStateDir,
+} from "./state_dir.ts";
 
 function temp(): string {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-statedir-" });
@@ -57,4 +63,49 @@ Deno.test("cursorKey: a state directory where the key cannot be written gives a 
   assert.equal(k.key.length, CURSOR_KEY_BYTES);
   assert.equal(lines.length, 1);
   assert.match(lines[0], /cursor key cannot be kept in .*cursor\.key .*for this process only/);
+});
+
+Deno.test("chooseStateDir: the one true reason there is none", () => {
+  const env = (vars: Record<string, string>) => (n: string) => vars[n];
+  assert.throws(
+    () => chooseStateDir(undefined, env({})),
+    {
+      name: "RangeError",
+      message:
+        "no state directory: HOME is not set (nor LOGPEEK_STATE_DIR, XDG_STATE_HOME): pass --state-dir /absolute/path",
+    },
+  );
+  assert.throws(() => chooseStateDir(undefined, env({ HOME: "rel" })), {
+    message: "no state directory: HOME (rel) is not an absolute path: pass --state-dir /absolute/path",
+  });
+});
+
+Deno.test("namedStateDirProblem: a file, or a missing parent, is named; a folder or a new one in a folder is not", () => {
+  const dir = temp();
+  Deno.writeTextFileSync(`${dir}/f`, "x");
+  assert.equal(
+    namedStateDirProblem(`${dir}/f`),
+    `the state directory ${dir}/f is a file, not a folder: pass --state-dir a folder`,
+  );
+  assert.equal(
+    namedStateDirProblem(`${dir}/no/deep`),
+    `the state directory ${dir}/no/deep cannot be made: its parent folder ${dir}/no does not exist ` +
+      "(a mistyped path?); make it first, or pass --state-dir a folder that exists or whose parent does",
+  );
+  assert.equal(namedStateDirProblem(dir), null);
+  assert.equal(namedStateDirProblem(`${dir}/new`), null);
+});
+
+Deno.test("prepareStateDir: parents made only when allowed; a file is said to be one", () => {
+  const dir = temp();
+  assert.throws(() => prepareStateDir(`${dir}/no/deep`, false), {
+    message: `its parent folder ${dir}/no does not exist (a mistyped path?)`,
+  });
+  assert.throws(() => Deno.statSync(`${dir}/no`), Deno.errors.NotFound);
+  prepareStateDir(`${dir}/yes/deep`);
+  assert.ok(Deno.statSync(`${dir}/yes/deep/traces`).isDirectory);
+  prepareStateDir(`${dir}/yes/deep`, false); // already there: fine
+  Deno.writeTextFileSync(`${dir}/f`, "x");
+  assert.throws(() => prepareStateDir(`${dir}/f`, false), { message: `${dir}/f is a file, not a folder` });
+  assert.throws(() => prepareStateDir(`${dir}/f`), { message: `${dir}/f is a file, not a folder` });
 });
