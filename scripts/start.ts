@@ -25,10 +25,12 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serverFlags } from "../src/cli/flags.ts";
+import { commaProblem, serverFlags } from "../src/cli/flags.ts";
 import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src/cli/cli.ts";
-import { parseCommandLine, toArgs } from "../src/cli/command_line.ts";
-import { checkBeforeServing, processTrust } from "../src/source/confine.ts";
+import { parseCommandLine, SEE_HELP, toArgs } from "../src/cli/command_line.ts";
+import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/confine.ts";
+import { ToolError } from "../src/core/errors.ts";
+import { namedStateDirProblem } from "../src/state/state_dir.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url);
 
@@ -65,13 +67,19 @@ if (import.meta.main) {
     Deno.exit(code);
   }
   const { values, positionals } = parsed;
-  let stateDir: string;
-  try {
-    stateDir = values["state-dir"] !== undefined
-      ? resolve(cwd, values["state-dir"])
-      : stateDirFrom(undefined, io);
-  } catch (e) {
-    fail(e instanceof Error ? e.message : String(e));
+  // No state directory (HOME not set, say): the server runs without one, as main.ts does, and says so
+  // itself on stderr (it gets the same environment, so the same reason).
+  let stateDir: string | null = null;
+  if (values["state-dir"] !== undefined) {
+    stateDir = resolve(cwd, values["state-dir"]);
+    const named = namedStateDirProblem(stateDir);
+    if (named) fail(named);
+  } else {
+    try {
+      stateDir = stateDirFrom(undefined, io);
+    } catch {
+      stateDir = null;
+    }
   }
   const roots = positionals.map((r) => resolve(cwd, r));
   const paths = [...roots];
@@ -84,9 +92,22 @@ if (import.meta.main) {
   }
   // The folders above each root and the state directory must be safe from swaps by other users
   // (src/source/confine.ts). The server, which may read only those, cannot look at them: this launcher can.
+  const comma = commaProblem(stateDir === null ? paths : [...paths, stateDir]);
+  if (comma) fail(`${comma}. ${SEE_HELP}`, 2);
   const trust = processTrust(undefined, (values["trust-gid"] ?? []).map(Number), () => {});
-  const { problem } = checkBeforeServing(roots, stateDir, trust);
-  if (problem) fail(problem);
+  if (stateDir !== null) {
+    const { problem } = checkBeforeServing(roots, stateDir, trust);
+    if (problem) fail(problem);
+  } else {
+    for (const r of roots) {
+      try {
+        checkAncestors(Deno.realPathSync(r), trust);
+      } catch (e) {
+        if (e instanceof ToolError) fail(`root ${r}: ${e.message}`);
+        // a root that does not exist: logpeek itself says so and exits 1
+      }
+    }
+  }
   const deno = Deno.execPath();
   if (Deno.permissions.querySync({ name: "run", command: deno }).state !== "granted") {
     fail(`this launcher may not run ${deno}: start it with deno task start, or grant --allow-run=${deno}`);
@@ -96,7 +117,10 @@ if (import.meta.main) {
       "run",
       ...serverFlags(paths, stateDir),
       fileURLToPath(MAIN),
-      ...toArgs({ values: { ...values, "state-dir": stateDir }, positionals: roots }),
+      ...toArgs({
+        values: stateDir === null ? values : { ...values, "state-dir": stateDir },
+        positionals: roots,
+      }),
     ],
     stdin: "inherit",
     stdout: "inherit",

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { MAIN } from "./mcp_client.ts";
-import { serverFlags } from "../src/cli/flags.ts";
+import { serverFlags, V8_FLAG } from "../src/cli/flags.ts";
 import { makeFixtures, tempDir } from "./fixtures.ts";
 
 const dir = makeFixtures();
@@ -185,4 +185,82 @@ Deno.test("trace-report: 'HOME is not set' only when it is not; a missing --allo
   const set = await report(["--allow-env", "--allow-read"], { HOME: home }, []);
   assert.equal(set.code, 1);
   assert.match(set.stderr, new RegExp(`the state directory ${home}/\\.local/state/logpeek does not exist`));
+});
+
+/** `deno run FLAGS main.ts ARGS` with no `--state-dir` added, stdin closed at once. */
+async function runBare(flags: string[], args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, MAIN, ...args],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("--help's example has the flags config and the launcher use: --allow-sys=uid and the V8 flag too", async () => {
+  const r = await run(["--help"]);
+  assert.equal(r.code, 0);
+  const example = r.stdout.slice(r.stdout.indexOf("  deno run ")).replaceAll("\\\n", " ").split(/\s+/);
+  const flags = example.slice(example.indexOf("run") + 1, example.indexOf("main.ts"));
+  assert.deepEqual(flags, serverFlags(["/var/log/app"], "/home/me/.local/state/logpeek"));
+  assert.ok(flags.includes("--allow-sys=uid"));
+  assert.ok(
+    flags.includes("--v8-flags=--max-semi-space-size=4") && V8_FLAG === "--v8-flags=--max-semi-space-size=4",
+  );
+});
+
+Deno.test("--trust-gid with its GID forgotten says so first, not 'no ROOT given'", async () => {
+  const r = await run(["--trust-gid", "/var/log"]);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [
+    2,
+    "",
+    "logpeek: --trust-gid needs a group id (a number from 0 to 4294967294), got /var/log. See --help.\n",
+  ]);
+});
+
+Deno.test("the folders above the roots: a note saying who checks them, not a warning", async () => {
+  const r = await run([dir]);
+  assert.equal(r.code, 0);
+  assert.ok(
+    r.stderr.includes(
+      "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
+        "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
+        "server, and `logpeek config` when it prints the entry (README: What is confined, and against whom)\n",
+    ),
+    r.stderr,
+  );
+});
+
+Deno.test("main: a named --state-dir that is a file, or whose parent is missing, is refused (exit 1)", async () => {
+  const base = tempDir("logpeek-cli-named-");
+  Deno.writeTextFileSync(`${base}/afile`, "x");
+  const file = await runBare(serverFlags([dir], `${base}/afile`), ["--state-dir", `${base}/afile`, dir]);
+  assert.deepEqual([file.code, file.stdout, file.stderr], [
+    1,
+    "",
+    `logpeek: the state directory ${base}/afile is a file, not a folder: pass --state-dir a folder\n`,
+  ]);
+  const deep = `${base}/nonexist/deep`;
+  const all = ["--no-prompt", "--allow-read", `--allow-write=${base}`, "--allow-env", "--allow-sys=uid"];
+  const missing = await runBare(all, ["--state-dir", deep, dir]);
+  assert.deepEqual([missing.code, missing.stdout, missing.stderr], [
+    1,
+    "",
+    `logpeek: the state directory ${deep} cannot be made: its parent folder ${base}/nonexist does not exist ` +
+    "(a mistyped path?); make it first, or pass --state-dir a folder that exists or whose parent does\n",
+  ]);
+  // Where the parent may not even be looked at, the server serves without state, and makes nothing.
+  const narrow = await runBare(serverFlags([dir], deep), ["--state-dir", deep, dir]);
+  assert.equal(narrow.code, 0);
+  assert.ok(
+    narrow.stderr.includes(
+      `logpeek: the state directory ${deep} cannot be used (its parent folder ${base}/nonexist does not exist ` +
+        "(a mistyped path?)): long answers are cut instead of saved, and calls are not traced. Pass --state-dir " +
+        "a folder of logpeek's own.\n",
+    ),
+    narrow.stderr,
+  );
+  assert.throws(() => Deno.statSync(`${base}/nonexist`), Deno.errors.NotFound);
 });

@@ -16,10 +16,23 @@ const WHICH_DENO = new TextDecoder().decode(
 ).trim();
 const state = tempDir("logpeek-config-state-");
 
+/** Deno's cache, named outright: without HOME, Deno would look for it elsewhere. */
+const DENO_DIR: string = JSON.parse(
+  new TextDecoder().decode(
+    new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).outputSync().stdout,
+  ),
+).denoDir;
+
 async function config(...args: string[]) {
+  return await configIn({ NO_COLOR: "1" }, false, args);
+}
+
+/** `logpeek config ARGS` with the environment `env` (only it, when `clear`). */
+async function configIn(env: Record<string, string>, clear: boolean, args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", "--allow-read", "--allow-env", "--allow-sys=uid", MAIN, "config", ...args],
-    env: { NO_COLOR: "1" },
+    env,
+    clearEnv: clear,
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -106,7 +119,10 @@ Deno.test({
     assert.equal(r.stdout, "");
     const bad = await config("--client", "cursor", "--trust-gid", "x", dir);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--trust-gid takes a numeric group id/);
+    assert.equal(
+      bad.stderr,
+      "logpeek: --trust-gid needs a group id (a number from 0 to 4294967294), got x. See --help.\n",
+    );
     const ok = await config("--client", "cursor", "--state-dir", state, "--trust-gid", "4", dir);
     assert.equal(ok.code, 0, ok.stderr);
     const args: string[] = JSON.parse(ok.stdout).mcpServers.logpeek.args;
@@ -115,4 +131,55 @@ Deno.test({
       "4",
     ]);
   },
+});
+
+Deno.test("config: a client name that is not one gets a 'did you mean', exit 2", async () => {
+  const r = await config("--client", "claude", dir);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [
+    2,
+    "",
+    "logpeek: claude is not a client; did you mean claude-desktop / claude-code? config needs --client " +
+    "claude-desktop|claude-code|vscode|cursor. See --help.\n",
+  ]);
+  const far = await config("--client", "emacs", dir);
+  assert.equal(
+    far.stderr,
+    "logpeek: emacs is not a client; config needs --client claude-desktop|claude-code|vscode|cursor. See --help.\n",
+  );
+});
+
+Deno.test("config: a root or state directory with a comma is refused, not split by Deno (exit 2)", async () => {
+  const base = tempDir("logpeek-config-comma-");
+  Deno.mkdirSync(`${base}/a,b`);
+  const r = await config("--client", "claude-desktop", "--state-dir", state, `${base}/a,b`);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [
+    2,
+    "",
+    `logpeek: ${base}/a,b has a comma, which a Deno permission list cannot hold (--allow-read splits at commas ` +
+    "and has no escape): serve it by a path without a comma. See --help.\n",
+  ]);
+  const s = await config("--client", "cursor", "--state-dir", `${base}/s,t`, dir);
+  assert.equal(s.code, 2);
+  assert.match(s.stderr, new RegExp(`^logpeek: ${base}/s,t has a comma`));
+});
+
+Deno.test("config: without HOME, one line asking for --state-dir; a named one that is a file is refused", async () => {
+  const r = await configIn({ NO_COLOR: "1", DENO_DIR }, true, ["--client", "cursor", dir]);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [
+    1,
+    "",
+    "logpeek: config: no state directory: HOME is not set (nor LOGPEEK_STATE_DIR, XDG_STATE_HOME): " +
+    "pass --state-dir /absolute/path\n",
+  ]);
+  const base = tempDir("logpeek-config-file-");
+  Deno.writeTextFileSync(`${base}/afile`, "x");
+  const f = await config("--client", "cursor", "--state-dir", `${base}/afile`, dir);
+  assert.deepEqual([f.code, f.stdout, f.stderr], [
+    1,
+    "",
+    `logpeek: the state directory ${base}/afile is a file, not a folder: pass --state-dir a folder\n`,
+  ]);
+  const deep = await config("--client", "cursor", "--state-dir", `${base}/no/deep`, dir);
+  assert.equal(deep.code, 1);
+  assert.match(deep.stderr, new RegExp(`its parent folder ${base}/no does not exist`));
 });

@@ -71,13 +71,29 @@ async function direct(cwd: string, args: string[]) {
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** Serves through `deno task start ARGS` from `cwd` and tails `app.log`; returns the lines' text. */
-async function serveAndTail(cwd: string, args: string[], path: string): Promise<string[]> {
+/** Deno's cache, named outright: without HOME, Deno would look for it elsewhere. */
+const DENO_DIR: string = JSON.parse(
+  dec.decode(new Deno.Command(DENO, { args: ["info", "--json"] }).outputSync().stdout),
+).denoDir;
+
+/**
+ * Serves through `deno task start ARGS` from `cwd` and tails `app.log`; returns the lines' text (and the
+ * server's stderr in `seen.stderr`, when given).
+ */
+async function serveAndTail(
+  cwd: string,
+  args: string[],
+  path: string,
+  withEnv: Record<string, string> = env(path),
+  seen: { stderr?: string } = {},
+): Promise<string[]> {
+  // The SDK adds HOME (among others) to the child's environment: `env -u HOME` takes it out again.
+  const task = [DENO, "task", "--cwd", ROOT, "start", ...args];
   const transport = new StdioClientTransport({
-    command: DENO,
-    args: ["task", "--cwd", ROOT, "start", ...args],
+    command: "HOME" in withEnv ? DENO : "env",
+    args: "HOME" in withEnv ? task.slice(1) : ["-u", "HOME", ...task],
     cwd,
-    env: env(path),
+    env: withEnv,
     stderr: "pipe",
   });
   let stderr = "";
@@ -93,6 +109,7 @@ async function serveAndTail(cwd: string, args: string[], path: string): Promise<
     throw new Error(`${e}; server stderr: ${stderr}`);
   } finally {
     await client.close();
+    seen.stderr = stderr;
   }
 }
 
@@ -103,7 +120,19 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const cwd = userFolder();
-    const lines = await serveAndTail(cwd, ["--state-dir", "state", "logs"], fakeBin);
+    const seen: { stderr?: string } = {};
+    const lines = await serveAndTail(cwd, ["--state-dir", "state", "logs"], fakeBin, env(fakeBin), seen);
+    // The folders above were just checked by the launcher: the server says it cannot, as a note naming
+    // who does, not as a mistake (issue #10 trial, item 1).
+    assert.ok(
+      seen.stderr?.includes(
+        "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
+          "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
+          "server, and `logpeek config` when it prints the entry (README: What is confined, and against whom)\n",
+      ),
+      seen.stderr,
+    );
+    assert.doesNotMatch(seen.stderr ?? "", /cannot be checked here/);
     // The file's own last three lines, as written.
     assert.deepEqual(lines, Deno.readTextFileSync(`${cwd}/logs/app.log`).trimEnd().split("\n"));
     // The state directory is the user's ./state (the call is traced there), not one beside deno.json.
@@ -146,6 +175,18 @@ Deno.test("start: every bad argument gets main.ts's own one line and exit code, 
     [["--state-dir", "--no-trace", "logs"], 2, "logpeek: option --state-dir needs a value. See --help.\n"],
     [["--state-dir="], 2, "logpeek: option --state-dir needs a value. See --help.\n"],
     [["--trust-gid", "x", "logs"], 2, null],
+    // The GID forgotten: the ROOT was taken as it; that is the first thing to say, not "no ROOT".
+    [
+      ["--trust-gid", "/var/log"],
+      2,
+      "logpeek: --trust-gid needs a group id (a number from 0 to 4294967294), got /var/log. See --help.\n",
+    ],
+    [
+      ["config", "--client", "claude", "logs"],
+      2,
+      "logpeek: claude is not a client; did you mean claude-desktop / claude-code? config needs --client " +
+      "claude-desktop|claude-code|vscode|cursor. See --help.\n",
+    ],
     [[], 2, "logpeek: no ROOT given: name the log directories or files to serve. See --help.\n"],
     [["--json", "logs"], 2, "logpeek: --json goes with trace-report. See --help.\n"],
     [["config", "--client", "emacs", "logs"], 2, null],
@@ -170,4 +211,58 @@ Deno.test("start: every bad argument gets main.ts's own one line and exit code, 
   // --help and --version answer on stdout, as main.ts does.
   const v = await task(cwd, ["--version"]);
   assert.deepEqual([v.code, v.stdout], [0, (await direct(cwd, ["--version"])).stdout]);
+});
+
+Deno.test("start: a ROOT with a comma is refused (Deno's --allow-read splits at commas), exit 2, one line", async () => {
+  const cwd = userFolder();
+  Deno.mkdirSync(`${cwd}/a,b`);
+  const line =
+    `logpeek: ${cwd}/a,b has a comma, which a Deno permission list cannot hold (--allow-read splits ` +
+    "at commas and has no escape): serve it by a path without a comma. See --help.\n";
+  for (const args of [["a,b"], ["config", "--client", "claude-desktop", "a,b"]]) {
+    const r = await task(cwd, args);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [2, "", line], JSON.stringify(args));
+  }
+  // A state directory with a comma too.
+  const s = await task(cwd, ["--state-dir", "s,t", "logs"]);
+  assert.equal(s.code, 2);
+  assert.match(s.stderr, new RegExp(`^logpeek: ${cwd}/s,t has a comma`));
+});
+
+Deno.test("start: a named --state-dir that is a file, or whose parent is missing, is refused and nothing is made", async () => {
+  const cwd = userFolder();
+  Deno.writeTextFileSync(`${cwd}/afile`, "x");
+  const file = await task(cwd, ["--state-dir", "afile", "logs"]);
+  assert.deepEqual([file.code, file.stdout, file.stderr], [
+    1,
+    "",
+    `logpeek: the state directory ${cwd}/afile is a file, not a folder: pass --state-dir a folder\n`,
+  ]);
+  const deep = await task(cwd, ["--state-dir", "nonexist/deep", "logs"]);
+  assert.deepEqual([deep.code, deep.stdout, deep.stderr], [
+    1,
+    "",
+    `logpeek: the state directory ${cwd}/nonexist/deep cannot be made: its parent folder ${cwd}/nonexist ` +
+    "does not exist (a mistyped path?); make it first, or pass --state-dir a folder that exists or whose parent " +
+    "does\n",
+  ]);
+  assert.throws(() => Deno.statSync(`${cwd}/nonexist`), Deno.errors.NotFound);
+});
+
+Deno.test({
+  name: "start: without HOME the launcher serves without a state directory, as main.ts does, saying so once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cwd = userFolder();
+    const seen: { stderr?: string } = {};
+    const noHome = { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", DENO_DIR };
+    const lines = await serveAndTail(cwd, ["--no-redact", "logs"], "", noHome, seen);
+    assert.deepEqual(lines, Deno.readTextFileSync(`${cwd}/logs/app.log`).trimEnd().split("\n"));
+    const notice =
+      "logpeek: there is no state directory (HOME is not set (nor LOGPEEK_STATE_DIR, XDG_STATE_HOME)): " +
+      "long answers are cut instead of saved, and calls are not traced. Pass --state-dir.\n";
+    assert.equal(seen.stderr?.split(notice).length, 2, seen.stderr);
+    assert.match(seen.stderr ?? "", /over stdio; no state directory\n/);
+  },
 });

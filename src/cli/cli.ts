@@ -11,12 +11,14 @@ import { fileURLToPath } from "node:url";
 import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
 import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from "./command_line.ts";
 import { ArtifactStore } from "../state/artifacts.ts";
-import { ENV_NAMES, readLimits } from "../core/config.ts";
+import { readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
 import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
-import { chooseStateDir, prepareStateDir } from "../state/state_dir.ts";
+import { chooseStateDir, namedStateDirProblem, prepareStateDir } from "../state/state_dir.ts";
+import { commaProblem, serverFlags } from "./flags.ts";
+import { suggestWords } from "./did_you_mean.ts";
 import { maskAndCut, MAX_ERROR_CHARS, TraceWriter, TracingTransport } from "../server/trace.ts";
 import { StdioFrameTransport } from "../server/stdio_transport.ts";
 import { shownArg } from "./shown_arg.ts";
@@ -62,9 +64,8 @@ Environment (whole numbers; sizes in bytes, times in ms):
   LOGPEEK_ARTIFACT_MAX_BYTES  all artifacts together at most                      (268435456)
   LOGPEEK_TRACE_MAX_BYTES     the trace rotates at this size                      (10485760)
 
-Run with Deno's narrowest permissions, e.g.:
-  deno run --no-prompt --allow-read=/var/log/app,/home/me/.local/state/logpeek \\
-    --allow-write=/home/me/.local/state/logpeek --allow-env=${ENV_NAMES.join(",")} \\
+Run with Deno's narrowest permissions (as \`deno task start\` and config do), e.g.:
+  deno run ${serverFlags(["/var/log/app"], "/home/me/.local/state/logpeek").join(" \\\n    ")} \\
     main.ts --state-dir /home/me/.local/state/logpeek /var/log/app
 `;
 
@@ -141,7 +142,7 @@ function parseTrustGids(given: string[] | undefined): number[] | string {
   const gids: number[] = [];
   for (const g of given ?? []) {
     if (!/^\d{1,10}$/.test(g) || Number(g) > 0xfffffffe) {
-      return `--trust-gid takes a numeric group id (0 to 4294967294), not '${shownArg(g)}'`;
+      return `--trust-gid needs a group id (a number from 0 to 4294967294), got ${shownArg(g)}`;
     }
     gids.push(Number(g));
   }
@@ -153,7 +154,11 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
   const trustGids = parseTrustGids(v["trust-gid"]);
   if (typeof trustGids === "string") return usageError(io, trustGids);
   if (!v.client || !(CLIENTS as readonly string[]).includes(v.client)) {
-    return usageError(io, `config needs --client ${CLIENTS.join("|")}`);
+    const near = v.client ? suggestWords(v.client, CLIENTS) : [];
+    const not = v.client
+      ? `${shownArg(v.client)} is not a client${near.length ? `; did you mean ${near.join(" / ")}?` : ";"} `
+      : "";
+    return usageError(io, `${not}config needs --client ${CLIENTS.join("|")}`);
   }
   if (rootArgs.length === 0 || rootArgs.some((r) => r.trim() === "")) {
     return usageError(io, "config needs the ROOTs to serve");
@@ -163,8 +168,17 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
   try {
     stateDir = resolve(stateDirFrom(v["state-dir"], io));
   } catch (e) {
-    io.stderr(`logpeek: ${e instanceof Error ? e.message : e}\n`);
+    // An entry without a state directory would let the server pick one from the client's environment
+    // that it may not write: the entry names one, so one is needed here.
+    io.stderr(`logpeek: config: ${e instanceof Error ? e.message : e}\n`);
     return 1;
+  }
+  if (v["state-dir"] !== undefined) {
+    const named = namedStateDirProblem(stateDir);
+    if (named) {
+      io.stderr(`logpeek: ${named}\n`);
+      return 1;
+    }
   }
   const roots = rootArgs.map((r) => resolve(io.cwd(), r));
   const readPaths = [...roots];
@@ -176,6 +190,8 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
       if (e instanceof Deno.errors.NotFound) io.stderr(`logpeek: warning: root ${r} does not exist (yet)\n`);
     }
   }
+  const comma = commaProblem([...readPaths, stateDir]);
+  if (comma) return usageError(io, comma);
   // The server the entry starts may read only its roots and state directory, so it cannot see the
   // folders above them: they are checked here, as `deno task start` does (confine.ts).
   const trust = processTrust(undefined, trustGids, (line) => io.stderr(line + "\n"));
@@ -226,12 +242,14 @@ export function serveUsageError(c: CommandLine): string | null {
   const v = c.values;
   if (v.json) return "--json goes with trace-report";
   if (v.client || v.binary || v.bundle) return "--client, --binary and --bundle go with config";
+  // Before the ROOTs: `--trust-gid /var/log` took the ROOT as its group id.
+  const gids = parseTrustGids(v["trust-gid"]);
+  if (typeof gids === "string") return gids;
   if (c.positionals.length === 0) return "no ROOT given: name the log directories or files to serve";
   if (c.positionals.some((p) => p.trim() === "")) {
     return "an empty ROOT was given (an unset variable?): name the log directories or files";
   }
-  const gids = parseTrustGids(v["trust-gid"]);
-  return typeof gids === "string" ? gids : null;
+  return null;
 }
 
 /**
@@ -286,7 +304,11 @@ export async function main(
     const roots = openRoots(parsed.positionals, io.cwd());
     // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
     // used only turns spilling and tracing off.
-    if (v["state-dir"] !== undefined) stateDirFrom(v["state-dir"], io);
+    // A named one that is a file, or whose parent folder does not exist (mistyped), is refused (exit 1).
+    if (v["state-dir"] !== undefined) {
+      const named = namedStateDirProblem(stateDirFrom(v["state-dir"], io));
+      if (named) throw new RangeError(named);
+    }
     let stateDir = "";
     let artifacts: ArtifactStore | null = null;
     let artifactsOff: string | null = null;
@@ -294,7 +316,7 @@ export async function main(
     let uid: number | null = null;
     try {
       stateDir = stateDirFrom(v["state-dir"], io);
-      uid = prepareStateDir(stateDir);
+      uid = prepareStateDir(stateDir, v["state-dir"] === undefined);
       artifacts = new ArtifactStore(
         join(stateDir, "artifacts"),
         limits.artifactTtlS * 1000,
@@ -314,9 +336,11 @@ export async function main(
         })`;
       stderr(
         `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
-          (stateDir
+          (!stateDir
+            ? "Pass --state-dir."
+            : e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied
             ? `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`
-            : "Pass --state-dir."),
+            : "Pass --state-dir a folder of logpeek's own."),
       );
     }
     // Who may be trusted not to swap folders on a log's path (confine.ts), and the folders above each
@@ -351,9 +375,9 @@ export async function main(
     }
     if (unchecked) {
       stderr(
-        "logpeek: read permission covers the roots and the state directory only, so the folders above " +
-          "them cannot be checked here for swaps by other users; `deno task start` and `logpeek config` " +
-          "check them (README: What is confined, and against whom)",
+        "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
+          "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
+          "server, and `logpeek config` when it prints the entry (README: What is confined, and against whom)",
       );
     }
     const redact = !v["no-redact"];

@@ -60,8 +60,13 @@ Deno.test("serveUsageError: what keeps a command line from serving", () => {
   assert.equal(v({ bundle: "/b" }, ["/l"]), "--client, --binary and --bundle go with config");
   assert.equal(
     v({ "trust-gid": ["4", "-1"] }, ["/l"]),
-    "--trust-gid takes a numeric group id (0 to 4294967294), not '-1'",
+    "--trust-gid needs a group id (a number from 0 to 4294967294), got -1",
   );
   assert.equal(v({ "trust-gid": ["4294967294"] }, ["/l"]), null);
-  assert.match(v({ "trust-gid": ["4294967295"] }, ["/l"])!, /not '4294967295'/);
+  assert.match(v({ "trust-gid": ["4294967295"] }, ["/l"])!, /got 4294967295$/);
+  // The GID forgotten (`--trust-gid /var/log`): said before "no ROOT given".
+  assert.equal(
+    v({ "trust-gid": ["/var/log"] }, []),
+    "--trust-gid needs a group id (a number from 0 to 4294967294), got /var/log",
+  );
 });

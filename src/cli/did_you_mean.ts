@@ -75,3 +75,26 @@ export function suggestOption(given: string, known: readonly KnownOption[]): str
   }
   return best.length === 1 ? `--${best[0].long}` : null;
 }
+
+/**
+ * The known words `given` may have meant (a `--client` name): those it begins (`claude` → `claude-desktop`,
+ * `claude-code`), else those within two edits in any case (`vscod` → `vscode`), in `known`'s order.
+ *
+ * @param given The word as typed.
+ * @param known The words there are.
+ * @returns The words offered (empty when none is close).
+ * @example
+ * ```ts
+ * import { suggestWords } from "./did_you_mean.ts";
+ * const known = ["claude-desktop", "claude-code", "vscode", "cursor"];
+ * console.assert(suggestWords("claude", known).join() === "claude-desktop,claude-code");
+ * console.assert(suggestWords("Cursr", known).join() === "cursor");
+ * ```
+ */
+export function suggestWords(given: string, known: readonly string[]): string[] {
+  const lower = given.toLowerCase();
+  if (lower === "") return [];
+  const begun = known.filter((w) => w.startsWith(lower) && w !== lower);
+  if (begun.length) return begun;
+  return known.filter((w) => editDistance(lower, w) <= 2);
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { editDistance, suggestOption } from "./did_you_mean.ts";
+import { editDistance, suggestOption, suggestWords } from "./did_you_mean.ts";
 import { OPTIONS } from "./command_line.ts";
 
 const KNOWN = Object.entries(OPTIONS).map(([long, o]) => ({
@@ -44,4 +44,13 @@ Deno.test("suggestOption: a close option is offered, a far one never", () => {
     ["--", null],
   ];
   for (const [given, want] of cases) assert.equal(suggestOption(given, KNOWN), want, given);
+});
+
+Deno.test("suggestWords: a client name begun or within two edits", () => {
+  const known = ["claude-desktop", "claude-code", "vscode", "cursor"];
+  assert.deepEqual(suggestWords("claude", known), ["claude-desktop", "claude-code"]);
+  assert.deepEqual(suggestWords("vscod", known), ["vscode"]);
+  assert.deepEqual(suggestWords("Cursr", known), ["cursor"]);
+  assert.deepEqual(suggestWords("emacs", known), []);
+  assert.deepEqual(suggestWords("", known), []);
 });

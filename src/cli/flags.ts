@@ -31,11 +31,28 @@ export const V8_FLAGS: readonly string[] = ["--max-semi-space-size=4"];
 export const V8_FLAG = `--v8-flags=${V8_FLAGS.join(",")}`;
 
 /**
+ * Why `paths` cannot be put into a Deno permission list, as one line, or null when they can. Deno splits
+ * `--allow-read=` and `--allow-write=` at commas, and has no escape: in Deno 2.9.6 `--allow-read=/x/a,,b`
+ * grants `/x/a`, `b` and an empty entry, which grants reading everything (tried with `deno eval`).
+ *
+ * @param paths Absolute paths (roots, their real paths, the state directory).
+ * @returns The mistake (exit 2), naming the first path with a comma.
+ */
+export function commaProblem(paths: readonly string[]): string | null {
+  const bad = paths.find((p) => p.includes(","));
+  if (bad === undefined) return null;
+  return `${bad} has a comma, which a Deno permission list cannot hold (--allow-read splits at commas ` +
+    "and has no escape): serve it by a path without a comma";
+}
+
+/**
  * The `deno run` flags for serving `readPaths` with state in `stateDir`.
  *
  * @param readPaths Absolute paths to allow reading: each root, and its real path where that differs.
- * @param stateDir The state directory (pass it to logpeek as `--state-dir` too).
+ * @param stateDir The state directory (pass it to logpeek as `--state-dir` too), or null: none (no
+ *   `--allow-write`; the server then says on stderr that long answers are cut and calls not traced).
  * @returns Flags to put before the script name: the permissions, then {@linkcode V8_FLAG}.
+ * @throws {RangeError} when a path has a comma ({@linkcode commaProblem}): callers check first.
  * @example
  * ```ts
  * import { serverFlags } from "./flags.ts";
@@ -44,11 +61,14 @@ export const V8_FLAG = `--v8-flags=${V8_FLAGS.join(",")}`;
  * console.assert(f[2] === "--allow-write=/home/me/.local/state/logpeek");
  * ```
  */
-export function serverFlags(readPaths: string[], stateDir: string): string[] {
+export function serverFlags(readPaths: string[], stateDir: string | null): string[] {
+  const read = [...new Set([...readPaths, ...(stateDir === null ? [] : [stateDir])])];
+  const problem = commaProblem(read);
+  if (problem) throw new RangeError(problem);
   return [
     "--no-prompt",
-    `--allow-read=${[...new Set([...readPaths, stateDir])].join(",")}`,
-    `--allow-write=${stateDir}`,
+    `--allow-read=${read.join(",")}`,
+    ...(stateDir === null ? [] : [`--allow-write=${stateDir}`]),
     `--allow-env=${ENV_NAMES.join(",")}`,
     "--allow-sys=uid",
     V8_FLAG,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serverFlags, V8_FLAG } from "./flags.ts";
+import { commaProblem, serverFlags, V8_FLAG } from "./flags.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
@@ -52,4 +52,17 @@ Deno.test({
     assert.ok(capped > 0 && capped <= 8 * 1024 * 1024, `with ${V8_FLAG}: ${capped} bytes`);
     assert.ok(dflt > 8 * 1024 * 1024, `without it: ${dflt} bytes (the flag would change nothing)`);
   },
+});
+
+Deno.test("serverFlags: no state directory, no --allow-write; a comma is refused, never passed to Deno", () => {
+  const f = serverFlags(["/var/log/app"], null);
+  assert.equal(f[1], "--allow-read=/var/log/app");
+  assert.equal(f.some((x) => x.startsWith("--allow-write")), false);
+  assert.equal(commaProblem(["/var/log/app", "/s"]), null);
+  const line =
+    "/t/a,b has a comma, which a Deno permission list cannot hold (--allow-read splits at commas " +
+    "and has no escape): serve it by a path without a comma";
+  assert.equal(commaProblem(["/var/log", "/t/a,b"]), line);
+  assert.throws(() => serverFlags(["/t/a,b"], "/s"), { name: "RangeError", message: line });
+  assert.throws(() => serverFlags(["/t"], "/s,t"), RangeError);
 });
