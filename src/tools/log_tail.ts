@@ -66,9 +66,12 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
     "log_tail",
     {
       title: "Tail a log",
-      description: "Returns the last lines of a log (optionally only one level), reading at most the last " +
-        `${deps.limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's size. Line numbers are given ` +
-        "only when that window covers the whole file. A fragment at the window's start is dropped and reported.",
+      description:
+        "Returns the last lines of a log (optionally only one level), oldest first. Of a plain log " +
+        `it reads at most the last ${deps.limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's ` +
+        "size; line numbers are given only when that window covers the whole file, and a fragment at the " +
+        "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
+        "so its line numbers are known. A long answer shows the newest lines and saves all in an artifact.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Tail a log" },
@@ -99,11 +102,12 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     signal: call?.signal,
   });
   const header = tailHeader(log.name, r, ctx.limits.tailBytes, args.level);
-  const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level));
+  // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.
+  const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level), true);
   return okResult({
     file: log.name,
     ...r,
-    lines: r.lines.slice(0, out.shown),
+    lines: r.lines.slice(out.from, out.from + out.shown),
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);

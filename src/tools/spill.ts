@@ -1,7 +1,8 @@
 /**
  * Keeping one large answer from flooding the model's context (issue #3; the seed
  * `../shared/seeds/004_…`): when a result's text would exceed `LOGPEEK_INLINE_CHARS`, the whole of it
- * is saved as an artifact, and the answer carries the first items that fit, a summary of everything
+ * is saved as an artifact, and the answer carries the first items that fit (a tail: the last ones, its
+ * newest lines), a summary of everything
  * (counts by level, the first and the last item), and exactly how to read the rest with
  * `read_artifact`.
  *
@@ -17,7 +18,9 @@ import { cutText } from "../core/text_cut.ts";
 export const artifactSchema = z.object({
   artifact_id: z.string(),
   total_lines: z.number().int().describe("items in the artifact: all of the result's items"),
-  next_offset: z.number().int().describe("the offset to pass to read_artifact for the items not shown"),
+  next_offset: z.number().int().describe(
+    "the offset to pass to read_artifact for the items not shown (0 for log_tail, which shows the newest: the older ones start there)",
+  ),
 }).optional().describe(
   "present when the result was too long to show whole: read the rest with read_artifact",
 );
@@ -31,8 +34,13 @@ export const spillSummarySchema = z.object({
 
 /** What {@linkcode spill} decided. */
 export interface Spilled {
-  /** How many leading items are shown inline (and kept in structuredContent). */
+  /** How many items are shown inline (and kept in structuredContent). */
   shown: number;
+  /**
+   * The index of the first item shown: 0, or with `newest` the first of the last `shown` items (the
+   * shown items are `items.slice(from, from + shown)`, in their order).
+   */
+  from: number;
   /** The text for the model. */
   text: string;
   /** The `artifact` field, when spilled and saved. */
@@ -61,7 +69,9 @@ function cutItem(s: string, max: number): string {
  * @param header The result's first line(s): what it is and whether it is complete.
  * @param items One rendered line per item.
  * @param levels The level of each item, when items are log lines.
- * @returns How many items to show, the text, and the artifact.
+ * @param newest Show the last items that fit (a tail: what happened last), not the first; the artifact
+ *   still holds all of them in order, and `next_offset` is 0, where the older ones not shown begin.
+ * @returns How many items to show and from where, the text, and the artifact.
  */
 export function spill(
   deps: ToolContext,
@@ -69,9 +79,10 @@ export function spill(
   header: string,
   items: string[],
   levels?: Level[],
+  newest = false,
 ): Spilled {
   const whole = [header, ...items].join("\n");
-  if (whole.length <= deps.limits.inlineChars) return { shown: items.length, text: whole };
+  if (whole.length <= deps.limits.inlineChars) return { shown: items.length, from: 0, text: whole };
 
   const counts: Record<string, number> = {};
   if (levels) {
@@ -105,21 +116,30 @@ export function spill(
   }
   const intro = `Too long to show whole (${whole.length} characters): ${levelText}.\n` +
     `First: ${summary.first}\nLast: ${summary.last}`;
+  const n = items.length;
   const shownText = (k: number) =>
     k === 0
-      ? `none of the ${items.length} items fits within LOGPEEK_INLINE_CHARS (${deps.limits.inlineChars})`
-      : `items 1..${k} of ${items.length}`;
+      ? `none of the ${n} items fits within LOGPEEK_INLINE_CHARS (${deps.limits.inlineChars})`
+      : newest
+      ? `items ${n - k + 1}..${n} of ${n} (the newest)`
+      : `items 1..${k} of ${n}`;
   const footerFor = (k: number) =>
     artifact
-      ? `Shown: ${shownText(k)}. All ${items.length} are saved: read ${k === 0 ? "them" : "the rest"} with ` +
-        `read_artifact(artifact_id="${artifact.artifact_id}", offset=${k}, limit=200).`
-      : `NOT all shown: ${shownText(k)}; the rest could not be saved (${failure}). ` +
-        "Narrow the request (a level, a rarer text, fewer lines) to see them.";
-  const fixed = header.length + intro.length + footerFor(items.length).length + 8;
+      ? newest && k > 0
+        ? `Shown: ${shownText(k)}. All ${n} are saved: read the ${n - k} older one(s) with ` +
+          `read_artifact(artifact_id="${artifact.artifact_id}", offset=0, limit=${Math.min(200, n - k)}).`
+        : `Shown: ${shownText(k)}. All ${n} are saved: read ${k === 0 ? "them" : "the rest"} with ` +
+          `read_artifact(artifact_id="${artifact.artifact_id}", offset=${k}, limit=200).`
+      : `NOT all shown: ${shownText(k)}; the ${newest && k > 0 ? "older ones" : "rest"} could not be saved ` +
+        `(${failure}). Narrow the request (a level, a rarer text, fewer lines) to see them.`;
+  const fixed = header.length + intro.length + Math.max(footerFor(n).length, footerFor(1).length) + 8;
   let room = deps.limits.inlineChars - fixed;
   let k = 0;
-  while (k < items.length && items[k].length + 1 <= room) room -= items[k++].length + 1;
-  if (artifact) artifact.next_offset = k;
-  const text = [header, intro, "", ...items.slice(0, k), "", footerFor(k)].join("\n");
-  return { shown: k, text, artifact, summary };
+  // Items are taken from the start, or with `newest` from the end backwards.
+  const at = (i: number) => items[newest ? n - 1 - i : i];
+  while (k < n && at(k).length + 1 <= room) room -= at(k++).length + 1;
+  const from = newest ? n - k : 0;
+  if (artifact) artifact.next_offset = newest ? 0 : k;
+  const text = [header, intro, "", ...items.slice(from, from + k), "", footerFor(k)].join("\n");
+  return { shown: k, from, text, artifact, summary };
 }
