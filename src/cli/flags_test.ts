@@ -49,8 +49,10 @@ Deno.test({
   async fn() {
     const capped = await newSpace([V8_FLAG]);
     const dflt = await newSpace([]);
-    assert.ok(capped > 0 && capped <= 8 * 1024 * 1024, `with ${V8_FLAG}: ${capped} bytes`);
-    assert.ok(dflt > 8 * 1024 * 1024, `without it: ${dflt} bytes (the flag would change nothing)`);
+    // 8 MiB exactly with the flag and 64 MiB without, in every quiet run here; 8.25 MiB was seen once on a
+    // loaded machine (V8 rounds to pages): a margin, and the default at least 4x over it.
+    assert.ok(capped > 0 && capped <= 10 * 1024 * 1024, `with ${V8_FLAG}: ${capped} bytes`);
+    assert.ok(dflt >= 4 * capped, `without it: ${dflt} bytes (the flag would change little)`);
   },
 });
 
