@@ -251,7 +251,7 @@ Deno.test({
     const text = (await s.call("log_files")).content[0].text;
     assert.match(
       text,
-      /^2 log file\(s\) listed; the list is NOT complete; not listed: archive: a symlink .*\(and 8 more\)\./,
+      /^2 log file\(s\) listed; the list is NOT complete: 28 entries not listed; not listed: archive: a symlink .*\(and 8 more\)\./,
     );
     // And what is listed is read; what is refused there is refused by the tools too.
     assert.equal((await s.call("log_tail", { file: "current.log" })).isError, undefined);

@@ -29,18 +29,39 @@ import { sniffListed } from "./log_file.ts";
 export const LINK_OUT = "a symlink that leads outside the log roots: refused, its target is not read";
 
 /**
- * Lists the logs under the roots.
+ * How long the walk goes on past the cap, counting (not keeping, not sniffing) the files it does not
+ * list, in milliseconds. Past it the walk stops and `not_listed` is a lower bound, said in `unreadable`
+ * ({@linkcode countStopped}).
+ */
+export const COUNT_BEYOND_MS = 2000;
+
+/** How the `unreadable` entry of {@linkcode countStopped} begins. */
+export const COUNT_STOPPED = "(the count):";
+
+/** The `unreadable` entry that says the count of entries not listed is a lower bound. */
+export function countStopped(ms: number): string {
+  return `${COUNT_STOPPED} the walk past the cap stopped after ${ms} ms (its time budget), so more entries than ` +
+    "not_listed says may exist: not_listed is a lower bound";
+}
+
+/**
+ * Lists the logs under the roots. Past `max` files the walk goes on, counting in `not_listed` every file
+ * it does not list, for at most `countMs` milliseconds; when it stops before the end, `unreadable` ends
+ * with {@linkcode countStopped} and `not_listed` is a lower bound.
  *
  * @param roots The log roots.
  * @param max The most entries to list (1000 for `log_files`).
+ * @param countMs How long to go on counting past `max` ({@linkcode COUNT_BEYOND_MS}).
  * @returns The entries, and whether they are all of them.
  */
-export function listLogs(roots: Root[], max: number): LogList {
+export function listLogs(roots: Root[], max: number, countMs = COUNT_BEYOND_MS): LogList {
   const files: LogEntry[] = [];
   const unreadable: string[] = [];
   let notListed = 0;
   let complete = true;
   const seenDirs = new Set<string>();
+  let deadline = Infinity; // set when the cap is reached
+  let stopped = false;
   const refuse = (file: string, why: string) => {
     complete = false;
     notListed++;
@@ -49,8 +70,12 @@ export function listLogs(roots: Root[], max: number): LogList {
 
   const add = (file: string, info: Deno.FileInfo, real: string): boolean => {
     if (files.length >= max) {
+      // Past the cap: counted, not kept (nor sniffed), while the time budget lasts.
+      if (deadline === Infinity) deadline = performance.now() + countMs;
       complete = false;
-      return false;
+      notListed++;
+      if (performance.now() > deadline) stopped = true;
+      return !stopped;
     }
     const sniffed = sniffListed(real, info, file);
     files.push({
@@ -58,7 +83,7 @@ export function listLogs(roots: Root[], max: number): LogList {
       size_bytes: info.size,
       modified: info.mtime ? info.mtime.toISOString() : null,
       format: sniffed?.format ?? null,
-      unsupported: sniffed?.refusal ? refusalNote(file, sniffed.refusal) : null,
+      unsupported: sniffed?.refusal ? refusalNote(real, sniffed.refusal) : null,
     });
     return true;
   };
@@ -144,6 +169,7 @@ export function listLogs(roots: Root[], max: number): LogList {
       }
     } else if (!walk(root.path, root.real, root.label)) break;
   }
+  if (stopped) unreadable.push(countStopped(countMs));
   return { files, complete, unreadable, not_listed: notListed };
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LINK_OUT, listLogs } from "./list_logs.ts";
+import { COUNT_STOPPED, countStopped, LINK_OUT, listLogs } from "./list_logs.ts";
 import { openLog } from "./log_file.ts";
 import { openRoots } from "./roots.ts";
 import { ToolError } from "../core/errors.ts";
@@ -45,8 +45,38 @@ Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling
   const list = listLogs(openRoots([`${base}/logs`], "/"), 1000);
   assert.deepEqual(list.files.map((f) => [f.file, f.format, f.unsupported]), [
     ["a.log", "text", null],
-    ["b.log.xz", "xz", "xz-compressed; run `xz -dc 'b.log.xz'` outside logpeek"],
+    [
+      "b.log.xz",
+      "xz",
+      `xz-compressed; run \`xz -dc '${Deno.realPathSync(base)}/logs/b.log.xz'\` outside logpeek`,
+    ],
   ]);
   assert.deepEqual(list.unreadable, [`out: ${LINK_OUT}`, `out-dangling: ${LINK_OUT}`]);
   assert.deepEqual([list.complete, list.not_listed], [false, 2]);
+});
+
+Deno.test("listLogs: past the cap every file is counted (find agrees); a count cut by its budget says it is a lower bound", () => {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-list3-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(base, { recursive: true }));
+  for (const d of ["a", "b"]) {
+    Deno.mkdirSync(`${base}/${d}`);
+    for (let i = 0; i < 7; i++) Deno.writeTextFileSync(`${base}/${d}/${i}.log`, "x\n");
+  }
+  const find = new Deno.Command("find", { args: [base, "-type", "f"], stdout: "piped" }).outputSync();
+  const total = new TextDecoder().decode(find.stdout).trim().split("\n").length;
+  assert.equal(total, 14);
+  const roots = openRoots([base], "/");
+  const list = listLogs(roots, 3);
+  assert.deepEqual([list.files.length, list.not_listed, list.complete, list.unreadable], [
+    3,
+    total - 3,
+    false,
+    [],
+  ]);
+  // A budget already spent: the walk stops at the first file past the cap, and says so.
+  const cut = listLogs(roots, 3, -1);
+  assert.deepEqual([cut.files.length, cut.not_listed, cut.complete], [3, 1, false]);
+  assert.deepEqual(cut.unreadable, [countStopped(-1)]);
+  assert.ok(cut.unreadable[0].startsWith(COUNT_STOPPED));
+  assert.match(cut.unreadable[0], /not_listed is a lower bound/);
 });

@@ -34,7 +34,9 @@ const outputSchema = z.object({
   unreadable: z.array(z.string()).describe(
     "entries not listed, the first 20, each with the reason (folders that could not be read or may not be descended into, symlinks that lead outside the roots, names that are not UTF-8, loops)",
   ),
-  not_listed: z.number().int().describe("how many entries were not listed, all of them"),
+  not_listed: z.number().int().describe(
+    "how many entries were not listed, all of them (files past the cap included); a lower bound only when unreadable ends with '(the count): …'",
+  ),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
@@ -42,25 +44,38 @@ const outputSchema = z.object({
 const config = {
   title: "List log files",
   description: "Lists the log files logpeek can read: regular files under its roots, recursively, sorted, " +
-    `with size in bytes and last modification time. At most ${MAX_FILES}; complete is false beyond. ` +
+    `with size in bytes and last modification time. At most ${MAX_FILES}; complete is false beyond, and ` +
+    "not_listed counts every entry not listed. " +
     "Each file value is exactly what log_tail, log_search and log_levels take. A file in a format they do " +
-    "not read (xz, bzip2, zstd, zip, tar, a systemd journal, …) is marked in unsupported, with what to run instead.",
+    "not read (xz, bzip2, zstd, zip, tar, a systemd journal, …) is marked in unsupported, with what to run " +
+    "instead on its absolute path.",
   inputSchema: {},
   outputSchema: outputSchema.shape,
   annotations: { ...READ_ONLY, title: "List log files" },
 };
 
-/** The first line of a listing's text. */
+/**
+ * How `source/list_logs.ts` begins the `unreadable` entry that says `not_listed` is a lower bound (its
+ * `COUNT_STOPPED`; tools do not import it: they reach logs through `source/log_source.ts` only, and
+ * `log_files_test.ts` checks the two agree).
+ */
+const COUNT_STOPPED = "(the count):";
+
+/** The first line of a listing's text: how many are listed, and how many entries are not (all of them). */
 export function filesHeader(list: LogList): string {
   const refused = list.files.filter((f) => f.unsupported !== null).length;
-  const more = list.not_listed > list.unreadable.length
-    ? ` (and ${list.not_listed - list.unreadable.length} more)`
-    : "";
+  const named = list.unreadable.filter((u) => !u.startsWith(COUNT_STOPPED));
+  const lowerBound = named.length < list.unreadable.length;
+  const more = list.not_listed > named.length ? ` (and ${list.not_listed - named.length} more)` : "";
   return (list.complete
     ? `${list.files.length} log file(s); the list is complete.`
-    : `${list.files.length} log file(s) listed; the list is NOT complete` +
-      (list.files.length >= MAX_FILES ? ` (more than ${MAX_FILES} exist)` : "") +
-      (list.unreadable.length ? `; not listed: ${printable(list.unreadable.join("; "))}${more}` : "") + ".") +
+    : `${list.files.length} log file(s) listed; the list is NOT complete: ` +
+      `${lowerBound ? "at least " : ""}${list.not_listed} entr${
+        list.not_listed === 1 ? "y" : "ies"
+      } not listed` +
+      (list.files.length >= MAX_FILES ? ` (only the first ${MAX_FILES} files are listed)` : "") +
+      (lowerBound ? "; the count stopped at its time budget, so more may exist" : "") +
+      (named.length ? `; not listed: ${printable(named.join("; "))}${more}` : "") + ".") +
     (refused
       ? ` ${refused} of them in a format log_tail, log_search and log_levels do not read (marked NOT READ).`
       : "");
