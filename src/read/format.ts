@@ -580,30 +580,49 @@ export function sniffGzipInner(source: Uint8Array | ReadAt, name: string): Sniff
 
 /**
  * The sentence a reading tool answers for a refused log: what it is and what to run instead, `FILE`
- * replaced by the log's name as the caller gave it (quoted for a shell).
+ * replaced by the log's absolute real path (quoted for a shell: {@linkcode shellQuote}), so the command
+ * runs as given wherever the user is; with several roots the listed name (`logs-2/…`) is no folder.
  *
- * @param name The log's name (already made printable by the caller when it goes into text).
+ * @param name The log's name as listed (already made printable by the caller when it goes into text).
  * @param r The refusal.
+ * @param path The log's absolute real path.
  */
-export function refusalText(name: string, r: Refusal): string {
-  const quoted = shellQuote(name);
+export function refusalText(name: string, r: Refusal, path: string): string {
   return `${name} is ${r.what}; logpeek reads plain-text (UTF-8) and gzip logs only, and does not read it ` +
-    `as text: run \`${
-      r.instead.replaceAll("FILE", quoted)
-    }\` outside logpeek instead (the name is relative to its log root)`;
+    `as text: run \`${r.instead.replaceAll("FILE", () => shellQuote(path))}\` outside logpeek instead`;
 }
 
 /**
  * The short form of {@linkcode refusalText} for a listing: what it is and what to run instead
- * ("xz-compressed; run `xz -dc 'apt/eipp.log.xz'` outside logpeek").
+ * ("xz-compressed; run `xz -dc '/var/log/apt/eipp.log.xz'` outside logpeek").
  *
- * @param name The log's name as listed.
+ * @param path The log's absolute real path.
  * @param r The refusal.
  */
-export function refusalNote(name: string, r: Refusal): string {
-  return `${r.what}; run \`${r.instead.replaceAll("FILE", shellQuote(name))}\` outside logpeek`;
+export function refusalNote(path: string, r: Refusal): string {
+  return `${r.what}; run \`${r.instead.replaceAll("FILE", () => shellQuote(path))}\` outside logpeek`;
 }
 
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", "'\\''")}'`;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+
+/**
+ * `s` quoted for a POSIX shell, printable: in single quotes (a quote inside as `'\''`); a name holding a
+ * control character or line separator is quoted ANSI-C style instead (`$'a\nb'`: bash, zsh, ksh and
+ * POSIX.1-2024 sh), so the command still takes one line of text and runs as shown.
+ */
+export function shellQuote(s: string): string {
+  if (!CONTROL.test(s)) return `'${s.replaceAll("'", "'\\''")}'`;
+  let out = "";
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === "\\" || ch === "'") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\r") out += "\\r";
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
+    else if (CONTROL.test(ch)) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return `$'${out}'`;
 }

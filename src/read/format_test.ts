@@ -303,12 +303,12 @@ Deno.test("sniffGzipInner: xz after a long gzip comment is found; a header over 
 
 Deno.test("refusalNote: the listing's short form", () => {
   assert.equal(
-    refusalNote("apt/eipp.log.xz", {
+    refusalNote("/var/log/apt/eipp.log.xz", {
       kind: "unsupported_format",
       what: "xz-compressed",
       instead: "xz -dc FILE",
     }),
-    "xz-compressed; run `xz -dc 'apt/eipp.log.xz'` outside logpeek",
+    "xz-compressed; run `xz -dc '/var/log/apt/eipp.log.xz'` outside logpeek",
   );
 });
 
@@ -318,12 +318,16 @@ Deno.test("refusalText names the file (quoted for a shell) and the command to ru
       kind: "unsupported_format",
       what: "xz-compressed",
       instead: "xz -dc FILE",
-    }),
+    }, "/var/log/apt/eipp.log.xz"),
     "apt/eipp.log.xz is xz-compressed; logpeek reads plain-text (UTF-8) and gzip logs only, and does not " +
-      "read it as text: run `xz -dc 'apt/eipp.log.xz'` outside logpeek instead (the name is relative to its log root)",
+      "read it as text: run `xz -dc '/var/log/apt/eipp.log.xz'` outside logpeek instead",
   );
   assert.match(
-    refusalText("it's.xz", { kind: "unsupported_format", what: "xz-compressed", instead: "xz -dc FILE" }),
-    /xz -dc 'it'\\''s\.xz'/,
+    refusalText(
+      "it's.xz",
+      { kind: "unsupported_format", what: "xz-compressed", instead: "xz -dc FILE" },
+      "/l/it's.xz",
+    ),
+    /xz -dc '\/l\/it'\\''s\.xz'/,
   );
 });

@@ -121,7 +121,7 @@ export function openLogSync(roots: Root[], name: string): OpenLog {
     }
     const sniffed = sniffOpen(fd, ref.file);
     if (sniffed.refusal) {
-      throw new ToolError(sniffed.refusal.kind, refusalText(printable(ref.file), sniffed.refusal));
+      throw new ToolError(sniffed.refusal.kind, refusalText(printable(ref.file), sniffed.refusal, ref.real));
     }
     return fileLog(
       ref,
