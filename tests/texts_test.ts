@@ -44,7 +44,10 @@ Deno.test({
     const search = tools.find((t) => t.name === "log_search")!;
     const props = search.inputSchema.properties;
     const regex: string = props.regex.description;
-    assert.match(regex, /RE2 syntax/);
+    assert.match(
+      regex,
+      /RE2 syntax \(RE2's, not JavaScript's: \(\?P<name>…\), \[\[:digit:\]\], \\pL, \(\?i\) work/,
+    );
     assert.match(regex, /re2js/);
     assert.match(regex, /linear/);
     assert.match(regex, /first 64 KiB \(65,536 bytes\)/);
@@ -53,7 +56,10 @@ Deno.test({
     assert.match(props.ignore_case.description, /simple case folding/);
     assert.match(search.description!, /RE2/);
     // The README says the same.
-    assert.match(README, /\*\*`regex`\*\* is a pattern in RE2 syntax/);
+    assert.match(
+      README,
+      /\*\*`regex`\*\* is a pattern in RE2 syntax — RE2's, not JavaScript's: `\(\?P<name>…\)`, `\[\[:digit:\]\]`, `\\pL` and `\(\?i\)` work/,
+    );
     assert.match(README, /tested on each line's first 64 KiB \(65,536 bytes, not `LOGPEEK_MAX_LINE`\)/);
     assert.match(README, /\*\*`ignore_case`\*\* is Unicode simple case folding/);
     assert.doesNotMatch(README, /JavaScript regular expression/);

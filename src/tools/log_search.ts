@@ -46,7 +46,8 @@ const inputSchema = z.object({
       "and ı only themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
   ),
   regex: z.boolean().default(false).describe(
-    "text is a regular expression in RE2 syntax (JavaScript's without backreferences or lookaround), run " +
+    "text is a regular expression in RE2 syntax (RE2's, not JavaScript's: (?P<name>…), [[:digit:]], \\pL, " +
+      "(?i) work; backreferences and lookaround do not; repeat counts up to 1000), run " +
       "by re2js in time linear in the line's length; tested on each line's first 64 KiB (65,536 bytes), " +
       "decoded, secrets masked",
   ),

@@ -39,7 +39,8 @@ export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): voi
       title: "Read a saved result",
       description: "Reads a page of a result that another logpeek tool saved as an artifact because it was " +
         "too long to show whole (its answer says the artifact_id and the offset to start from). Artifacts " +
-        `expire after ${deps.limits.artifactTtlS} s.`,
+        `expire after ${deps.limits.artifactTtlS} s (LOGPEEK_ARTIFACT_TTL_S), or sooner when together they ` +
+        "exceed LOGPEEK_ARTIFACT_MAX_BYTES (the oldest are removed first).",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Read a saved result" },
