@@ -90,8 +90,8 @@ Deno.test({
     assert.equal(bad.isError, true);
     assert.equal(
       bad.content[0].text,
-      "invalid_pattern: invalid regular expression: missing closing ): `(unclosed` (RE2 syntax: JavaScript's " +
-        "without backreferences and lookaround)",
+      "invalid_pattern: invalid regular expression: missing closing ): `(unclosed` (RE2's syntax, not " +
+        "JavaScript's: no backreferences or lookaround)",
     );
     const look = await s.call("log_search", { file: "a.log", text: "(?<=id=)\\d+", regex: true });
     assert.equal(look.isError, true);

@@ -146,8 +146,9 @@ export const TESTED_BYTES = 65536;
 
 /**
  * Compiles a pattern with RE2JS, a port of RE2: matching takes time linear in the line's length, so
- * no pattern can hang a search (`(a+)+$` against 100,000 `a`s then `!` takes milliseconds). RE2's syntax
- * is JavaScript's without backreferences and lookaround (and with repeat counts up to 1000).
+ * no pattern can hang a search (`(a+)+$` against 100,000 `a`s then `!` takes milliseconds). The syntax is
+ * RE2's, not JavaScript's: `(?P<name>…)`, `[[:digit:]]`, `\pL` and `(?i)` work; backreferences and
+ * lookaround do not, and repeat counts go up to 1000.
  *
  * @param source The pattern as the client wrote it.
  * @param ignoreCase Compile with `CASE_INSENSITIVE` (RE2's simple-fold orbits: the same sets as
@@ -178,7 +179,7 @@ export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
         ? `the regular expression \`${printable(source)}\` uses what RE2 cannot run in linear time or ` +
           `beyond its limits (${reason}): backreferences, lookahead and lookbehind, and repeat counts over ` +
           "1000 are not supported; rewrite it without them, or search for a literal part of it"
-        : `invalid regular expression: ${reason} (RE2 syntax: JavaScript's without backreferences and ` +
+        : `invalid regular expression: ${reason} (RE2's syntax, not JavaScript's: no backreferences or ` +
           "lookaround)",
     );
   }

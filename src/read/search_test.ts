@@ -172,8 +172,8 @@ Deno.test("compilePattern: a syntax error and a pattern RE2 refuses are worded a
   };
   assert.equal(
     err("(unclosed"),
-    "invalid regular expression: missing closing ): `(unclosed` (RE2 syntax: JavaScript's without " +
-      "backreferences and lookaround)",
+    "invalid regular expression: missing closing ): `(unclosed` (RE2's syntax, not JavaScript's: no " +
+      "backreferences or lookaround)",
   );
   assert.match(err("[z-a]"), /^invalid regular expression: invalid character class range: `z-a`/);
   assert.match(
