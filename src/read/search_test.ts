@@ -77,11 +77,11 @@ async function paged(opts: SearchOptions, budget: number): Promise<LogLine[]> {
   return got;
 }
 
-Deno.test("ignore_case of an ASCII text finds K (U+212A) for k and ſ (U+017F) for s: 300 random logs, every piece size, budgeted pages", async () => {
+Deno.test("ignore_case of an ASCII text finds K (U+212A) for k and ſ (U+017F) for s: 126 random logs (every text at every piece size, 3 times), every piece size, budgeted pages", async () => {
   const rnd = rng(1010);
   let lines = 0;
   let viaPartner = 0;
-  for (let t = 0; t < 300; t++) {
+  for (let t = 0; t < 126; t++) {
     const bytes = randomLog(rnd);
     Deno.writeFileSync(`${dir}/f.log`, bytes);
     const text = ["disk", "ks", "s", "k", "Sk", "a-k", "kiss"][t % 7];
@@ -105,8 +105,8 @@ Deno.test("ignore_case of an ASCII text finds K (U+212A) for k and ſ (U+017F) f
     lines += want.length;
     viaPartner += want.length - referenceLines(bytes, text, "ascii").length;
   }
-  console.error(`ignore_case property: 300 logs, ${lines} matching lines`);
-  assert.ok(lines > 1000 && viaPartner > 0, `${lines} lines matched, some only through K or ſ`);
+  console.error(`ignore_case property: 126 logs, ${lines} matching lines`);
+  assert.ok(lines > 400 && viaPartner > 0, `${lines} lines matched, some only through K or ſ`);
 });
 
 Deno.test("ignore_case of a non-ASCII text is simple case folding on both sides: Greek, Turkish, German", async () => {
