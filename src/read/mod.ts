@@ -4,7 +4,8 @@
  * The byte reader and what is computed from it: the scanner with one fixed buffer (`scanner.ts`, SIMD in
  * `simd.ts`), decoding (`decode.ts`), levels (`level.ts`), the returned line (`log_line.ts`), gzip
  * (`gzip_source.ts`), tail, search and level counts (`tail.ts`, `search.ts`, `count_levels.ts`), resume
- * cursors (`cursor.ts`). It reads through `ReadableLog` (`readable_log.ts`) and never opens a file. May
+ * cursors (`cursor.ts`), formats it refuses (`format.ts`), Unicode simple case folding for `ignore_case`
+ * (`fold.ts`). It reads through `ReadableLog` (`readable_log.ts`) and never opens a file. May
  * import guard and core.
  *
  * Layers, highest first: cli, server, tools, state, source, read, guard, core; an import goes to
