@@ -247,6 +247,25 @@ Deno.test("start: a named --state-dir that is a file, or whose parent is missing
     "does\n",
   ]);
   assert.throws(() => Deno.statSync(`${cwd}/nonexist`), Deno.errors.NotFound);
+  // Under a file (ENOTDIR): the same kind of line, for the launcher and config alike (it was a stack trace).
+  for (
+    const args of [["--state-dir", "afile/sub", "logs"], [
+      "config",
+      "--client",
+      "cursor",
+      "--state-dir",
+      "afile/sub",
+      "logs",
+    ]]
+  ) {
+    const under = await task(cwd, args);
+    assert.deepEqual([under.code, under.stdout, under.stderr], [
+      1,
+      "",
+      `logpeek: the state directory ${cwd}/afile/sub cannot be made: a part of its path is a file, not a folder; ` +
+      "pass --state-dir a folder that exists or whose parent does\n",
+    ], args.join(" "));
+  }
 });
 
 Deno.test({

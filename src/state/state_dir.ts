@@ -65,17 +65,24 @@ export function namedStateDirProblem(dir: string): string | null {
       ? null
       : `the state directory ${dir} is a file, not a folder: pass --state-dir a folder`;
   } catch (e) {
+    if (e instanceof Deno.errors.NotADirectory) return underFile(dir);
     if (!(e instanceof Deno.errors.NotFound)) return null;
   }
   const parent = dirname(dir);
   try {
-    Deno.statSync(parent);
-    return null;
+    return Deno.statSync(parent).isDirectory ? null : underFile(dir);
   } catch (e) {
+    if (e instanceof Deno.errors.NotADirectory) return underFile(dir);
     if (!(e instanceof Deno.errors.NotFound)) return null;
     return `the state directory ${dir} cannot be made: its parent folder ${parent} does not exist ` +
       "(a mistyped path?); make it first, or pass --state-dir a folder that exists or whose parent does";
   }
+}
+
+/** The problem of a state directory whose path goes through a file (`/etc/hostname/sub`, ENOTDIR). */
+function underFile(dir: string): string {
+  return `the state directory ${dir} cannot be made: a part of its path is a file, not a folder; ` +
+    "pass --state-dir a folder that exists or whose parent does";
 }
 
 /**

@@ -92,6 +92,14 @@ Deno.test("namedStateDirProblem: a file, or a missing parent, is named; a folder
     `the state directory ${dir}/no/deep cannot be made: its parent folder ${dir}/no does not exist ` +
       "(a mistyped path?); make it first, or pass --state-dir a folder that exists or whose parent does",
   );
+  Deno.writeTextFileSync(`${dir}/file`, "x");
+  for (const under of [`${dir}/file/sub`, `${dir}/file/sub/deeper`]) {
+    assert.equal(
+      namedStateDirProblem(under),
+      `the state directory ${under} cannot be made: a part of its path is a file, not a folder; ` +
+        "pass --state-dir a folder that exists or whose parent does",
+    );
+  }
   assert.equal(namedStateDirProblem(dir), null);
   assert.equal(namedStateDirProblem(`${dir}/new`), null);
 });
