@@ -206,7 +206,7 @@ Deno.test("start: every bad argument gets main.ts's own one line and exit code, 
   // A root that does not exist: the server's own message (exit 1), with the path taken from the user's folder.
   const missing = await task(cwd, ["--state-dir", "st", "nope"]);
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, new RegExp(`root ${cwd}/nope does not exist`));
+  assert.match(missing.stderr, new RegExp(`root ${cwd}/nope does not exist\n`)); // the path once, not twice
   assert.doesNotMatch(missing.stderr, /^\s+at /m);
   // --help and --version answer on stdout, as main.ts does.
   const v = await task(cwd, ["--version"]);

@@ -108,7 +108,11 @@ export function openRoots(
       } else throw new RootError(`root ${arg} is neither a directory nor a regular file`);
     } catch (e) {
       if (e instanceof RootError) throw e;
-      if (e instanceof Deno.errors.NotFound) throw new RootError(`root ${arg} does not exist (${path})`);
+      if (e instanceof Deno.errors.NotFound) {
+        throw new RootError(
+          arg === path ? `root ${arg} does not exist` : `root ${arg} does not exist (${path})`,
+        );
+      }
       if (e instanceof Deno.errors.NotCapable) {
         let real = path;
         try {
