@@ -7,7 +7,7 @@
  * 2. logfmt lines (the first field is `key=…`): the `level=`, `lvl=` or `severity=` value. None: UNKNOWN.
  * 3. syslog `<PRI>` at the start: the severity `PRI % 8` (RFC 5424 §6.2.1).
  * 4. klog/glog headers `I0501 10:00:00…` (I, W, E, F) and Android logcat's one letter (V D I W E F A)
- *    after date, time, pid and tid.
+ *    after date, time, pid and tid, or before `/tag(pid):` or `/tag:` (the brief, time and tag formats).
  * 5. Otherwise the first level word of the line's header, within its first {@linkcode HEADER_BYTES}
  *    bytes (see {@linkcode headerLevel}): standing alone or beside a bracket, parenthesis, colon or
  *    pipe (`WARN`, `[error]`, `WARNING:`, `- INFO  [`, `ERROR[05-01|…]`, `[4242]INFO:`,
@@ -177,7 +177,7 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
     let j = i;
     while (j < end && (LETTER[buf[j]] || isDigit(buf[j]) || buf[j] === 95 || buf[j] === 46)) j++;
     if (j < end && buf[j] === 61) return logfmtLevel(buf, i, end); // first field is key=…
-    const k = klogLevel(buf, i, end);
+    const k = buf[i + 1] === 47 ? logcatTagLevel(buf, i, end) : klogLevel(buf, i, end);
     if (k >= 0) return k;
   } else if (isDigit(first)) {
     const a = androidLevel(buf, i, end);
@@ -498,6 +498,28 @@ function klogLevel(buf: Uint8Array, i: number, end: number): number {
   return buf[i] === 86 || buf[i] === 68 ? -1 : letterLevel(buf[i]); // klog has no V or D
 }
 
+/**
+ * Rule 4: Android logcat's `L/tag(pid): …` ("brief" and, after the time, "time"), `L/tag: …` ("tag"),
+ * where L is one of V D I W E F A: the level, or -1. The tag is 2 to 64 bytes without a blank (padded
+ * with blanks before its `(`), so a sentence such as `I/O error: …` is not read as one.
+ */
+function logcatTagLevel(buf: Uint8Array, i: number, end: number): number {
+  const lvl = letterLevel(buf[i]);
+  if (lvl < 0 || buf[i + 1] !== 47) return -1;
+  let j = i + 2;
+  const stop = Math.min(end, j + 64);
+  while (j < stop && buf[j] !== 40 && buf[j] !== 58 && buf[j] !== 32 && buf[j] !== 9) j++;
+  if (j - (i + 2) < 2 || j >= stop) return -1;
+  if (buf[j] === 58) return lvl; // `W/Tag: …`
+  while (j < stop && buf[j] === 32) j++; // the brief format pads the tag: `F/libc    ( 4242):`
+  if (buf[j] !== 40) return -1;
+  j++;
+  while (j < end && buf[j] === 32) j++;
+  const a = j;
+  while (j < end && isDigit(buf[j])) j++;
+  return j > a && buf[j] === 41 && buf[j + 1] === 58 ? lvl : -1; // `E/Tag(  123): …`
+}
+
 /** Rule 4: Android logcat "threadtime": `MM-DD hh:mm:ss.mmm  pid  tid L tag: …`. */
 function androidLevel(buf: Uint8Array, i: number, end: number): number {
   // Date and time: 18 bytes "MM-DD hh:mm:ss.mmm".
@@ -506,6 +528,7 @@ function androidLevel(buf: Uint8Array, i: number, end: number): number {
   }
   let j = i + 15;
   while (j < end && isDigit(buf[j])) j++;
+  if (buf[j] === 32 && buf[j + 2] === 47) return logcatTagLevel(buf, j + 1, end); // "time" format
   for (let field = 0; field < 2; field++) { // pid, tid
     if (j >= end || buf[j] !== 32) return -1;
     while (j < end && buf[j] === 32) j++;

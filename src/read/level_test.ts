@@ -300,3 +300,20 @@ Deno.test("levelOf: a level word in a sentence after a plain word is not the lin
   ];
   for (const [line, want] of cases) assert.equal(level(line), want, line);
 });
+
+Deno.test("levelOf: Android logcat's brief, time and tag formats; 'I/O error' is not one", () => {
+  const cases: [string, string][] = [
+    ["E/ActivityManager(  123): ANR in com.example", "ERROR"],
+    ["W/Tag( 1): x", "WARN"],
+    ["D/dalvikvm(  456): GC_CONCURRENT freed 2K", "DEBUG"],
+    ["I/chromium: [INFO:CONSOLE(1)] hello", "INFO"],
+    ["05-01 10:00:00.123 W/Tag( 1): x", "WARN"],
+    ["05-01 10:00:00.123 F/libc    ( 4242): Fatal signal 11", "FATAL"],
+    ["I/O completed on device sda", "UNKNOWN"],
+    ["I/O: read failed", "UNKNOWN"],
+    ["A/B testing started", "UNKNOWN"],
+    // the threadtime format, as before
+    ["03-17 16:13:38.811  1702  2395 E WindowManager: boom", "ERROR"],
+  ];
+  for (const [line, want] of cases) assert.equal(level(line), want, line);
+});
