@@ -4,44 +4,19 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempDir } from "./fixtures.ts";
 import { connect, type Session } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
+import { assertCounts, caseLogs, type Line } from "./case_logs.ts";
 
 const shared = sharedDir("the public bug-report cases");
 const opts = { sanitizeResources: false, sanitizeOps: false, ignore: shared === null };
 
-/**
- * The case's log folder: the stored one, or one built by its make.sh in a temporary copy (always for
- * case 13, whose stored copy has its symlinks flattened into small files).
- */
-function caseLogs(name: string, sub = "logs", build = false): string {
-  const src = join(shared!, "cases", name);
-  try {
-    if (!build && Deno.statSync(join(src, sub)).isDirectory) return join(src, sub);
-  } catch {
-    // not stored: build it
-  }
-  const tmp = tempDir(`logpeek-case-${name.slice(0, 2)}-`);
-  Deno.copyFileSync(join(src, "make.sh"), join(tmp, "make.sh"));
-  const out = new Deno.Command("bash", { args: [join(tmp, "make.sh")], stdout: "null", stderr: "piped" })
-    .outputSync();
-  if (!out.success) throw new Error(`make.sh of ${name} failed: ${new TextDecoder().decode(out.stderr)}`);
-  return join(tmp, sub);
-}
-
-type Line = { line_no: number | null; text: string; level: string; cut: boolean };
 const texts = (ls: Line[]) => ls.map((l) => l.text);
 const nos = (ls: Line[]) => ls.map((l) => l.line_no);
 
 async function withCase(name: string, fn: (s: Session) => Promise<void>, env: Record<string, string> = {}) {
-  await using s = await connect([caseLogs(name)], env);
+  await using s = await connect([caseLogs(shared!, name)], env);
   await fn(s);
-}
-
-function counts(c: Record<string, number>, nonzero: Record<string, number>) {
-  const all = { TRACE: 0, DEBUG: 0, INFO: 0, NOTICE: 0, WARN: 0, ERROR: 0, FATAL: 0, UNKNOWN: 0, ...nonzero };
-  assert.deepEqual(c, all);
 }
 
 Deno.test({
@@ -81,7 +56,7 @@ Deno.test({
   fn: async () => {
     // log_tail returns at most 200 lines, so the window's first line is checked with a level filter
     // that every line passes and a search-free count: the number of lines in the window.
-    const dir = caseLogs("01-tail-window-exact-boundary");
+    const dir = caseLogs(shared!, "01-tail-window-exact-boundary");
     const { tailLog } = await import("../src/read/tail.ts");
     const { openLog } = await import("../src/source/log_file.ts");
     const { openRoots } = await import("../src/source/roots.ts");
@@ -127,7 +102,7 @@ Deno.test({
           "2024-05-01 10:00:05 INFO step 5",
         ]]);
         const lv = (await s.call("log_levels", { file })).structuredContent;
-        counts(lv.counts, { INFO: 5 });
+        assertCounts(lv.counts, { INFO: 5 });
         assert.equal(lv.total_lines, 5);
       }
       const found = (await s.call("log_search", { file: "no_eol.log", text: "step 5" })).structuredContent;
@@ -151,7 +126,7 @@ Deno.test({
       const ten = (await s.call("log_tail", { file: "newlines.log", lines: 10 })).structuredContent;
       assert.deepEqual(nos(ten.lines), [1, 2, 3]);
       const lv = (await s.call("log_levels", { file: "newlines.log" })).structuredContent;
-      counts(lv.counts, { UNKNOWN: 3 });
+      assertCounts(lv.counts, { UNKNOWN: 3 });
       const x = (await s.call("log_search", { file: "newlines.log", text: "x" })).structuredContent;
       assert.deepEqual([x.matches, x.complete], [[], true]);
       const e = await s.call("log_tail", { file: "empty.log", lines: 10 });
@@ -160,7 +135,7 @@ Deno.test({
       const es = (await s.call("log_search", { file: "empty.log", text: "x" })).structuredContent;
       assert.deepEqual([es.matches, es.complete], [[], true]);
       const el = (await s.call("log_levels", { file: "empty.log" })).structuredContent;
-      counts(el.counts, {});
+      assertCounts(el.counts, {});
       assert.equal(el.total_lines, 0);
       const files = (await s.call("log_files")).structuredContent.files;
       assert.deepEqual(files.map((f: { file: string; size_bytes: number }) => [f.file, f.size_bytes]), [
@@ -186,7 +161,7 @@ Deno.test({
         "2024-05-01 10:00:04 INFO done",
       ]]);
       assert.equal(d.complete, true);
-      counts((await s.call("log_levels", { file: "crlf.log" })).structuredContent.counts, {
+      assertCounts((await s.call("log_levels", { file: "crlf.log" })).structuredContent.counts, {
         INFO: 2,
         WARN: 2,
         ERROR: 1,
@@ -198,7 +173,7 @@ Deno.test({
       ]);
       assert.equal(m.complete, true);
       const lv = (await s.call("log_levels", { file: "crlf_split.log" })).structuredContent;
-      counts(lv.counts, { INFO: 1428 });
+      assertCounts(lv.counts, { INFO: 1428 });
       const t2 = (await s.call("log_tail", { file: "crlf_split.log", lines: 2 })).structuredContent;
       assert.deepEqual(t2.lines.map((l: Line) => [l.line_no, l.text]), [
         [1427, "2024-05-01 10:00:00 INFO filler seq=01424 ok"],
@@ -228,7 +203,7 @@ Deno.test({
         (await s.call("log_search", { file: "straddle.log", text: "FAILED code=17" })).structuredContent;
       assert.deepEqual(nos(four.matches), [1365, 2730, 4094, 5459]);
       const lv = (await s.call("log_levels", { file: "straddle.log" })).structuredContent;
-      counts(lv.counts, { INFO: 5457, ERROR: 4, UNKNOWN: 1 });
+      assertCounts(lv.counts, { INFO: 5457, ERROR: 4, UNKNOWN: 1 });
       assert.equal(lv.total_lines, 5462);
     }),
 });
@@ -260,7 +235,7 @@ Deno.test({
   fn: () =>
     withCase("09-jsonl-declared-level", async (s) => {
       const lv = (await s.call("log_levels", { file: "app-json.log" })).structuredContent;
-      counts(lv.counts, { INFO: 3, WARN: 2, ERROR: 2, DEBUG: 1 });
+      assertCounts(lv.counts, { INFO: 3, WARN: 2, ERROR: 2, DEBUG: 1 });
       assert.equal(lv.total_lines, 8);
       const r =
         (await s.call("log_search", { file: "app-json.log", text: '"level":"error"' })).structuredContent;
@@ -277,7 +252,7 @@ Deno.test({
   fn: () =>
     withCase("10-level-synonyms-abbrev", async (s) => {
       const lv = (await s.call("log_levels", { file: "levels.log" })).structuredContent;
-      counts(lv.counts, { WARN: 6, ERROR: 3, INFO: 3, DEBUG: 2 });
+      assertCounts(lv.counts, { WARN: 6, ERROR: 3, INFO: 3, DEBUG: 2 });
       assert.equal(lv.total_lines, 14);
     }),
 });
@@ -299,7 +274,7 @@ Deno.test({
       ]);
       assert.deepEqual([r.complete, r.replaced_bytes], [true, 0]);
       const lv = (await s.call("log_levels", { file: "app.log.1.gz" })).structuredContent;
-      counts(lv.counts, { INFO: 2, ERROR: 1 });
+      assertCounts(lv.counts, { INFO: 2, ERROR: 1 });
       assert.equal(lv.total_lines, 3);
       const t = (await s.call("log_tail", { file: "app.log.1.gz", lines: 5 })).structuredContent;
       assert.deepEqual(t.lines.map((l: Line) => [l.line_no, l.text]), [
@@ -314,7 +289,7 @@ Deno.test({
   name: "case 13: symlinks out of the log directory are refused; links inside and a linked root work",
   ...opts,
   fn: async () => {
-    const logs = caseLogs("13-symlink-escape", "root/logs", true);
+    const logs = caseLogs(shared!, "13-symlink-escape", "root/logs", true);
     {
       await using s = await connect([logs]);
       for (
@@ -361,7 +336,7 @@ Deno.test({
   name: "case 15: one 10 MiB line: later lines still found and counted, returned text capped",
   ...opts,
   fn: async () => {
-    const logs = caseLogs("15-ten-mib-line");
+    const logs = caseLogs(shared!, "15-ten-mib-line");
     {
       await using s = await connect([logs]);
       // The default byte budget (5 MiB) is smaller than the file: an honest incomplete answer.
@@ -381,7 +356,7 @@ Deno.test({
       ]);
       assert.equal(t.dropped_partial, true);
       const lv = (await s.call("log_levels", { file: "long.log" })).structuredContent;
-      counts(lv.counts, { INFO: 2, ERROR: 1, WARN: 1 });
+      assertCounts(lv.counts, { INFO: 2, ERROR: 1, WARN: 1 });
       assert.equal(lv.total_lines, 4);
     }
     {

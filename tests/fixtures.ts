@@ -104,3 +104,35 @@ export function makeFixtures(): string {
   Deno.mkdirSync(`${dir}/dir.log`);
   return dir;
 }
+
+/**
+ * `n` bytes of a fixed pseudo-random sequence (xorshift32): like `head -c N /dev/urandom`, but the same
+ * bytes on every run.
+ *
+ * @param n How many bytes.
+ * @param seed The generator's start (non-zero).
+ */
+export function noise(n: number, seed = 2463534242): Uint8Array {
+  const out = new Uint8Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+/**
+ * True when `s` is well-formed Unicode, checked without `String.prototype.isWellFormed` (which the code
+ * under test uses): `encodeURIComponent` throws on a lone surrogate.
+ */
+export function wellFormed(s: string): boolean {
+  try {
+    encodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
+}

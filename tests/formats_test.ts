@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { deflateSync, gzipSync } from "node:zlib";
-import { tempDir } from "./fixtures.ts";
+import { noise, tempDir } from "./fixtures.ts";
 import { connect } from "./mcp_client.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -264,19 +264,6 @@ function makeFormats(dir: string): Made[] {
     });
   }
   return made;
-}
-
-/** `n` bytes of a fixed pseudo-random sequence (xorshift32), like `head -c N /dev/urandom` but the same. */
-function noise(n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = 2463534242;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
 }
 
 Deno.test({

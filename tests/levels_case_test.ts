@@ -8,20 +8,14 @@ import { join } from "node:path";
 import { tempDir } from "./fixtures.ts";
 import { connect, type Session } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
+import { assertCounts, type Line } from "./case_logs.ts";
 
 const shared = sharedDir("the level cases");
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
-type Line = { line_no: number | null; text: string; level: string; cut: boolean };
-
 async function withLogs(dir: string, fn: (s: Session) => Promise<void>) {
   await using s = await connect([dir]);
   await fn(s);
-}
-
-function counts(c: Record<string, number>, nonzero: Record<string, number>) {
-  const all = { TRACE: 0, DEBUG: 0, INFO: 0, NOTICE: 0, WARN: 0, ERROR: 0, FATAL: 0, UNKNOWN: 0, ...nonzero };
-  assert.deepEqual(c, all);
 }
 
 Deno.test({
@@ -32,7 +26,7 @@ Deno.test({
     withLogs(join(shared!, "cases", "18-level-glued-to-bracket", "logs"), async (s) => {
       // Call 1: INFO 2, WARN 1, ERROR 3, DEBUG 1, TRACE 1, FATAL 1, total 9, complete.
       const lv = (await s.call("log_levels", { file: "glued.log" })).structuredContent;
-      counts(lv.counts, { INFO: 2, WARN: 1, ERROR: 3, DEBUG: 1, TRACE: 1, FATAL: 1 });
+      assertCounts(lv.counts, { INFO: 2, WARN: 1, ERROR: 3, DEBUG: 1, TRACE: 1, FATAL: 1 });
       assert.deepEqual([lv.total_lines, lv.complete], [9, true]);
       // Call 2: the level of each line, as in the CASE.md table.
       const tail = (await s.call("log_tail", { file: "glued.log", lines: 9 })).structuredContent;
@@ -103,7 +97,7 @@ Deno.test({
     Deno.writeTextFileSync(join(dir, "bgl.log"), LONG_HEADERS.map(([l]) => l).join("\n") + "\n");
     await withLogs(dir, async (s) => {
       const lv = (await s.call("log_levels", { file: "bgl.log" })).structuredContent;
-      counts(lv.counts, { INFO: 1, FATAL: 2, WARN: 2, ERROR: 2, UNKNOWN: 1 });
+      assertCounts(lv.counts, { INFO: 1, FATAL: 2, WARN: 2, ERROR: 2, UNKNOWN: 1 });
       assert.equal(lv.total_lines, 8);
       const tail = (await s.call("log_tail", { file: "bgl.log", lines: 8 })).structuredContent;
       assert.deepEqual(tail.lines.map((l: Line) => l.level), LONG_HEADERS.map(([, want]) => want));

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { tempDir } from "./fixtures.ts";
 import { connect } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
+import { caseLogs } from "./case_logs.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const shared = sharedDir("case 21 (Windows-style names)");
@@ -21,14 +22,8 @@ Deno.test({
   ignore: shared === null,
   async fn() {
     // The case's logs are not stored (Windows cannot check out such names): its make.sh is run in a copy.
-    const tmp = tempDir("logpeek-case-21-");
-    Deno.copyFileSync(
-      join(shared!, "cases", "21-windows-style-names-listed-not-readable", "make.sh"),
-      `${tmp}/make.sh`,
-    );
-    const made = new Deno.Command("bash", { args: [`${tmp}/make.sh`], stderr: "piped" }).outputSync();
-    assert.ok(made.success, new TextDecoder().decode(made.stderr));
-    await using s = await connect([`${tmp}/logs`]);
+    const logs = caseLogs(shared!, "21-windows-style-names-listed-not-readable");
+    await using s = await connect([logs]);
 
     // 1. log_files: the three, sorted by segment in code-unit order, with their sizes; complete.
     const list = (await s.call("log_files")).structuredContent;

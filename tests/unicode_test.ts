@@ -8,21 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { type CallResult, connect, type Session } from "./mcp_client.ts";
-import { tempDir } from "./fixtures.ts";
+import { tempDir, wellFormed } from "./fixtures.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const dir = tempDir("logpeek-unicode-");
 const E = "😀"; // U+1F600: 4 UTF-8 bytes, 2 UTF-16 units (a surrogate pair), 1 code point
-
-/** True when `s` is well-formed Unicode, checked without `isWellFormed`: encodeURIComponent throws on a lone surrogate. */
-function wellFormed(s: string): boolean {
-  try {
-    encodeURIComponent(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Every string anywhere in a result (texts, structured fields, keys) is well-formed. */
 function assertAllWellFormed(v: unknown, where = "result"): void {

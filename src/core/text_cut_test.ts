@@ -1,15 +1,6 @@
 import assert from "node:assert/strict";
+import { wellFormed } from "../../tests/fixtures.ts";
 import { cutText, cutTextEnd } from "./text_cut.ts";
-
-/** Independent check: a string is well-formed when encodeURIComponent accepts it (it throws on lone surrogates). */
-function wellFormed(s: string): boolean {
-  try {
-    encodeURIComponent(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("cutText never splits a surrogate pair, at every cut position", () => {
   const s = "ab😀c𝄞dé漢🇫🇷z";

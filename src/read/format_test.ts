@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { noise } from "../../tests/fixtures.ts";
 import { Buffer } from "node:buffer";
 import { deflateRawSync, deflateSync, gunzipSync, gzipSync } from "node:zlib";
 import {
@@ -20,19 +21,6 @@ const padded = (b: Uint8Array, n = SNIFF_BYTES) => {
   out.set(b);
   return out;
 };
-
-/** `n` bytes of a fixed pseudo-random sequence (xorshift32): the same bytes on every run. */
-function noise(n: number, seed = 2463534242): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 /** An ar archive's start (ar(5)): "!<arch>\n", then a 60-byte member header ending in "`\n". */
 const AR = bytes(
