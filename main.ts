@@ -7,8 +7,12 @@
 
 import { main } from "./src/cli/cli.ts";
 import { inWorker, runToolWorker } from "./src/server/tool_worker.ts";
+import { inPatternWorker, runPatternWorker } from "./src/read/pattern_offload.ts";
 
-if (import.meta.main && inWorker()) {
+if (import.meta.main && inPatternWorker()) {
+  // A worker with no permissions that tests a pattern on long lines (src/read/pattern_offload.ts).
+  runPatternWorker();
+} else if (import.meta.main && inWorker()) {
   // This module also runs as the permission-narrowed tool worker (src/server/worker_host.ts).
   runToolWorker();
 } else if (import.meta.main) {

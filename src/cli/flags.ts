@@ -9,6 +9,7 @@
  */
 
 import { ENV_NAMES } from "../core/config.ts";
+import { patternWorkerFolder } from "../read/pattern_offload.ts";
 
 /**
  * The V8 flags logpeek runs with (issue #10, item 16: resident memory grew from 98 to 258 MB over 12,000
@@ -48,6 +49,10 @@ export function commaProblem(paths: readonly string[]): string | null {
 /**
  * The `deno run` flags for serving `readPaths` with state in `stateDir`.
  *
+ * Read permission covers `readPaths`, the state directory, and the folder of the worker that tests a
+ * pattern on long lines ({@linkcode patternWorkerFolder}: Deno checks read permission when a worker
+ * loads its module).
+ *
  * @param readPaths Absolute paths to allow reading: each root, and its real path where that differs.
  * @param stateDir The state directory (pass it to logpeek as `--state-dir` too), or null: none (no
  *   `--allow-write`; the server then says on stderr that long answers are cut and calls not traced).
@@ -57,12 +62,19 @@ export function commaProblem(paths: readonly string[]): string | null {
  * ```ts
  * import { serverFlags } from "./flags.ts";
  * const f = serverFlags(["/var/log/app"], "/home/me/.local/state/logpeek");
- * console.assert(f[1] === "--allow-read=/var/log/app,/home/me/.local/state/logpeek");
+ * console.assert(f[1].startsWith("--allow-read=/var/log/app,/home/me/.local/state/logpeek"));
  * console.assert(f[2] === "--allow-write=/home/me/.local/state/logpeek");
  * ```
  */
 export function serverFlags(readPaths: string[], stateDir: string | null): string[] {
-  const read = [...new Set([...readPaths, ...(stateDir === null ? [] : [stateDir])])];
+  const worker = patternWorkerFolder();
+  const read = [
+    ...new Set([
+      ...readPaths,
+      ...(stateDir === null ? [] : [stateDir]),
+      ...(worker === null ? [] : [worker]),
+    ]),
+  ];
   const problem = commaProblem(read);
   if (problem) throw new RangeError(problem);
   return [

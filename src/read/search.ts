@@ -16,9 +16,9 @@ import { plural } from "../core/plural.ts";
 import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
+import { compilePattern, requiredLiteral } from "./pattern.ts";
+import { isHeavy, PatternOffload } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
-import { ToolError } from "../core/errors.ts";
-import { printable } from "../guard/printable.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 
 /** Options of {@linkcode searchLog}. */
@@ -145,98 +145,158 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 export const TESTED_BYTES = 65536;
 
 /**
- * Compiles a pattern with RE2JS, a port of RE2: matching takes time linear in the line's length, so
- * no pattern can hang a search (`(a+)+$` against 100,000 `a`s then `!` takes milliseconds). The syntax is
- * RE2's, not JavaScript's: `(?P<name>…)`, `[[:digit:]]`, `\pL` and `(?i)` work; backreferences and
- * lookaround do not, and repeat counts go up to 1000.
+ * The search for a regular expression, or for text with non-ASCII letters in either case.
  *
- * @param source The pattern as the client wrote it.
- * @param ignoreCase Compile with `CASE_INSENSITIVE` (RE2's simple-fold orbits: the same sets as
- *   {@linkcode foldMatcher}).
- * @returns The compiled pattern.
- * @throws {ToolError} `invalid_pattern`, in two wordings: `invalid regular expression: <RE2's reason>`
- *   when JavaScript (flag `u`) cannot parse it either (a syntax error), else `the regular expression …
- *   uses what RE2 cannot run in linear time …` (backreferences, lookaround, a repeat count over 1000:
- *   valid JavaScript, refused here). The pattern is quoted as written, control characters escaped
- *   ({@linkcode printable}).
- */
-export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
-  try {
-    return RE2JS.compile(source, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
-  } catch (e) {
-    const reason = printable(
-      String(e instanceof Error ? e.message : e).replace(/^error parsing regexp: /, ""),
-    );
-    let javascript = true;
-    try {
-      new RegExp(source, "u");
-    } catch {
-      javascript = false;
-    }
-    throw new ToolError(
-      "invalid_pattern",
-      javascript
-        ? `the regular expression \`${printable(source)}\` uses what RE2 cannot run in linear time or ` +
-          `beyond its limits (${reason}): backreferences, lookahead and lookbehind, and repeat counts over ` +
-          "1000 are not supported; rewrite it without them, or search for a literal part of it"
-        : `invalid regular expression: ${reason} (RE2's syntax, not JavaScript's: no backreferences or ` +
-          "lookaround)",
-    );
-  }
-}
-
-/**
- * The search for a regular expression, or for text with non-ASCII letters in either case: each line is
- * decoded (its first {@linkcode TESTED_BYTES} bytes) and tested; a pattern sees the line with secrets
- * masked, a literal text the line as read (as the byte search of a literal does, so `ignore_case` never
- * finds fewer lines than the case-sensitive search, in lines of at most that many bytes).
+ * A pattern: when it has a literal every match contains ({@linkcode requiredLiteral}), the byte scanner
+ * finds the lines that hold it and only those are tested; else every line is. A line is tested on its
+ * first {@linkcode TESTED_BYTES} bytes as written (RE2JS's lazy DFA on the raw bytes, invalid UTF-8
+ * read as U+FFFD), and, when masking is on and the line holds a secret, once more with its secrets
+ * masked: it matches only when both match, so a pattern cannot probe a secret's characters. A line that
+ * may be slow to test ({@linkcode isHeavy}) is tested in a worker the search can stop
+ * ({@linkcode PatternOffload}): the time budget and a cancel hold within one line.
+ *
+ * A case-insensitive text with letters outside ASCII: each line's first {@linkcode TESTED_BYTES} bytes
+ * are decoded and compared by simple case folding (as the byte search of a literal does, on the line
+ * as read, so `ignore_case` never finds fewer lines than the case-sensitive search, in lines of at most
+ * that many bytes).
  */
 async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   const folded = re ? null : foldMatcher(opts.text);
+  const literal = re ? requiredLiteral(opts.text, opts.ignoreCase ?? false) : null;
+  const size = re ? re.programSize() : 0;
+  using offload = new PatternOffload(opts.text, opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
-  const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  const carry = literal ? matchSpan(literal.bytes, literal.ignoreCase) - 1 : 0;
+  const first = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  const deadline = performance.now() + opts.searchMs; // after a resumed gzip stream was skipped ahead
   let replaced = 0;
   let partial = 0;
-  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
-  const r = await scan(src, {
-    line(buf, s, e, lineNo, cut, hint) {
-      if (lineNo === from.skip) return true;
-      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
-      const tested = decodeLine(
-        buf.subarray(s, Math.min(e, s + TESTED_BYTES)),
-        Infinity,
-        cut || e - s > TESTED_BYTES,
-      );
-      if (tested.cut) partial++;
-      if (
-        !(re
-          ? re.matcher(opts.redact ? redactLine(tested.text).text : tested.text).find()
-          : folded!.test(tested.text))
-      ) {
-        return true;
-      }
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
-      matches.push(line);
-      replaced += bad;
-      return matches.length < opts.limit;
-    },
-  }, {
-    pieceSize: opts.pieceSize,
-    maxBytes: opts.searchBytes,
-    deadline: performance.now() + opts.searchMs, // after a resumed gzip stream was skipped ahead
-    headBytes,
-    lineBase: from.line,
-    resume,
-    ...steering(opts, log, reached, () => matches.length),
-  });
-  return {
-    ...pageResult(from, r, damage(), 0, matches, replaced, redactor.count),
-    partially_tested: partial,
+  let lastReported = 0;
+  let atEnd = false;
+  /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
+  let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
+  let heavyBuf: Uint8Array | null = null;
+  const accept = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
+    lastReported = lineNo;
+    const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
+    matches.push(line);
+    replaced += bad;
+    return matches.length < opts.limit;
   };
+  /** The masked text still matches (a line without secrets is its own masked text). */
+  const maskedMatches = (tested: Uint8Array, cut: boolean): boolean => {
+    if (!opts.redact) return true;
+    const masked = redactLine(decodeLine(tested, Infinity, cut).text);
+    return masked.count === 0 || re!.test(masked.text);
+  };
+  let from = first;
+  let bytesRead = 0;
+  let r: ScanResult;
+  let stop: StopReason | null = null;
+  let damage: StopReason | null = null;
+  while (true) {
+    const src = await sourceFor(log, from, headBytes, carry);
+    r = await scan(src.src, {
+      line(buf, s, e, lineNo, cut, hint, at) {
+        if (lineNo === first.skip) return true;
+        if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+        const end = Math.min(e, s + TESTED_BYTES);
+        if (cut || e - s > TESTED_BYTES) partial++;
+        if (folded) {
+          if (!folded.test(decodeLine(buf.subarray(s, end), Infinity, end < e || cut).text)) return true;
+          return accept(buf, s, e, lineNo, cut);
+        }
+        if (isHeavy(size, end - s)) {
+          // Tested in the worker: the scan stops here and goes on after it (see below).
+          if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
+          heavyBuf.set(buf.subarray(s, e));
+          heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
+          return false;
+        }
+        const tested = buf.subarray(s, end);
+        if (!re!.test(tested) || !maskedMatches(tested, end < e || cut)) return true;
+        return accept(buf, s, e, lineNo, cut);
+      },
+    }, {
+      pieceSize: opts.pieceSize,
+      needle: literal?.bytes,
+      ignoreCase: literal?.ignoreCase,
+      // A line with K or ſ where the literal has k or s: the pattern decides.
+      verify: literal?.ignoreCase ? () => true : undefined,
+      maxBytes: opts.searchBytes - bytesRead,
+      deadline,
+      headBytes,
+      lineBase: from.line,
+      resume: src.resume,
+      ...steering(opts, log, (b) => src.reached(b), () => matches.length),
+    });
+    bytesRead += r.bytesRead;
+    damage = src.damage();
+    if (!heavy) break;
+    // A heavy line stopped the scan (as a `limit`): test it where it can be stopped, then go on.
+    const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
+    heavy = null;
+    const end = Math.min(h.e, TESTED_BYTES);
+    const tested = h.bytes.subarray(0, end);
+    const outcome = await offload.test(tested, deadline, opts.signal);
+    const lineStart = from.off + h.at;
+    if (outcome === "time_budget" || outcome === "cancelled") {
+      // Not tested: the next page starts at this line.
+      stop = outcome;
+      from = { off: lineStart, ls: lineStart, line: h.lineNo - 1, pending: false, skip: 0 };
+      if (h.cut || h.e > TESTED_BYTES) partial--;
+      break;
+    }
+    let go = true;
+    if (outcome === "match" && maskedMatches(tested, end < h.e || h.cut)) {
+      lastReported = h.lineNo;
+      go = accept(h.bytes, 0, h.e, h.lineNo, h.cut);
+    }
+    // The scanner stops after the line; at the source's end (a last line without a line feed) it
+    // resumes at its start, and there is nothing after it.
+    const after = from.off + r.resumeAt;
+    if (after <= lineStart) {
+      from = { off: after, ls: after, line: h.lineNo, pending: false, skip: 0 };
+      stop = damage;
+      atEnd = true;
+      break;
+    }
+    from = { off: after, ls: after, line: r.lines, pending: false, skip: 0 };
+    if (!go) {
+      stop = "limit";
+      break;
+    }
+  }
+  let result: SearchResult;
+  const common = { matches, replaced_bytes: replaced, redactions: redactor.count };
+  if (atEnd) {
+    result = {
+      ...common,
+      scanned_lines: from.line,
+      complete: stop === null,
+      stop_reason: stop,
+      next: null,
+      stuck: false,
+    };
+  } else if (stop === "time_budget" || stop === "cancelled" || stop === "limit") {
+    // Stopped at a heavy line (not tested: the next page starts there), or after it (`limit`).
+    const next = stop === "cancelled" ? null : progressed(first, from);
+    result = {
+      ...common,
+      scanned_lines: from.line,
+      complete: false,
+      stop_reason: stop,
+      next,
+      stuck: stop === "time_budget" && next === null,
+    };
+  } else {
+    result = pageResult(from, r, damage, lastReported, matches, replaced, redactor.count);
+  }
+  return { ...result, partially_tested: partial };
 }
 
 /**

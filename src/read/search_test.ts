@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
-import { compilePattern, searchLog, type SearchOptions } from "./search.ts";
+import { searchLog, type SearchOptions } from "./search.ts";
+import { compilePattern } from "./pattern.ts";
 import { DEFAULT_LIMITS } from "../core/config.ts";
 import type { LogLine } from "./log_line.ts";
 import type { ResumePoint } from "./readable_log.ts";

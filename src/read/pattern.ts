@@ -1,0 +1,247 @@
+/**
+ * Regular expressions for `log_search`: compiling a pattern with RE2JS (RE2's syntax, linear-time
+ * matching), and finding a literal that every match must contain, so that the byte scanner can find
+ * candidate lines before the pattern runs (ripgrep's "required literal" prefilter, issue #11).
+ *
+ * @module
+ */
+
+import { RE2JS } from "re2js";
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+
+/**
+ * Compiles a pattern with RE2JS, a port of RE2: matching takes time linear in the line's length, so
+ * no pattern can hang a search by backtracking. The syntax is RE2's, not JavaScript's: `(?P<name>…)`,
+ * `[[:digit:]]`, `\pL` and `(?i)` work; backreferences and lookaround do not, and repeat counts go up
+ * to 1000.
+ *
+ * @param source The pattern as the client wrote it.
+ * @param ignoreCase Compile with `CASE_INSENSITIVE` (RE2's simple-fold orbits: the same sets as
+ *   `foldMatcher` in `fold.ts`).
+ * @returns The compiled pattern.
+ * @throws {ToolError} `invalid_pattern`, in two wordings: `invalid regular expression: <RE2's reason>`
+ *   when JavaScript (flag `u`) cannot parse it either (a syntax error), else `the regular expression …
+ *   uses what RE2 cannot run in linear time …` (backreferences, lookaround, a repeat count over 1000:
+ *   valid JavaScript, refused here). The pattern is quoted as written, control characters escaped
+ *   ({@linkcode printable}).
+ * @example
+ * ```ts
+ * import { compilePattern } from "./pattern.ts";
+ * console.assert(compilePattern("id=[0-9]+", false).test("user id=42"));
+ * ```
+ */
+export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
+  try {
+    return RE2JS.compile(source, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (e) {
+    const reason = printable(
+      String(e instanceof Error ? e.message : e).replace(/^error parsing regexp: /, ""),
+    );
+    let javascript = true;
+    try {
+      new RegExp(source, "u");
+    } catch {
+      javascript = false;
+    }
+    throw new ToolError(
+      "invalid_pattern",
+      javascript
+        ? `the regular expression \`${printable(source)}\` uses what RE2 cannot run in linear time or ` +
+          `beyond its limits (${reason}): backreferences, lookahead and lookbehind, and repeat counts over ` +
+          "1000 are not supported; rewrite it without them, or search for a literal part of it"
+        : `invalid regular expression: ${reason} (RE2's syntax, not JavaScript's: no backreferences or ` +
+          "lookaround)",
+    );
+  }
+}
+
+/** A literal that every match of a pattern contains. */
+export interface RequiredLiteral {
+  /** The literal's UTF-8 bytes (no line feed). */
+  bytes: Uint8Array;
+  /** True when the pattern matches it in either case (then it is ASCII only). */
+  ignoreCase: boolean;
+}
+
+/** Characters that mean something outside a class in RE2's syntax. */
+const META = new Set([..."\\.+*?()|[]{}^$"]);
+
+/**
+ * Finds the longest run of literal characters that every match of `source` (RE2 syntax) must contain,
+ * by a conservative walk of the pattern's top level: any alternation at the top level, or a flag
+ * group `(?flags)` anywhere but at the start, gives none; groups, classes, escapes other than escaped
+ * punctuation, `.`, anchors and counted or optional atoms end a run (an optional atom leaves it too).
+ * With case ignored (the option, or a leading `(?i)`), only runs of ASCII characters are used, matched
+ * by the scanner in either case (the scanner also lets through lines with K or ſ, which fold to `k` and
+ * `s`, for the pattern to decide).
+ *
+ * The rule is: a line that does not contain the literal cannot match. `pattern_test.ts` checks it on
+ * every line of the Loghub corpus for a set of patterns, against RE2JS itself.
+ *
+ * @param source The pattern (it compiles: call {@linkcode compilePattern} first).
+ * @param ignoreCase The search's `ignore_case`.
+ * @returns The literal, or null when none was found (every line is tested).
+ * @example
+ * ```ts
+ * import { requiredLiteral } from "./pattern.ts";
+ * const lit = requiredLiteral("zq-[0-9]+ timed", false)!;
+ * console.assert(new TextDecoder().decode(lit.bytes) === " timed");
+ * console.assert(requiredLiteral("a|b", false) === null);
+ * ```
+ */
+export function requiredLiteral(source: string, ignoreCase: boolean): RequiredLiteral | null {
+  let i = 0;
+  let fold = ignoreCase;
+  // A leading flag group: (?i), (?s), (?m), (?U) and combinations; a `-` (clearing flags) gives up.
+  const lead = /^\(\?([imsU]+)\)/.exec(source);
+  if (lead) {
+    if (lead[1].includes("i")) fold = true;
+    i = lead[0].length;
+  }
+  let best = "";
+  let run: string[] = [];
+  const endRun = () => {
+    const s = run.join("");
+    if (new TextEncoder().encode(s).length > new TextEncoder().encode(best).length) best = s;
+    run = [];
+  };
+  /** Appends one literal character (a code point), or ends the run when it cannot be used. */
+  const literal = (ch: string) => {
+    if (ch === "\n" || (fold && ch.codePointAt(0)! > 0x7f)) endRun();
+    else run.push(ch);
+  };
+  let lastWasLiteral = false;
+  while (i < source.length) {
+    const c = source[i];
+    // Quantifiers apply to the atom before them.
+    if (c === "*" || c === "?" || c === "+" || c === "{") {
+      let min = c === "+" ? 1 : 0;
+      let len = 1;
+      if (c === "{") {
+        const m = /^\{(\d*)(,(\d*))?\}/.exec(source.slice(i));
+        if (!m || m[1] === "") {
+          // RE2 reads a `{` that is not a repeat as a literal brace.
+          literal("{");
+          lastWasLiteral = true;
+          i++;
+          continue;
+        }
+        min = Number(m[1]);
+        len = m[0].length;
+      }
+      if (lastWasLiteral) {
+        const atom = run.pop()!;
+        if (min >= 1) {
+          run.push(atom);
+        }
+      }
+      endRun();
+      i += len;
+      if (source[i] === "?") i++; // lazy
+      lastWasLiteral = false;
+      continue;
+    }
+    lastWasLiteral = false;
+    if (c === "|") return null;
+    if (c === "(") {
+      if (source.startsWith("(?", i) && !/^\(\?(:|P?<|[imsU-]*:)/.test(source.slice(i))) {
+        return null; // a flag change in mid-pattern
+      }
+      const end = groupEnd(source, i);
+      if (end < 0) return null;
+      endRun();
+      i = end;
+      continue;
+    }
+    if (c === "[") {
+      const end = classEnd(source, i);
+      if (end < 0) return null;
+      endRun();
+      i = end;
+      continue;
+    }
+    if (c === "\\") {
+      const n = source[i + 1];
+      if (n === undefined) return null;
+      if (n === "Q") {
+        const stop = source.indexOf("\\E", i + 2);
+        const quoted = source.slice(i + 2, stop < 0 ? source.length : stop);
+        for (const ch of quoted) literal(ch);
+        // A quantifier after \E applies to the last quoted character.
+        lastWasLiteral = quoted.length > 0;
+        i = stop < 0 ? source.length : stop + 2;
+        continue;
+      }
+      if (/[\p{P}\p{S}]/u.test(n) && n.codePointAt(0)! < 0x80) {
+        literal(n);
+        lastWasLiteral = true;
+        i += 2;
+        continue;
+      }
+      endRun();
+      if (n === "p" || n === "P") {
+        i += source[i + 2] === "{" ? source.indexOf("}", i) + 1 - i : 3;
+        if (i <= 0) return null;
+      } else if (n === "x") {
+        i += source[i + 2] === "{" ? source.indexOf("}", i) + 1 - i : 4;
+        if (i <= 0) return null;
+      } else if (/[0-7]/.test(n)) {
+        let k = i + 1;
+        while (k < i + 4 && /[0-7]/.test(source[k] ?? "")) k++;
+        i = k;
+      } else i += 2;
+      continue;
+    }
+    if (META.has(c)) {
+      endRun();
+      i++;
+      continue;
+    }
+    const ch = String.fromCodePoint(source.codePointAt(i)!);
+    literal(ch);
+    lastWasLiteral = run.length > 0;
+    i += ch.length;
+  }
+  endRun();
+  if (best === "") return null;
+  return { bytes: new TextEncoder().encode(best), ignoreCase: fold };
+}
+
+/** The index after the `)` that closes the group opened at `open`, or -1. */
+function groupEnd(source: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      if (source[i + 1] === "Q") {
+        const stop = source.indexOf("\\E", i + 2);
+        if (stop < 0) return -1;
+        i = stop + 1;
+      } else i++;
+    } else if (c === "[") {
+      const end = classEnd(source, i);
+      if (end < 0) return -1;
+      i = end - 1;
+    } else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** The index after the `]` that closes the class opened at `open`, or -1. */
+function classEnd(source: string, open: number): number {
+  let i = open + 1;
+  if (source[i] === "^") i++;
+  if (source[i] === "]") i++; // a `]` first is a literal
+  for (; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "[" && source[i + 1] === ":") {
+      const stop = source.indexOf(":]", i + 2);
+      if (stop < 0) return -1;
+      i = stop + 1;
+    } else if (c === "]") return i + 1;
+  }
+  return -1;
+}

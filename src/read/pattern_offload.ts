@@ -1,0 +1,185 @@
+/**
+ * Testing a pattern on one long line where the test can be stopped: in a separate worker that is
+ * terminated when the call's time budget runs out or the client cancels (issue #11, item 3;
+ * `../shared/cases/24-slow-regex-overruns-budget`).
+ *
+ * Why: RE2's linear time is linear in the line's length times the size of the compiled pattern, and a
+ * lazy DFA that keeps missing its cache falls back to the NFA: one 64 KiB line can cost seconds
+ * (`(?:a|aa){1,1000}b` on 64 Ki `a`s: 3 s here; `[ab]*a[ab]{20}c` on random `ab`: 0.3 s). JavaScript
+ * cannot interrupt a running function, and a search runs in the tool worker, whose event loop also
+ * carries every other call and the client's cancel. So a line that may be slow ({@linkcode isHeavy})
+ * is sent to a worker; the search awaits it, and terminates it at the deadline or on cancel.
+ *
+ * The worker runs the program's main module: `main.ts` calls {@linkcode runPatternWorker} when the
+ * worker's name is {@linkcode PATTERN_WORKER_NAME}.
+ *
+ * @module
+ */
+
+import { RE2JS } from "re2js";
+import { dirname } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+/** The name the pattern worker runs under (`main.ts` dispatches on it). */
+export const PATTERN_WORKER_NAME = "logpeek-pattern";
+
+/**
+ * Lines of at most this many bytes (4 KiB), with a compiled pattern small enough
+ * ({@linkcode isHeavy}), are tested in place: measured worst cases stay under ~20 ms a line.
+ */
+export const LIGHT_BYTES = 4096;
+
+/** Pattern size × bytes above which a line is tested in the worker (≈ 20 ms for the NFA here). */
+export const LIGHT_COST = 4_000_000;
+
+/**
+ * True when testing `bytes` bytes against a pattern of `programSize` instructions may take long enough
+ * (tens of milliseconds or more) to hold the call past its budget or delay a cancel.
+ *
+ * @param programSize `RE2JS.programSize()`.
+ * @param bytes The bytes to be tested.
+ */
+export function isHeavy(programSize: number, bytes: number): boolean {
+  return bytes > LIGHT_BYTES || programSize * bytes > LIGHT_COST;
+}
+
+/** How a test in the worker ended. */
+export type OffloadOutcome = "match" | "no_match" | "time_budget" | "cancelled";
+
+/** A request to the pattern worker. */
+interface Request {
+  id: number;
+  pattern: string;
+  flags: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * Tests lines in a worker that can be stopped. Start one per search; {@linkcode close} it at the end.
+ * The worker starts on the first test (tens of milliseconds) and is sent nothing but the line's bytes.
+ */
+export class PatternOffload implements Disposable {
+  #worker: Worker | null = null;
+  #next = 1;
+  #waiting = new Map<number, (match: boolean) => void>();
+
+  /** @param pattern The pattern's source. @param flags RE2JS flags (`CASE_INSENSITIVE` or 0). */
+  constructor(readonly pattern: string, readonly flags: number) {}
+
+  /**
+   * Tests one line.
+   *
+   * @param bytes The line's bytes (copied before the call returns: the caller may reuse its buffer).
+   * @param deadline `performance.now()` (ms) at which the test is abandoned.
+   * @param signal Aborted when the client cancels.
+   * @returns Whether the pattern matched, or why it was stopped (the worker is then terminated; the
+   *   next test starts a new one).
+   */
+  async test(bytes: Uint8Array, deadline: number, signal?: AbortSignal): Promise<OffloadOutcome> {
+    if (signal?.aborted) return "cancelled";
+    if (performance.now() >= deadline) return "time_budget";
+    const worker = this.#start();
+    const id = this.#next++;
+    const copy = bytes.slice();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await new Promise<OffloadOutcome>((resolve) => {
+        this.#waiting.set(id, (match) => resolve(match ? "match" : "no_match"));
+        timer = setTimeout(() => resolve("time_budget"), Math.max(0, deadline - performance.now()));
+        onAbort = () => resolve("cancelled");
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const req: Request = { id, pattern: this.pattern, flags: this.flags, bytes: copy };
+        worker.postMessage(req, [copy.buffer]);
+      }).then((outcome) => {
+        if (outcome === "time_budget" || outcome === "cancelled") this.#stop();
+        return outcome;
+      });
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+      this.#waiting.delete(id);
+    }
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const url = workerUrl();
+    // The worker inherits the permissions of the code that starts it, already narrowed to the roots (a
+    // `deno.permissions` option would end the process with exit 70 without --unstable-worker-options).
+    const worker = new Worker(url, { type: "module", name: PATTERN_WORKER_NAME });
+    worker.onmessage = (e: MessageEvent<{ id: number; match: boolean }>) => {
+      this.#waiting.get(e.data.id)?.(e.data.match);
+    };
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      console.error(`logpeek: the pattern worker failed: ${e.message}`);
+      this.#stop();
+    };
+    this.#worker = worker;
+    return worker;
+  }
+
+  #stop(): void {
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+
+  /** Terminates the worker, if one was started. */
+  close(): void {
+    this.#stop();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/**
+ * The worker's module: this file when run from source (it starts in tens of milliseconds: it imports
+ * only RE2JS), else the program's main module (a bundle, a compiled binary), whose `main.ts` dispatches
+ * on the worker's name.
+ */
+function workerUrl(): string {
+  return import.meta.url.endsWith("/read/pattern_offload.ts") ? import.meta.url : Deno.mainModule;
+}
+
+/**
+ * The folder the pattern worker's module is read from, or null when it is not a file. Deno checks read
+ * permission when a worker loads its module, so the server's `--allow-read` list holds this folder
+ * (`cli/flags.ts`): source files of logpeek itself, no log.
+ *
+ * @returns An absolute path, or null.
+ */
+export function patternWorkerFolder(): string | null {
+  const url = workerUrl();
+  return url.startsWith("file:") ? dirname(fromFileUrl(url)) : null;
+}
+
+/** True when this module runs in the pattern worker. */
+export function inPatternWorker(): boolean {
+  // deno-lint-ignore no-explicit-any
+  const scope = (globalThis as any).WorkerGlobalScope;
+  return typeof scope !== "undefined" && self instanceof scope && self.name === PATTERN_WORKER_NAME;
+}
+
+/**
+ * Answers test requests; runs when this module, or `main.ts` (a bundle, a compiled binary), is the
+ * pattern worker's module. A second call does nothing (in a bundle both run).
+ */
+export function runPatternWorker(): void {
+  const running = Symbol.for("logpeek.patternWorker");
+  // deno-lint-ignore no-explicit-any
+  if ((globalThis as any)[running]) return;
+  // deno-lint-ignore no-explicit-any
+  (globalThis as any)[running] = true;
+  let compiled: { key: string; re: RE2JS } | null = null;
+  globalThis.addEventListener("message", (e: Event) => {
+    const m = (e as MessageEvent<Request>).data;
+    const key = `${m.flags}:${m.pattern}`;
+    if (compiled?.key !== key) compiled = { key, re: RE2JS.compile(m.pattern, m.flags) };
+    (self as unknown as Worker).postMessage({ id: m.id, match: compiled.re.test(m.bytes) });
+  });
+}
+
+if (import.meta.main && inPatternWorker()) runPatternWorker();

@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { RE2JS } from "re2js";
+import { compilePattern, requiredLiteral } from "./pattern.ts";
+import { sharedDir } from "../../tests/shared_dir.ts";
+import { isHeavy, PatternOffload } from "./pattern_offload.ts";
+
+const dec = new TextDecoder();
+const lit = (p: string, ic = false) => {
+  const l = requiredLiteral(p, ic);
+  return l ? `${dec.decode(l.bytes)}${l.ignoreCase ? "/i" : ""}` : null;
+};
+
+Deno.test("requiredLiteral: the longest run every match holds, or none", () => {
+  assert.equal(lit("zq-[0-9]+ timed"), " timed");
+  assert.equal(lit("blk_-?[0-9]+ .*(terminating|deleting)"), "blk_");
+  assert.equal(lit("[0-9]{3}-[a-z]{4}"), "-");
+  assert.equal(lit("(?i)error.*refused"), "refused/i");
+  assert.equal(lit("error", true), "error/i");
+  assert.equal(lit("abc*d"), "ab");
+  assert.equal(lit("abc+d"), "abc");
+  assert.equal(lit("abc?de"), "ab");
+  assert.equal(lit("abc{0,3}de"), "ab");
+  assert.equal(lit("abc{2}de"), "abc");
+  assert.equal(lit("a|b"), null);
+  assert.equal(lit("(foo|bar)"), null);
+  assert.equal(lit("x(?i)abcdef"), null); // a flag change in mid-pattern
+  assert.equal(lit("(?i:abc)de"), "de");
+  assert.equal(lit("\\Qa.b*c\\E+x"), "a.b*c");
+  assert.equal(lit("1\\.2\\.3"), "1.2.3");
+  assert.equal(lit("\\d+ms\\b"), "ms");
+  assert.equal(lit("[a-z]+"), null);
+  assert.equal(lit("\\pLabc\\p{Greek}de"), "abc");
+  assert.equal(lit("straße"), "straße");
+  assert.equal(lit("(?i)straße"), "stra/i"); // non-ASCII letters fold outside the scanner's reach
+  assert.equal(lit("[]a]xyz"), "xyz");
+  assert.equal(lit("a{,3}"), "a{,3"); // not a repeat in RE2: literal braces (the `}` ends the run)
+});
+
+/** Patterns with their literals, run over every line of the corpus. */
+const PATTERNS = [
+  "zq-[0-9]+ timed",
+  "blk_-?[0-9]+ .*(terminating|deleting)",
+  "[0-9]{3}-[a-z]{4}",
+  "(?i)error.*refused",
+  "Received block blk_[0-9-]+ of size \\d+",
+  "session (opened|closed) for user \\w+",
+  "(?i)failed",
+  "\\bWARN(ING)?\\b",
+  "^\\d{6} \\d{6}",
+  "[A-Z]{4,}\\s+\\d",
+  "jk2_init\\(\\) Found child \\d+",
+  "(?i)Connection.*closed",
+  "authentication failure;.*rhost=\\S+",
+  "Invalid user \\w+ from",
+  "(?i)k[a-z]+s",
+  "INFO [a-z.]+: ",
+  "\\[[a-z]+\\]",
+  "Starting.*\\.\\.\\.",
+];
+
+Deno.test("requiredLiteral: no line of the Loghub corpus matches a pattern without holding its literal (RE2JS decides)", () => {
+  const shared = sharedDir("the required-literal check over the Loghub corpus");
+  if (!shared) return;
+  const dir = `${shared}/corpus/loghub`;
+  let tested = 0;
+  let matched = 0;
+  for (const e of Deno.readDirSync(dir)) {
+    if (!e.name.endsWith(".log")) continue;
+    const lines = Deno.readTextFileSync(`${dir}/${e.name}`).split("\n");
+    for (const p of PATTERNS) {
+      for (const ic of [false, true]) {
+        const re = compilePattern(p, ic);
+        const l = requiredLiteral(p, ic);
+        if (!l) continue;
+        const text = dec.decode(l.bytes);
+        for (const line of lines) {
+          tested++;
+          if (!re.test(line)) continue;
+          matched++;
+          const holds = l.ignoreCase ? line.toLowerCase().includes(text.toLowerCase()) : line.includes(text);
+          assert.ok(holds, `${p} (ignore_case ${ic}) matched "${line}" without "${text}"`);
+        }
+      }
+    }
+  }
+  console.error(`requiredLiteral: ${tested} line tests, ${matched} matches, each holding its literal`);
+  assert.ok(matched > 10_000);
+});
+
+Deno.test("isHeavy: short lines with small patterns are tested in place, long lines or large patterns in the worker", () => {
+  assert.equal(isHeavy(compilePattern("zq-[0-9]+ timed", false).programSize(), 200), false);
+  assert.equal(isHeavy(13, 4097), true);
+  assert.equal(isHeavy(compilePattern("[A-Za-z0-9+/]{1000}=", false).programSize(), 4096), true);
+});
+
+Deno.test("PatternOffload: answers as RE2JS does, and gives up at the deadline or a cancel, promptly", async () => {
+  using off = new PatternOffload("[A-Za-z0-9+/]{10}=", 0);
+  const enc = new TextEncoder();
+  assert.equal(await off.test(enc.encode("data=abcdefghij="), performance.now() + 5000), "match");
+  assert.equal(await off.test(enc.encode("data=abc="), performance.now() + 5000), "no_match");
+  // 3 s of work for RE2JS here (the DFA misses its cache and falls back to the NFA).
+  using slow = new PatternOffload("(?:a|aa){1,1000}b", 0);
+  const line = enc.encode("b" + "a".repeat(65536) + "c");
+  assert.equal(RE2JS.compile("(?:a|aa){1,1000}b").test("aab"), true);
+  let t = performance.now();
+  assert.equal(await slow.test(line, performance.now() + 300), "time_budget");
+  const late = performance.now() - t - 300;
+  console.error(`deadline: answered ${late.toFixed(0)} ms after it`);
+  assert.ok(late < 100, `${late} ms late`);
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 200);
+  t = performance.now();
+  assert.equal(await slow.test(line, performance.now() + 60_000, ac.signal), "cancelled");
+  assert.ok(performance.now() - t < 300);
+  // After a stop, the next test starts a new worker.
+  assert.equal(await slow.test(enc.encode("aaab"), performance.now() + 5000), "match");
+});
