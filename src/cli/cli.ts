@@ -27,6 +27,7 @@ import { VERSION } from "../core/version.ts";
 import { localDispatch } from "../server/handlers.ts";
 import type { Dispatch } from "../tools/deps.ts";
 import { startToolWorker, WorkerPermissionError } from "../server/worker_host.ts";
+import { PatternOffload } from "../read/pattern_offload.ts";
 
 /** The usage text, printed by `--help` (stdout) and on a usage error (stderr). */
 export const USAGE =
@@ -402,7 +403,10 @@ export async function main(
       closeWorker = worker.close;
       stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
     } else {
-      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact });
+      // Tools run on this thread: a pattern's costly lines are tested in a worker started from here.
+      const patterns = new PatternOffload();
+      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact, patterns });
+      closeWorker = () => patterns.close();
     }
     const server = createServer({ limits, dispatch });
     // The trace is always redacted; --no-redact is about returned log text only (issue #8).

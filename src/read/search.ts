@@ -17,7 +17,7 @@ import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scan
 import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, requiredLiteral } from "./pattern.ts";
-import { isHeavy, PatternOffload } from "./pattern_offload.ts";
+import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 
@@ -53,6 +53,11 @@ export interface SearchOptions {
    */
   regex?: boolean;
 
+  /**
+   * Where a line that may be slow to test against a pattern is tested ({@linkcode PatternTester});
+   * default: a worker started for this search.
+   */
+  patterns?: PatternTester;
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
   /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
@@ -166,7 +171,9 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   const folded = re ? null : foldMatcher(opts.text);
   const literal = re ? requiredLiteral(opts.text, opts.ignoreCase ?? false) : null;
   const size = re ? re.programSize() : 0;
-  using offload = new PatternOffload(opts.text, opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  using own = opts.patterns ? null : new PatternOffload();
+  const tester: PatternTester = opts.patterns ?? own!;
+  const flags = opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
@@ -242,7 +249,7 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     heavy = null;
     const end = Math.min(h.e, TESTED_BYTES);
     const tested = h.bytes.subarray(0, end);
-    const outcome = await offload.test(tested, deadline, opts.signal);
+    const outcome = await tester.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
     const lineStart = from.off + h.at;
     if (outcome === "time_budget" || outcome === "cancelled") {
       // Not tested: the next page starts at this line.

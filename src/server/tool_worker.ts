@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { ArtifactStore } from "../state/artifacts.ts";
 import type { Limits } from "../core/config.ts";
 import { localDispatch } from "./handlers.ts";
+import type { OffloadOutcome, PatternTester } from "../read/pattern_offload.ts";
 import type { Root } from "../source/roots.ts";
 import type { Dispatch } from "../tools/deps.ts";
 
@@ -40,7 +41,19 @@ export interface WorkerInit {
 export type ToWorker =
   | { type: "init"; init: WorkerInit }
   | { type: "call"; id: number; tool: string; args: Record<string, unknown>; progress: boolean }
-  | { type: "cancel"; id: number };
+  | { type: "cancel"; id: number }
+  | { type: "pattern_result"; id: number; outcome: OffloadOutcome };
+
+/**
+ * A message from the worker: ready, a call's progress or result, or a pattern test it asks the main
+ * thread to run (`read/pattern_offload.ts`: a worker started by a worker is slow) or to stop.
+ */
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "progress"; id: number; offset: number; total: number; message: string }
+  | { type: "result"; id: number; result: unknown }
+  | { type: "pattern"; id: number; pattern: string; flags: number; bytes: Uint8Array; ms: number }
+  | { type: "pattern_cancel"; id: number };
 
 /** True in a Web Worker (not the main thread). */
 export function inWorker(): boolean {
@@ -53,7 +66,30 @@ export function inWorker(): boolean {
 export function runToolWorker(): void {
   let dispatch: Dispatch | null = null;
   const calls = new Map<number, AbortController>();
-  const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
+  const post = (m: FromWorker, transfer: Transferable[] = []) =>
+    (self as unknown as Worker).postMessage(m, transfer);
+  const tests = new Map<number, (outcome: OffloadOutcome) => void>();
+  let nextTest = 1;
+  // Pattern tests run by the main thread, in its pattern worker.
+  const patterns: PatternTester = {
+    test(pattern, flags, bytes, ms, signal) {
+      if (signal?.aborted) return Promise.resolve("cancelled");
+      const id = nextTest++;
+      const copy = bytes.slice();
+      return new Promise<OffloadOutcome>((resolve) => {
+        const onAbort = () => {
+          post({ type: "pattern_cancel", id });
+          resolve("cancelled");
+        };
+        tests.set(id, (outcome) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(outcome);
+        });
+        signal?.addEventListener("abort", onAbort, { once: true });
+        post({ type: "pattern", id, pattern, flags, bytes: copy, ms }, [copy.buffer]);
+      }).finally(() => tests.delete(id));
+    },
+  };
   globalThis.addEventListener("message", async (e: Event) => {
     const m = (e as MessageEvent<ToWorker>).data;
     if (m.type === "init") {
@@ -71,10 +107,13 @@ export function runToolWorker(): void {
           : null,
         artifactsOff: i.artifactsOff,
         redact: i.redact,
+        patterns,
       });
       post({ type: "ready" });
     } else if (m.type === "cancel") {
       calls.get(m.id)?.abort();
+    } else if (m.type === "pattern_result") {
+      tests.get(m.id)?.(m.outcome);
     } else if (m.type === "call") {
       const ac = new AbortController();
       calls.set(m.id, ac);

@@ -12,7 +12,8 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolResult } from "../tools/outcome.ts";
 import type { CallContext, Dispatch } from "../tools/deps.ts";
-import type { ToWorker, WorkerInit } from "./tool_worker.ts";
+import type { FromWorker, ToWorker, WorkerInit } from "./tool_worker.ts";
+import { PatternOffload } from "../read/pattern_offload.ts";
 
 /** A running tool worker. */
 export interface ToolWorker extends Disposable {
@@ -91,12 +92,23 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
       });
     }
   };
-  worker.onmessage = (e: MessageEvent) => {
+  // The worker's pattern tests (read/pattern_offload.ts), run in a worker started from this thread.
+  const patterns = new PatternOffload();
+  const tests = new Map<number, AbortController>();
+  worker.onmessage = (e: MessageEvent<FromWorker>) => {
     const m = e.data;
-    if (m.type === "ready") ready();
+    if (m.type === "pattern") {
+      const ac = new AbortController();
+      tests.set(m.id, ac);
+      void patterns.test(m.pattern, m.flags, m.bytes, m.ms, ac.signal).then((outcome) => {
+        tests.delete(m.id);
+        send({ type: "pattern_result", id: m.id, outcome });
+      });
+    } else if (m.type === "pattern_cancel") tests.get(m.id)?.abort();
+    else if (m.type === "ready") ready();
     else if (m.type === "progress") pending.get(m.id)?.call?.progress?.(m.offset, m.total, m.message);
     else if (m.type === "result") {
-      pending.get(m.id)?.resolve(m.result);
+      pending.get(m.id)?.resolve(m.result as ToolResult);
       pending.delete(m.id);
     }
   };
@@ -112,6 +124,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
   const close = () => {
     fail("closed");
     worker.terminate();
+    patterns.close();
   };
   return {
     permissions: { read, write },

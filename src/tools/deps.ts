@@ -11,6 +11,7 @@ import type { Limits } from "../core/config.ts";
 import type { LogSource } from "../source/log_source.ts";
 import type { ArtifactStore } from "../state/artifacts.ts";
 import type { ToolResult } from "./outcome.ts";
+import type { PatternTester } from "../read/pattern_offload.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
@@ -32,6 +33,11 @@ export interface ToolContext {
    * (`cursorKey` in `src/state/state_dir.ts`). The client never sees it.
    */
   cursorKey: Uint8Array;
+  /**
+   * Where `log_search` tests a pattern on lines that may be slow to test, so the test can be stopped
+   * (`read/pattern_offload.ts`); default: a worker started for each search that needs one.
+   */
+  patterns?: PatternTester;
 }
 
 /** What one call brings besides its arguments: the client's cancellation and progress token. */

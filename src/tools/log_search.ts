@@ -166,6 +166,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     resume,
     signal: call?.signal,
     onProgress: call?.progress,
+    patterns: ctx.patterns,
   });
   const next_cursor = r.next
     ? makeCursor(log, { k: "log_search", f: log.name, q: query, ...r.next }, ctx.cursorKey)
