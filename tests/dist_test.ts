@@ -39,11 +39,11 @@ Deno.test({
     }).output();
     assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
     const empty = tempDir("logpeek-empty-deno-dir-");
-    const tools = await smoke(Deno.execPath(), (state) => [
+    const tools = await smoke(Deno.execPath(), (state, logs) => [
       "run",
       "--no-config",
       "--no-prompt",
-      `--allow-read=${DEMO},${state}`,
+      `--allow-read=${DEMO},${state},${logs}`,
       `--allow-write=${state}`,
       `--allow-env=${ENV_NAMES.join(",")}`,
       bundle,

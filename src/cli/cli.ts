@@ -29,9 +29,14 @@ import type { Dispatch } from "../tools/deps.ts";
 import { startToolWorker, WorkerPermissionError } from "../server/worker_host.ts";
 import { PatternOffload } from "../read/pattern_offload.ts";
 
-/** The usage text, printed by `--help` (stdout) and on a usage error (stderr). */
-export const USAGE =
-  `logpeek ${VERSION}: an MCP server (stdio) that lets AI agents read log files safely and honestly.
+/**
+ * The usage text, printed by `--help` (stdout) and on a usage error (stderr). A function, not a
+ * constant: its example flags name the pattern worker's folder, which is known only in the main thread.
+ *
+ * @returns The text, ending in a newline.
+ */
+export function usage(): string {
+  return `logpeek ${VERSION}: an MCP server (stdio) that lets AI agents read log files safely and honestly.
 
 Usage: logpeek [options] ROOT...
        logpeek trace-report [--state-dir DIR] [--json]
@@ -69,6 +74,7 @@ Run with Deno's narrowest permissions (as \`deno task start\` and config do), e.
   deno run ${serverFlags(["/var/log/app"], "/home/me/.local/state/logpeek").join(" \\\n    ")} \\
     main.ts --state-dir /home/me/.local/state/logpeek /var/log/app
 `;
+}
 
 /** Where the CLI writes. stdout carries the MCP protocol only once the server runs. */
 export interface CliIo {
@@ -271,7 +277,7 @@ export async function main(
   if ("error" in parsed) return usageError(io, parsed.error);
   const v = parsed.values;
   if (v.help) {
-    io.stdout(USAGE);
+    io.stdout(usage());
     return 0;
   }
   if (v.version) {

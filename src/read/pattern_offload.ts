@@ -41,8 +41,11 @@ export function isHeavy(programSize: number, bytes: number): boolean {
   return bytes > LIGHT_BYTES || programSize * bytes > LIGHT_COST;
 }
 
-/** How a test in the worker ended. */
-export type OffloadOutcome = "match" | "no_match" | "time_budget" | "cancelled";
+/**
+ * How a test in the worker ended. `unavailable`: the worker cannot start (its module is not readable:
+ * Deno checks read permission when a worker loads its module); the caller tests in its own thread.
+ */
+export type OffloadOutcome = "match" | "no_match" | "time_budget" | "cancelled" | "unavailable";
 
 /**
  * Tests a pattern on one line where the test can be stopped. {@linkcode PatternOffload} does it in a
@@ -66,6 +69,11 @@ export interface PatternTester {
     ms: number,
     signal?: AbortSignal,
   ): Promise<OffloadOutcome>;
+  /**
+   * Starts the worker now, if it is not running, so that a first test does not wait for it (a search
+   * with a pattern calls it before it reads).
+   */
+  warm(): void;
 }
 
 /** A request to the pattern worker. */
@@ -86,6 +94,10 @@ export class PatternOffload implements PatternTester, Disposable {
   #worker: Worker | null = null;
   #next = 1;
   #waiting = new Map<number, (outcome: OffloadOutcome) => void>();
+  /** The worker has answered at least once (an error before that is a failure to start). */
+  #answered = false;
+  /** Why the worker cannot start, once it failed to; every later test is `unavailable`. */
+  #unavailable: string | null = null;
 
   /** {@inheritDoc PatternTester.test} */
   async test(
@@ -96,6 +108,7 @@ export class PatternOffload implements PatternTester, Disposable {
     signal?: AbortSignal,
   ): Promise<OffloadOutcome> {
     if (signal?.aborted) return "cancelled";
+    if (this.#unavailable !== null) return "unavailable";
     if (ms <= 0) return "time_budget";
     const worker = this.#start();
     const id = this.#next++;
@@ -111,13 +124,18 @@ export class PatternOffload implements PatternTester, Disposable {
         const req: Request = { id, pattern, flags, bytes: copy };
         worker.postMessage(req, [copy.buffer]);
       });
-      if (outcome === "time_budget" || outcome === "cancelled") this.#stop();
+      if (outcome === "time_budget" || outcome === "cancelled") this.#stop("time_budget");
       return outcome;
     } finally {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener("abort", onAbort);
       this.#waiting.delete(id);
     }
+  }
+
+  /** {@inheritDoc PatternTester.warm} */
+  warm(): void {
+    if (this.#unavailable === null) this.#start();
   }
 
   #start(): Worker {
@@ -127,26 +145,39 @@ export class PatternOffload implements PatternTester, Disposable {
     // `deno.permissions` option would end the process with exit 70 without --unstable-worker-options).
     const worker = new Worker(url, { type: "module", name: PATTERN_WORKER_NAME });
     worker.onmessage = (e: MessageEvent<{ id: number; match: boolean }>) => {
+      this.#answered = true;
       this.#waiting.get(e.data.id)?.(e.data.match ? "match" : "no_match");
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
-      console.error(`logpeek: the pattern worker failed: ${e.message}`);
-      this.#stop();
+      if (this.#answered) {
+        console.error(`logpeek: the pattern worker failed: ${e.message}`);
+        this.#stop("time_budget");
+        return;
+      }
+      this.#unavailable = e.message;
+      console.error(
+        `logpeek: the pattern worker cannot start (${e.message}): lines over ${LIGHT_BYTES} bytes are ` +
+          "tested in the calling thread, where a costly pattern can overrun the time budget and a cancel " +
+          `waits for the line; allow reading ${
+            patternWorkerFolder() ?? url
+          } (\`logpeek config\` prints such flags)`,
+      );
+      this.#stop("unavailable");
     };
     this.#worker = worker;
     return worker;
   }
 
-  #stop(): void {
+  #stop(outcome: OffloadOutcome): void {
     this.#worker?.terminate();
     this.#worker = null;
-    for (const resolve of this.#waiting.values()) resolve("time_budget");
+    for (const resolve of this.#waiting.values()) resolve(outcome);
   }
 
   /** Terminates the worker, if one was started. */
   close(): void {
-    this.#stop();
+    this.#stop("time_budget");
   }
 
   [Symbol.dispose](): void {
@@ -160,7 +191,11 @@ export class PatternOffload implements PatternTester, Disposable {
  * on the worker's name.
  */
 function workerUrl(): string {
-  return import.meta.url.endsWith("/read/pattern_offload.ts") ? import.meta.url : Deno.mainModule;
+  // In a bundle this module's URL is the bundle's, which is also the main module (and a worker has no
+  // Deno.mainModule).
+  return import.meta.url.endsWith("/read/pattern_offload.ts")
+    ? import.meta.url
+    : (Deno.mainModule ?? import.meta.url);
 }
 
 /**

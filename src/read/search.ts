@@ -174,6 +174,7 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   using own = opts.patterns ? null : new PatternOffload();
   const tester: PatternTester = opts.patterns ?? own!;
   const flags = opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
+  if (re) tester.warm();
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
@@ -249,7 +250,9 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     heavy = null;
     const end = Math.min(h.e, TESTED_BYTES);
     const tested = h.bytes.subarray(0, end);
-    const outcome = await tester.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
+    let outcome = await tester.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
+    // No worker (its module is not readable): tested here, where it cannot be stopped.
+    if (outcome === "unavailable") outcome = re!.test(tested) ? "match" : "no_match";
     const lineStart = from.off + h.at;
     if (outcome === "time_budget" || outcome === "cancelled") {
       // Not tested: the next page starts at this line.

@@ -53,7 +53,8 @@ export type FromWorker =
   | { type: "progress"; id: number; offset: number; total: number; message: string }
   | { type: "result"; id: number; result: unknown }
   | { type: "pattern"; id: number; pattern: string; flags: number; bytes: Uint8Array; ms: number }
-  | { type: "pattern_cancel"; id: number };
+  | { type: "pattern_cancel"; id: number }
+  | { type: "pattern_warm" };
 
 /** True in a Web Worker (not the main thread). */
 export function inWorker(): boolean {
@@ -72,6 +73,7 @@ export function runToolWorker(): void {
   let nextTest = 1;
   // Pattern tests run by the main thread, in its pattern worker.
   const patterns: PatternTester = {
+    warm: () => post({ type: "pattern_warm" }),
     test(pattern, flags, bytes, ms, signal) {
       if (signal?.aborted) return Promise.resolve("cancelled");
       const id = nextTest++;

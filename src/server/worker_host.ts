@@ -105,6 +105,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
         send({ type: "pattern_result", id: m.id, outcome });
       });
     } else if (m.type === "pattern_cancel") tests.get(m.id)?.abort();
+    else if (m.type === "pattern_warm") patterns.warm();
     else if (m.type === "ready") ready();
     else if (m.type === "progress") pending.get(m.id)?.call?.progress?.(m.offset, m.total, m.message);
     else if (m.type === "result") {

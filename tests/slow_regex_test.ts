@@ -1,0 +1,145 @@
+/**
+ * Issue #11 item 3 and `../shared/cases/24-slow-regex-overruns-budget`: no pattern and no line can hold a
+ * call past its time budget or delay a cancel. A line that may be slow to test is tested in a worker the
+ * search stops at the deadline or on cancel (`src/read/pattern_offload.ts`), in both ways the server
+ * runs its tools (on its main thread, with read permission narrowed by the command line; in the tool
+ * worker, when read permission covers everything).
+ *
+ * Times are wall times seen by the client, on a machine others share: the bounds carry a margin over
+ * the issue's (budget + 100 ms, cancel within 50 ms), and each measured value is printed.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { caseLogs } from "./case_logs.ts";
+import { tempDir } from "./fixtures.ts";
+import { connect } from "./mcp_client.ts";
+import { sharedDir } from "./shared_dir.ts";
+
+const opts = { sanitizeResources: false, sanitizeOps: false };
+const CASE = "24-slow-regex-overruns-budget";
+const B64 = "[A-Za-z0-9+/]{1000}=";
+/** 3 s a 64 KiB line of `a`s for RE2JS here: its DFA misses its cache and falls back to the NFA. */
+const SLOW = "(?:a|aa){1,1000}b";
+
+/** True when some `=` in `line` follows 1000 base64 characters: the case's pattern, checked by hand. */
+function b64Match(line: string): boolean {
+  let run = 0;
+  for (const c of line) {
+    if (c === "=" && run >= 1000) return true;
+    run = /[A-Za-z0-9+/]/.test(c) ? run + 1 : 0;
+  }
+  return false;
+}
+
+const dir = tempDir("logpeek-slowre-");
+// A light first line (so a page can get past it), then 20 lines that cost RE2JS 3 s each, then a match.
+Deno.writeTextFileSync(
+  `${dir}/slow.log`,
+  "2024-05-01 10:00:00 INFO start\n" + ("b" + "a".repeat(65536) + "c\n").repeat(20) + "aab\n",
+);
+
+for (const mode of ["main thread", "worker"] as const) {
+  const extra = mode === "worker" ? { broadRead: true } : {};
+
+  Deno.test({
+    name:
+      `e2e (${mode}): case 24 — a {1000} repetition on 60,000-character base64 lines ends near its 500 ms budget`,
+    ...opts,
+    async fn() {
+      const shared = sharedDir("case 24 (a slow regex overruns its budget)");
+      if (!shared) return;
+      const logs = caseLogs(shared, CASE);
+      const lines = Deno.readTextFileSync(`${logs}/blob.log`).split("\n").filter((l) => l);
+      assert.deepEqual(lines.map(b64Match), [false, false, false]); // CASE.md: no match on any line
+      await using s = await connect([logs], { LOGPEEK_SEARCH_MS: "500" }, [], extra);
+      let cursor: string | undefined;
+      let pages = 0;
+      while (true) {
+        const t = performance.now();
+        const r = await s.call("log_search", { file: "blob.log", text: B64, regex: true, cursor });
+        const ms = performance.now() - t;
+        console.error(
+          `case 24 (${mode}), page ${++pages}: ${ms.toFixed(0)} ms, ${r.structuredContent.stop_reason}`,
+        );
+        assert.ok(ms <= 1000, `${ms} ms for a 500 ms budget (case 24: ≤ 1000 ms)`);
+        assert.deepEqual(r.structuredContent.matches, []);
+        if (r.structuredContent.complete) break;
+        assert.equal(r.structuredContent.stop_reason, "time_budget");
+        cursor = r.structuredContent.next_cursor;
+        assert.ok(cursor, "a page stopped by its budget carries a cursor");
+        assert.ok(pages < 10);
+      }
+    },
+  });
+
+  Deno.test({
+    name:
+      `e2e (${mode}): a pattern that costs seconds a line ends at its budget, with a cursor past the lines tested`,
+    ...opts,
+    async fn() {
+      await using s = await connect([dir], { LOGPEEK_SEARCH_MS: "1000" }, [], extra);
+      const t = performance.now();
+      const r = await s.call("log_search", { file: "slow.log", text: SLOW, regex: true });
+      const ms = performance.now() - t;
+      console.error(`slow pattern (${mode}): answered in ${ms.toFixed(0)} ms for a 1000 ms budget`);
+      assert.ok(ms < 1000 + 400, `${ms} ms`);
+      const sc = r.structuredContent;
+      assert.deepEqual([sc.complete, sc.stop_reason, sc.matches.length], [false, "time_budget", 0]);
+      assert.ok(sc.next_cursor);
+      assert.ok(sc.scanned_lines >= 1 && sc.scanned_lines < 21, `${sc.scanned_lines} lines`);
+    },
+  });
+
+  Deno.test({
+    name: `e2e (${mode}): a cancel stops a pattern inside a line: the server answers the next call at once`,
+    ...opts,
+    async fn() {
+      await using s = await connect([dir], { LOGPEEK_SEARCH_MS: "600000" }, [], extra);
+      const ac = new AbortController();
+      const call = s.client.callTool(
+        { name: "log_search", arguments: { file: "slow.log", text: SLOW, regex: true } },
+        undefined,
+        { signal: ac.signal, timeout: 600_000 },
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const at = performance.now();
+      ac.abort("enough");
+      await assert.rejects(call);
+      const files = await s.call("log_files", {});
+      const ms = performance.now() - at;
+      console.error(`cancel (${mode}): log_files answered ${ms.toFixed(0)} ms after the cancel`);
+      assert.equal(files.isError, undefined);
+      assert.ok(ms <= 250, `${ms} ms (case 24: ≤ 250 ms)`);
+      // And the search is really stopped: the trace says cancelled, and a later call is quick too.
+      await new Promise((r) => setTimeout(r, 200));
+      const t = performance.now();
+      await s.call("log_tail", { file: "slow.log", lines: 1 });
+      assert.ok(performance.now() - t < 250);
+      const trace = Deno.readTextFileSync(`${s.stateDir}/traces/calls.jsonl`).trim().split("\n")
+        .map((l) => JSON.parse(l));
+      const cancelled = trace.find((x) => x.tool === "log_search");
+      assert.deepEqual([cancelled.cancelled, cancelled.error.kind], [true, "cancelled"]);
+    },
+  });
+}
+
+Deno.test({
+  name: "e2e: a pattern that costs seconds a line, given the time, finds the match after those lines",
+  ...opts,
+  async fn() {
+    // 20 lines at ~3 s each would be a minute: two lines only, with a budget that covers them.
+    const d = tempDir("logpeek-slowre2-");
+    Deno.writeTextFileSync(`${d}/two.log`, ("b" + "a".repeat(20000) + "c\n").repeat(2) + "aab\n");
+    await using s = await connect([d], { LOGPEEK_SEARCH_MS: "60000" });
+    const r = await s.call("log_search", { file: "two.log", text: SLOW, regex: true });
+    const sc = r.structuredContent;
+    // grep -E agrees: only line 3 holds an `a` followed by `b`.
+    const grep = new TextDecoder().decode(
+      new Deno.Command("grep", { args: ["-n", "-E", "ab", `${d}/two.log`], stdout: "piped" }).outputSync()
+        .stdout,
+    );
+    assert.equal(grep.trim().split("\n").map((l) => Number(l.split(":")[0])).join(), "3");
+    assert.deepEqual([sc.complete, sc.matches.map((m: { line_no: number }) => m.line_no)], [true, [3]]);
+  },
+});
