@@ -63,11 +63,11 @@ async function start(repo: string): Promise<Session> {
   return await connect([dirname(file)], env);
 }
 
-// deno-lint-ignore no-explicit-any
 async function call(
   s: Session,
   tool: string,
   args: Record<string, unknown>,
+  // deno-lint-ignore no-explicit-any
 ): Promise<{ ms: number; sc: any }> {
   const t = performance.now();
   const r = await s.call(tool, args);
