@@ -90,6 +90,7 @@ for (const [w, code] of Object.entries(WORDS)) {
   TABLE_CODES[slot] = code;
 }
 
+/** The level of the word buf[a, b) (ASCII letters, any case), or -1 when it is no level word. */
 function wordLevel(buf: Uint8Array, a: number, b: number): number {
   const len = b - a;
   if (len < 3 || len > 11) return -1;
@@ -173,7 +174,10 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
     const s = syslogLevel(buf, i, end);
     if (s >= 0) return s;
   }
+  const limit = Math.min(end, i + HEADER_BYTES);
   if (LETTER[first]) {
+    const t = syslogStamp(buf, i, end);
+    if (t > 0) return headerLevel(buf, t, end, limit);
     let j = i;
     while (j < end && (LETTER[buf[j]] || isDigit(buf[j]) || buf[j] === 95 || buf[j] === 46)) j++;
     if (j < end && buf[j] === 61) return logfmtLevel(buf, i, end); // first field is key=…
@@ -182,8 +186,11 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
   } else if (isDigit(first)) {
     const a = androidLevel(buf, i, end);
     if (a >= 0) return a;
+  } else if (first === 0x5b) {
+    const t = apacheStamp(buf, i, end);
+    if (t > 0) return headerLevel(buf, t, end, limit);
   }
-  return headerLevel(buf, i, end);
+  return headerLevel(buf, i, end, limit);
 }
 
 /**
@@ -205,11 +212,11 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
  * search ends at the first plain word too many, the word after a tag or quoted text: the level words of
  * a message (`sshd[1]: authentication failure;`) are not the line's level.
  */
-function headerLevel(buf: Uint8Array, i: number, end: number): number {
+function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): number {
   // Kept small, rare cases in helpers: V8 inlines it into levelOf only under 460 bytes of bytecode,
   // and that is worth ~20% on lines that reach it (measured on Loghub's Apache lines).
+  // `limit`: the line's start + HEADER_BYTES (or its end); `i` may be past a timestamp (see syslogStamp).
   const start = i;
-  const limit = Math.min(end, i + HEADER_BYTES);
   let names = 0; // plain words seen
   let depth = 0; // square brackets open
   let escEnd = -1; // where the last ANSI colour code ended: a delimiter
@@ -247,6 +254,41 @@ function headerLevel(buf: Uint8Array, i: number, end: number): number {
 }
 
 const LETTERS = 1, GROUPED = 2;
+
+function isDigitOrBlank(c: number): boolean {
+  return c === 32 || (c >= 48 && c <= 57);
+}
+
+/** True when buf[i, i + 8) is `hh:mm:ss` (digits and colons). */
+function clock(buf: Uint8Array, i: number): boolean {
+  return isDigit(buf[i]) && isDigit(buf[i + 1]) && buf[i + 2] === 58 && isDigit(buf[i + 3]) &&
+    isDigit(buf[i + 4]) && buf[i + 5] === 58 && isDigit(buf[i + 6]) && isDigit(buf[i + 7]);
+}
+
+/**
+ * Where the header walk may start past a BSD syslog timestamp `Mmm dd hh:mm:ss ` at `i` (`Dec 10
+ * 09:48:23 `, `Jul  6 …`): `i + 16`, or -1 when there is none (or nothing after it). The walk of rule 5
+ * over it finds no level and leaves no state (a month name, digits: no plain word counted), so starting
+ * after it gives the same level, without the work (issue #11: a quarter of Loghub's lines).
+ */
+function syslogStamp(buf: Uint8Array, i: number, end: number): number {
+  if (end - i <= 16 || buf[i + 3] !== 32 || buf[i + 6] !== 32 || buf[i + 15] !== 32) return -1;
+  if (!isDigitOrBlank(buf[i + 4]) || !isDigit(buf[i + 5]) || !clock(buf, i + 7)) return -1;
+  return dateName(buf, i, i + 3) ? i + 16 : -1;
+}
+
+/**
+ * Like {@linkcode syslogStamp}, for Apache's error log `[Www Mmm dd hh:mm:ss yyyy] ` (`[Sun Dec 04
+ * 04:47:44 2005] [error] …`): `i + 27`, or -1. A field in square brackets is a header field to rule 5,
+ * holding no level word here, and leaves no state after its `]`.
+ */
+function apacheStamp(buf: Uint8Array, i: number, end: number): number {
+  if (end - i <= 27 || buf[i + 4] !== 32 || buf[i + 8] !== 32 || buf[i + 11] !== 32) return -1;
+  if (buf[i + 20] !== 32 || buf[i + 25] !== 0x5d || buf[i + 26] !== 32) return -1;
+  if (!isDigitOrBlank(buf[i + 9]) || !isDigit(buf[i + 10]) || !clock(buf, i + 12)) return -1;
+  for (let k = 21; k < 25; k++) if (!isDigit(buf[i + k])) return -1;
+  return dateName(buf, i + 1, i + 4) && dateName(buf, i + 5, i + 8) ? i + 27 : -1;
+}
 
 /**
  * The header walk after the field buf[from, to) (with letters, not in square brackets) has ended: the
@@ -362,15 +404,23 @@ function ansiEnd(buf: Uint8Array, i: number, end: number): number {
   return i + 1;
 }
 
-/** English month and weekday names (`Jun`, `Sun`) as 24-bit codes of their three bytes. */
-const DATE_NAMES = new Set(
-  "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec Mon Tue Wed Thu Fri Sat Sun".split(" ")
-    .map((w) => w.charCodeAt(0) << 16 | w.charCodeAt(1) << 8 | w.charCodeAt(2)),
-);
+/**
+ * English month and weekday names (`Jun`, `Sun`) as 24-bit codes of their three bytes, each at its
+ * code modulo {@linkcode DATE_SLOTS} (no two share a slot): one load and one compare, no hashing.
+ */
+const DATE_SLOTS = 62;
+const DATE_NAMES = new Int32Array(DATE_SLOTS);
+for (const w of "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec Mon Tue Wed Thu Fri Sat Sun".split(" ")) {
+  const code = w.charCodeAt(0) << 16 | w.charCodeAt(1) << 8 | w.charCodeAt(2);
+  if (DATE_NAMES[code % DATE_SLOTS] !== 0) throw new Error(`date name slots collide at ${w}`);
+  DATE_NAMES[code % DATE_SLOTS] = code;
+}
 
 /** True when buf[a, b) is a three-letter month or weekday name (`Jun`, `Sun`): part of a timestamp. */
 function dateName(buf: Uint8Array, a: number, b: number): boolean {
-  return b - a === 3 && DATE_NAMES.has(buf[a] << 16 | buf[a + 1] << 8 | buf[a + 2]);
+  if (b - a !== 3) return false;
+  const code = buf[a] << 16 | buf[a + 1] << 8 | buf[a + 2];
+  return DATE_NAMES[code % DATE_SLOTS] === code;
 }
 
 /** True when buf[a, b) is a capital then some lower-case letters (`Failure`): a sentence's first word. */

@@ -317,3 +317,62 @@ Deno.test("levelOf: Android logcat's brief, time and tag formats; 'I/O error' is
   ];
   for (const [line, want] of cases) assert.equal(level(line), want, line);
 });
+
+Deno.test("levelOf: skipping a syslog or Apache timestamp gives the level the full walk gives (random headers)", () => {
+  // The oracle: the same line with the timestamp's month and weekday names replaced by digits, which
+  // no shortcut recognises, so rule 5 walks it from the line's start. Both kinds of field leave no
+  // state behind (case 18: a month name is a header field, as digits are).
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+  const tails = [
+    "LabSZ ",
+    "sshd[24806]: ",
+    "combo ",
+    "su(pam_unix)[8565]: ",
+    "kernel: ",
+    "error ",
+    "ERROR ",
+    "[notice] ",
+    "[error] ",
+    "warning: ",
+    "Failure ",
+    "Failed ",
+    "host ",
+    "*** ",
+    "INFO",
+    "info",
+    "x",
+    "[",
+    "]",
+    ":",
+    '"GET ',
+    "\x1b[31m",
+    "logrotate: ",
+    "session opened ",
+    "  ",
+    "12 ",
+  ];
+  const stamps: [string, string][] = [
+    ["Dec 10 09:48:23 ", "000 10 09:48:23 "],
+    ["Jul  6 04:08:43 ", "000  6 04:08:43 "],
+    ["Sun Jun 18 22:01:02 ", "000 000 18 22:01:02 "], // not a syslog stamp: both walk it all
+    ["[Mon Dec 05 18:26:06 2005] ", "[000 000 05 18:26:06 2005] "],
+    ["[Sun Dec  4 04:47:44 2005] ", "[000 000  4 04:47:44 2005] "],
+    ["[Sun Dec 04 04:47:44 2005]x", "[000 000 04 04:47:44 2005]x"], // no blank after: no shortcut
+  ];
+  const enc = new TextEncoder();
+  const seen = new Set<string>();
+  for (let i = 0; i < 20000; i++) {
+    const [stamp, digits] = pick(stamps);
+    let tail = "";
+    const n = Math.floor(rnd() * 7);
+    for (let k = 0; k < n; k++) tail += pick(tails);
+    const a = enc.encode(stamp + tail), b = enc.encode(digits + tail);
+    const got = LEVELS[levelOf(a, 0, a.length)];
+    assert.equal(got, LEVELS[levelOf(b, 0, b.length)], JSON.stringify(stamp + tail));
+    seen.add(got);
+  }
+  // The lines cover levels found after the stamp and lines with none.
+  for (const l of ["ERROR", "NOTICE", "WARN", "INFO", "FATAL", "UNKNOWN"]) assert.ok(seen.has(l), l);
+});

@@ -22,6 +22,7 @@
  */
 
 import { POSITIONS, simdScanner } from "./simd.ts";
+import { levelOf } from "./level.ts";
 import { foldPartners, KELVIN_BYTES, LONG_S_BYTES, matchSpan } from "./fold.ts";
 
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
@@ -115,6 +116,13 @@ export interface ScanOptions {
   onProgress?: (bytesRead: number, lines: number) => void;
   /** The least time between two `onProgress` calls, in ms. */
   progressMs?: number;
+  /**
+   * Count lines by level instead of handing them on: each line's `levelOf` code (an index into
+   * `LEVELS`, `level.ts`) adds 1 to `levelCounts[code]`, and the sink is never called. The line is the
+   * one the sink would have had (its first `headBytes` bytes when longer than the buffer). Without a
+   * needle only. Why: a sink call per line costs as much as finding the lines (issue #11).
+   */
+  levelCounts?: Float64Array;
 }
 
 /** What a scan did. */
@@ -140,21 +148,46 @@ function isAsciiLetter(b: number): boolean {
   return (b >= 65 && b <= 90) || (b >= 97 && b <= 122);
 }
 
+/** How many of a file's first bytes {@linkcode rarePair} counts in. */
+export const SAMPLE_BYTES = 65536;
+
 /**
- * Picks two offsets in `needle` whose bytes are rarest in `sample` (a piece of the file itself), the
- * second with a different byte where the needle has one: SIMD looks for both at once.
+ * Picks two offsets in `needle` for SIMD to look for at once (memchr's "packed pair"): among the
+ * needle's four rarest bytes in `sample` (a piece of the file itself; byte frequencies, both cases of a
+ * letter where `mask` has 0x20), the pair with the fewest places in `sample` where both stand at their
+ * offsets, ties going to the rarer bytes. Two rare bytes that often stand together (`blk_`'s `b` and `_`
+ * in an HDFS log) make many candidates, each a call out of SIMD and a compare; counting the pairs
+ * themselves avoids them.
  *
- * @param needle The needle's bytes.
- * @param sample Bytes to count frequencies in.
- * @returns Offsets `[o1, o2]` into the needle.
+ * @param needle The needle's bytes (lower-case letters where `mask` has 0x20).
+ * @param sample Bytes to count in (only the first {@linkcode SAMPLE_BYTES} are used).
+ * @param mask Per needle byte, 0x20 where case is ignored; default none.
+ * @returns Offsets `[o1, o2]` into the needle (different bytes when the needle has two).
  */
-export function rarePair(needle: Uint8Array, sample: Uint8Array): [number, number] {
+export function rarePair(needle: Uint8Array, sample: Uint8Array, mask?: Uint8Array): [number, number] {
+  sample = sample.subarray(0, SAMPLE_BYTES);
+  const m = mask ?? new Uint8Array(needle.length);
   const freq = new Uint32Array(256);
   for (let i = 0; i < sample.length; i++) freq[sample[i]]++;
-  const order = Array.from(needle.keys()).sort((a, b) => freq[needle[a]] - freq[needle[b]] || b - a);
-  const o1 = order[0];
-  const o2 = order.find((o) => needle[o] !== needle[o1]) ?? order[order.length - 1];
-  return [o1, o2];
+  const often = (o: number) => freq[needle[o]] + (m[o] ? freq[needle[o] & ~0x20] : 0);
+  const order = Array.from(needle.keys()).sort((a, b) => often(a) - often(b) || b - a);
+  const firsts = order.filter((o, k) => order.findIndex((p) => needle[p] === needle[o]) === k).slice(0, 4);
+  if (firsts.length < 2) return [order[0], order[order.length - 1]];
+  let best: [number, number] = [firsts[0], firsts[1]];
+  let fewest = Infinity;
+  for (let x = 0; x < firsts.length; x++) {
+    for (let y = x + 1; y < firsts.length; y++) {
+      const o1 = firsts[x], o2 = firsts[y];
+      const b1 = needle[o1], b2 = needle[o2], m1 = m[o1], m2 = m[o2];
+      const lo = Math.min(o1, o2), hi = Math.max(o1, o2);
+      let n = 0;
+      for (let s = -lo; s + hi < sample.length; s++) {
+        if ((sample[s + o1] | m1) === b1 && (sample[s + o2] | m2) === b2) n++;
+      }
+      if (n < fewest) [fewest, best] = [n, [o1, o2]];
+    }
+  }
+  return best;
 }
 
 /**
@@ -226,6 +259,8 @@ class LineScan {
   readonly buf: Uint8Array;
   /** A long line's first bytes. */
   readonly head: Uint8Array;
+  /** Lines counted by level here instead of by the sink ({@linkcode ScanOptions.levelCounts}). */
+  readonly levels: Float64Array | undefined;
   // The needle's rare pair (offsets, bytes, case masks), chosen after the first read.
   o1 = 0;
   o2 = 0;
@@ -277,6 +312,8 @@ class LineScan {
       throw new TypeError("the needle must be 1 or more bytes without a line feed");
     }
     this.nlen = this.needle ? this.needle.length : 0;
+    this.levels = opts.levelCounts;
+    if (this.levels && this.needle) throw new TypeError("levelCounts is for a scan without a needle");
     const partners = this.needle && ignoreCase && opts.verify
       ? foldPartners(this.needle)
       : { kelvin: false, longS: false };
@@ -363,7 +400,7 @@ class LineScan {
     if (n === 0) return -1;
     const needle = this.needle;
     if (needle && this.bytesRead === 0) {
-      [this.o1, this.o2] = rarePair(needle, buf.subarray(this.end, this.end + n));
+      [this.o1, this.o2] = rarePair(needle, buf.subarray(this.end, this.end + n), this.mask);
       this.b1 = needle[this.o1];
       this.b2 = needle[this.o2];
       this.m1 = this.mask[this.o1];
@@ -421,7 +458,38 @@ class LineScan {
    */
   handLines(from: number): boolean {
     if (this.long) return true; // the long line goes on past this piece
-    return this.needle ? this.handMatchingLines(from) : this.handEveryLine();
+    if (this.needle) return this.handMatchingLines(from);
+    if (!this.levels) return this.handEveryLine();
+    if (this.dropping) { // the fragment at the start: skipped once its end is in view
+      const nl = this.find(10, this.ls, this.end);
+      if (nl < 0) return true;
+      this.finish(this.ls, nl, true);
+      this.ls = nl + 1;
+    }
+    return this.countEveryLine(this.levels);
+  }
+
+  /**
+   * Every line counted by level (see {@linkcode ScanOptions.levelCounts}): the hot loop of `log_levels`,
+   * with `levelOf` called here rather than through a sink.
+   */
+  countEveryLine(counts: Float64Array): boolean {
+    const { simd, end, buf } = this;
+    const positions = simd.positions;
+    let ls = this.ls;
+    while (ls < end) {
+      const count = simd.lines(ls, end);
+      for (let k = 0; k < count; k++) {
+        const entry = positions[k];
+        const nl = entry & 0xffffff;
+        counts[levelOf(buf, ls, nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl, entry >>> 24)]++;
+        ls = nl + 1;
+      }
+      this.lineNo += count;
+      if (count < POSITIONS) break;
+    }
+    this.ls = ls;
+    return true;
   }
 
   /** Every line: SIMD lists the line feeds, a batch at a time (the hot loop: `finish` inlined). */
@@ -576,6 +644,10 @@ class LineScan {
     this.lineNo++;
     let e = nl;
     if (hasNewline && e > a && this.buf[e - 1] === 13) e--;
+    if (this.levels) {
+      this.levels[levelOf(this.buf, a, e, hint)]++;
+      return true;
+    }
     return this.sink.line(this.buf, a, e, this.lineNo, false, hint, this.bytesRead - this.end + a);
   }
 
@@ -592,11 +664,19 @@ class LineScan {
     if (longLen <= headBytes) { // the whole line fit in `head` after all
       const e = hasNewline && longLen > 0 && head[longLen - 1] === 13 ? longLen - 1 : longLen;
       if (this.needle && !this.sure && !this.opts.verify!(head, 0, e)) return true;
+      if (this.levels) return this.count(head, 0, e);
       return this.sink.line(head, 0, e, this.lineNo, false, -1, this.longStart);
     }
+    if (this.levels) return this.count(head, 0, this.headLen);
     // A candidate is decided on the line's first `headBytes` only (documented as a limit).
     if (this.needle && !this.sure && !this.opts.verify!(head, 0, this.headLen)) return true;
     return this.sink.line(head, 0, this.headLen, this.lineNo, true, -1, this.longStart);
+  }
+
+  /** Counts the line buf[a, e) by level ({@linkcode ScanOptions.levelCounts}); true. */
+  count(buf: Uint8Array, a: number, e: number): boolean {
+    this.levels![levelOf(buf, a, e)]++;
+    return true;
   }
 
   /** Step 6: the end of the source, or a stop: the last line, and what the scan did. */

@@ -223,3 +223,66 @@ Deno.test("ignoreCase: a K (U+212A) before the needle on one line never hides th
   );
   assert.equal(r.lines, 4);
 });
+
+Deno.test("levelCounts counts every line's level, whole or cut, as the lines split whole would, at every piece size", async () => {
+  const { levelOf, LEVELS } = await import("./level.ts");
+  let seed = 9;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const parts = [
+    "2024-05-01 10:00:00 ",
+    "Dec 10 09:48:23 ",
+    "host ",
+    "ERROR ",
+    "warn",
+    "[info] ",
+    "x",
+    "\r",
+    "{",
+    "a=b ",
+  ];
+  const enc = new TextEncoder();
+  for (let t = 0; t < 60; t++) {
+    const lines: string[] = [];
+    for (let i = Math.floor(rnd() * 30); i > 0; i--) {
+      let l = "";
+      for (let k = Math.floor(rnd() * 6); k > 0; k--) l += parts[Math.floor(rnd() * parts.length)];
+      if (rnd() < 0.1) l += "y".repeat(200); // longer than the small pieces
+      lines.push(l);
+    }
+    const text = lines.join(rnd() < 0.3 ? "\r\n" : "\n") + (rnd() < 0.5 ? "\n" : "");
+    const bytes = enc.encode(text);
+    for (const firstLineWhole of [true, false]) {
+      for (const pieceSize of PIECES) {
+        const headBytes = 16;
+        // The reference: the file split whole (refLines); a line as long as a piece is seen by its head.
+        const want = new Float64Array(LEVELS.length);
+        const ref = refLines(bytes);
+        for (let i = firstLineWhole || bytes.length === 0 ? 0 : 1; i < ref.length; i++) {
+          const raw = rawLine(bytes, i);
+          const cut = raw.length >= pieceSize && raw.length > headBytes;
+          const line = new Uint8Array(cut ? raw.slice(0, headBytes) : ref[i]);
+          want[levelOf(line, 0, line.length)]++;
+        }
+        const counts = new Float64Array(LEVELS.length);
+        let sinkCalls = 0;
+        const r = await scan(memorySource(bytes, 1 + Math.floor(rnd() * 70)), {
+          line: () => (sinkCalls++, true),
+        }, { pieceSize, headBytes, levelCounts: counts, firstLineWhole });
+        const where = `case ${t} piece ${pieceSize} first whole ${firstLineWhole}: ${JSON.stringify(text)}`;
+        assert.deepEqual(Array.from(counts), Array.from(want), where);
+        assert.equal(r.lines, counts.reduce((a, b) => a + b, 0), where);
+        assert.equal(sinkCalls, 0);
+      }
+    }
+  }
+});
+
+Deno.test("levelCounts is refused with a needle", async () => {
+  await assert.rejects(
+    scan(memorySource(new Uint8Array()), { line: () => true }, {
+      needle: new Uint8Array([65]),
+      levelCounts: new Float64Array(8),
+    }),
+    TypeError,
+  );
+});

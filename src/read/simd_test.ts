@@ -19,6 +19,12 @@ Deno.test("count agrees with a byte loop on random data and every range edge", (
     }
     assert.equal(s.count(size, size), 0);
   }
+  // Only line feeds: every byte lane counts to its most (255) before it is summed, many times over.
+  const all = simdScanner(70000);
+  all.buf.fill(10);
+  assert.equal(all.count(0, 70000), 70000);
+  assert.equal(all.count(3, 69999), 69996);
+  assert.equal(all.count(16 * 255, 16 * 510 + 1), 16 * 255 + 1);
   const s = simdScanner(33);
   s.buf.fill(10);
   assert.equal(s.count(1, 32), 31);
