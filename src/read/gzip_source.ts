@@ -2,16 +2,19 @@
  * Reading gzip-compressed logs (`app.log.1.gz`, what logrotate's `compress` leaves) with the same memory
  * bound as plain logs (issues #5 and #11; `../shared/cases/12-…`).
  *
- * Decompression is synchronous, straight into the caller's buffer: node:zlib's inflate handle (the one
- * zlib's own `gunzipSync` drives; a Deno built-in, native zlib) is handed one fixed buffer of compressed
- * bytes ({@linkcode GZ_PIECE}) and the scanner's buffer as its output, so it never makes more than that
- * buffer's room, whatever the compression ratio (a gzip bomb included), and no chunk is allocated per
- * piece: reading makes no garbage. Members of a concatenated gzip (`cat a.gz b.gz`) are read one after
- * another, as `zcat` does. Offsets are positions in the decompressed stream. Corrupt or truncated data
- * ends the stream there and says so (`corrupt`), so an answer is never passed off as complete.
+ * Decompression is synchronous, into fixed buffers: node:zlib's inflate handle (the one zlib's own
+ * `gunzipSync` drives; a Deno built-in, native zlib) is handed one buffer of compressed bytes
+ * ({@linkcode GZ_PIECE}) and one output buffer ({@linkcode GZ_OUT}, or the reader's own buffer when
+ * that is as large), so it never makes more than that room, whatever the compression ratio (a gzip
+ * bomb included), and nothing is allocated per piece: reading makes no garbage. Members of a
+ * concatenated gzip (`cat a.gz b.gz`) are read one after another, as `zcat` does. Offsets are
+ * positions in the decompressed stream. Corrupt or truncated data ends the stream there and says so
+ * (`corrupt`), so an answer is never passed off as complete.
  *
- * Measured (`bench/gzip_memory.ts`, 4 GiB decompressed): the streaming `createGunzip` this replaces
- * grew the server's peak resident memory by 110–160 MiB; this adds a few MiB.
+ * Measured (issue #11; `bench/gzip_memory.ts`, one `log_search` over 4.3 GB decompressed, and
+ * `bench/gzip_inflaters.ts` for the other ways weighed): the piped streaming `createGunzip` this
+ * replaces grew the server's peak resident memory by ~25 MiB and was slower than `zcat | rg`; this
+ * adds ~5 MiB and is faster than it.
  *
  * Permission: read access to the log.
  *
@@ -22,8 +25,18 @@ import { constants, createGunzip } from "node:zlib";
 import type { ReadableLog } from "./readable_log.ts";
 import type { ByteSource } from "./scanner.ts";
 
-/** Compressed bytes read from the file at a time (one buffer, reused). */
-export const GZ_PIECE = 65536;
+/**
+ * Compressed bytes read from the file at a time (one buffer, reused). Each call into zlib costs tens of
+ * microseconds beyond its work: 256 KiB pieces inflate ~20–30 % faster than 64 KiB ones
+ * (`bench/gzip_inflaters.ts`).
+ */
+export const GZ_PIECE = 256 * 1024;
+
+/**
+ * The output buffer: a read of fewer bytes (the scanner's 64 KiB pieces) is served from it, so zlib is
+ * called for this much at a time; a larger read is inflated straight into the reader's buffer.
+ */
+export const GZ_OUT = 256 * 1024;
 
 /** A {@linkcode ByteSource} over a gzip log's decompressed bytes, read with `readSync`. */
 export interface GzipSource extends ByteSource {
@@ -115,8 +128,8 @@ function gunzipHandle(): { handle: ZlibHandle; state: Uint32Array } {
 /**
  * Opens the decompressed stream of a gzip log, from its start.
  *
- * Memory: {@linkcode GZ_PIECE} bytes of compressed input and zlib's own state (a 32 KiB window);
- * output goes into the caller's buffer.
+ * Memory: {@linkcode GZ_PIECE} bytes of compressed input, {@linkcode GZ_OUT} of output, and zlib's
+ * own state (a 32 KiB window, about 45 KiB in all).
  *
  * @param log The open log (its magic bytes said gzip).
  * @throws Error when node:zlib offers no synchronous handle (see `gunzipHandle`).
@@ -134,7 +147,12 @@ class Gunzip implements GzipSource {
   #inOff = 0;
   #inLen = 0;
   #eof = false;
-  #done = false;
+  /** Inflated bytes not handed out yet: `#out[#outOff, #outOff + #outLen)`. */
+  #out = new Uint8Array(GZ_OUT);
+  #outOff = 0;
+  #outLen = 0;
+  /** No more bytes will be inflated (the end, damage, or close). */
+  #ended = false;
   #corrupt: string | null = null;
   #position = 0;
   #consumed = 0;
@@ -168,25 +186,53 @@ class Gunzip implements GzipSource {
   }
 
   atEnd(): boolean {
-    return this.#done;
+    return this.#ended && this.#outLen === 0;
   }
 
   close(): void {
-    this.#done = true;
+    this.#outLen = 0;
+    this.#free();
+  }
+
+  /** The inflater is over: its native state is freed (what it made may still be in the output buffer). */
+  #free(): void {
+    this.#ended = true;
     finalizer.unregister(this.#native);
     free(this.#native);
   }
 
   /**
-   * Inflates into `into` until at least one byte comes out, or the end.
+   * Hands out decompressed bytes: those left in the output buffer, else inflated straight into `into`
+   * when it is at least {@linkcode GZ_OUT} bytes long, else inflated into the output buffer first.
    *
-   * @returns How many bytes were written to `into`, null at the end (of the data, or where it is damaged:
-   *   then `corrupt` says why).
+   * @returns How many bytes were written to `into` (at least 1), null at the end (of the data, or where it
+   *   is damaged: then `corrupt` says why).
    * @throws Read errors of the file (never turned into a short answer).
    */
   readSync(into: Uint8Array): number | null {
-    if (this.#done) return null;
-    if (into.length === 0) return 0;
+    if (into.length === 0) return this.atEnd() ? null : 0;
+    if (this.#outLen === 0) {
+      if (this.#ended) return null;
+      if (into.length >= GZ_OUT) {
+        const n = this.#inflate(into);
+        if (n !== null) this.#position += n;
+        return n;
+      }
+      const n = this.#inflate(this.#out);
+      if (n === null) return null;
+      this.#outOff = 0;
+      this.#outLen = n;
+    }
+    const n = Math.min(into.length, this.#outLen);
+    into.set(this.#out.subarray(this.#outOff, this.#outOff + n));
+    this.#outOff += n;
+    this.#outLen -= n;
+    this.#position += n;
+    return n;
+  }
+
+  /** Inflates into `out` until at least one byte comes out (returns how many), or the end (null). */
+  #inflate(out: Uint8Array): number | null {
     const native = this.#native;
     const { handle } = native;
     const state = this.#state;
@@ -201,10 +247,10 @@ class Gunzip implements GzipSource {
       // At the file's end, Z_FINISH makes zlib say "unexpected end of file" if a member is unfinished.
       const flush = this.#eof ? constants.Z_FINISH : constants.Z_NO_FLUSH;
       // Preset as "nothing done", so a call that fails before zlib writes its state hands out nothing.
-      state[0] = into.length;
+      state[0] = out.length;
       state[1] = this.#inLen;
-      handle.writeSync(flush, this.#input, this.#inOff, this.#inLen, into, 0, into.length);
-      const produced = into.length - state[0];
+      handle.writeSync(flush, this.#input, this.#inOff, this.#inLen, out, 0, out.length);
+      const produced = out.length - state[0];
       const consumed = this.#inLen - state[1];
       this.#inOff += consumed;
       this.#inLen -= consumed;
@@ -212,18 +258,14 @@ class Gunzip implements GzipSource {
       if (native.error !== null) {
         // The bytes inflated before the damage are handed out (as zcat writes them); the end comes next.
         this.#corrupt = native.error;
-        this.close();
-        this.#position += produced;
+        this.#free();
         return produced > 0 ? produced : null;
       }
-      if (produced > 0) {
-        this.#position += produced;
-        return produced;
-      }
+      if (produced > 0) return produced;
       // Nothing came out and nothing more can go in: the end (bytes after the last member that are
       // not another member are ignored, as node:zlib does).
       if ((this.#eof && this.#inLen === 0) || (consumed === 0 && this.#inLen > 0)) {
-        this.close();
+        this.#free();
         return null;
       }
     }
@@ -238,7 +280,7 @@ class Gunzip implements GzipSource {
     const head = new Uint8Array(Math.min(headBytes, Math.max(0, to - from)));
     const carry = new Uint8Array(Math.min(carryBytes, Math.max(0, to - from)));
     const carryFrom = to - carry.length;
-    const piece = new Uint8Array(65536);
+    const piece = new Uint8Array(GZ_OUT);
     let yielded = performance.now();
     while (this.#position < to) {
       const start = this.#position;
