@@ -113,7 +113,8 @@ function free(n: Native): void {
 /**
  * A gunzip handle of node:zlib with its write state.
  *
- * @throws Error when this runtime's node:zlib has no synchronous handle (a test pins it for Deno).
+ * @throws Error when this runtime's node:zlib has no synchronous handle (`_handle`, `_writeState`: Node's
+ *   internals, which Deno 2 mirrors; every test of `gzip_source_test.ts` would then fail).
  */
 function gunzipHandle(): { handle: ZlibHandle; state: Uint32Array } {
   const z = createGunzip() as unknown as { _handle?: ZlibHandle; _writeState?: unknown };
