@@ -16,7 +16,8 @@ export interface ScanSource {
   resume: ScanOptions["resume"];
   /**
    * After the scan: `file_changed` (the log shrank or was rewritten in place while it was read; checked
-   * once more when called), `corrupt_gzip`, or null.
+   * once more when called), `corrupt_gzip`, or null. It ends the source (a gzip log's decompressor is
+   * freed): call it once the scan is over.
    */
   damage(): StopReason | null;
   /** The file offset reached after `bytes` read by the scan (compressed bytes for a gzip log). */
@@ -47,8 +48,12 @@ export async function sourceFor(
     return {
       src,
       resume,
-      // A change of the compressed file cuts its stream short: that is the cause, not damage.
-      damage: () => (src.check() ? "file_changed" : src.corrupt ? "corrupt_gzip" : null),
+      // A change of the compressed file cuts its stream short: that is the cause, not damage. The scan
+      // is over: the decompressor's native state is freed (a scan stopped by a limit or a budget).
+      damage: () => {
+        src.close();
+        return src.check() ? "file_changed" : src.corrupt ? "corrupt_gzip" : null;
+      },
       reached: () => src.compressedPosition,
     };
   }
