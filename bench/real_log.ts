@@ -331,6 +331,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     0.8,
     [
       ["grep", ["-n", "-F", QUERIES.literal]],
+      ["rg", ["--no-mmap", "-n", "-F", QUERIES.literal]],
     ],
   );
   console.error("row 2: ignore_case…");
