@@ -39,3 +39,24 @@ export function residentRss(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * Resets the process's peak resident set size (`VmHWM`) to its current one, by writing `5` to
+ * `/proc/<pid>/clear_refs` (Linux 4.0+, `proc(5)`), through `sh` (permission: `--allow-run`). After it,
+ * {@linkcode peakRss} gives the peak since this call.
+ *
+ * @param pid The process id (of a process this user owns).
+ * @returns Whether the reset was done.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    const r = new Deno.Command("sh", {
+      args: ["-c", `echo 5 > /proc/${pid}/clear_refs`],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return r.success;
+  } catch {
+    return false;
+  }
+}

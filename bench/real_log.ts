@@ -1,0 +1,491 @@
+/**
+ * The benchmark on real log lines (issue #11): logpeek through a real MCP client beside the command a
+ * user would run instead (ripgrep, mostly), on the same file, in the same run, interleaved, file in the
+ * page cache.
+ *
+ * The log is made by `bench/loghub_log.ts` (shuffled Loghub lines and ten rare lines); its gzip by
+ * `gzip -1 -c`, and a multi-member gzip of that copied {@linkcode GZ_COPIES} times (`cat x.gz x.gz …` is
+ * a valid gzip of the log repeated). Every row checks logpeek's answer against the peer's before its
+ * time counts: the same line numbers and count (`rg -n`), `complete: true`, and for `log_levels`
+ * `total_lines` = `wc -l`. A difference is a MISMATCH: printed, and the benchmark exits non-zero.
+ *
+ * The server runs as users run it, with its budgets raised so one call scans the whole file:
+ * `LOGPEEK_SEARCH_MS` and `LOGPEEK_LEVELS_MS` are the row cap (a call still running then stops itself
+ * and the row says "too slow"), `LOGPEEK_SEARCH_BYTES` 16 GiB, `LOGPEEK_INLINE_CHARS` high enough that
+ * no answer spills to an artifact, and `limit` is the largest the tool's input schema allows (read
+ * from `tools/list`). A search with more matches than that is paged with `next_cursor`, and its time is
+ * the sum of the pages.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { connect, type Session } from "../tests/mcp_client.ts";
+import { type LoghubLog, makeLoghubLog, RARE_TEXT } from "./loghub_log.ts";
+import {
+  type CommandRun,
+  firstDifference,
+  lineNumbers,
+  median,
+  rate,
+  runCommand,
+  runShell,
+  shellQuote,
+} from "./measure.ts";
+import { peakRss, resetPeak, residentRss } from "./peak_rss.ts";
+import type { Row } from "./table.ts";
+
+/** How many copies of the gzip member the `.gz` row concatenates (4 × 1 GiB = 4 GiB decompressed). */
+export const GZ_COPIES = 4;
+
+/** The most a `.gz` search may add to the server's resident memory over its idle level (issue #11). */
+export const GZ_MAX_GROWTH = 16 * 1024 * 1024;
+
+/** The rows' searches: what is searched, and with which options. */
+export const QUERIES = {
+  literal: RARE_TEXT,
+  ignoreCase: "VORTEX-kestrel-17",
+  requiredLiteral: "zq-[0-9]+ timed",
+  manyMatches: "blk_-?[0-9]+ .*(terminating|deleting)",
+  noLiteral: "[0-9]{3}-[a-z]{4}",
+} as const;
+
+/** How the benchmark runs. */
+export interface RealLogOptions {
+  /** Where the generated files are kept between runs. */
+  dir: string;
+  /** The `corpus/loghub` folder of the shared material. */
+  loghub: string;
+  /** The log's size in bytes. */
+  bytes: number;
+  /** The most time one row's logpeek call (or pages) may take, in ms; then the row is "too slow". */
+  capMs: number;
+  /** How many times each row is timed (fewer when one call is slow: 3 above 5 s, 1 above 20 s). */
+  runs: number;
+}
+
+/** What the benchmark found. */
+export interface RealLogResult {
+  log: LoghubLog;
+  /** The multi-member gzip: its path, size on disk, and how many bytes it expands to. */
+  gz: { path: string; size: number; expanded: number };
+  rows: Row[];
+  /** One line per answer that differed from its peer's. */
+  mismatches: string[];
+  /** Notes printed under the table (runs per row, pages, memory details). */
+  notes: string[];
+}
+
+/** A structured tool answer, as the tools' output schemas describe it. */
+// deno-lint-ignore no-explicit-any
+type Structured = any;
+
+/** One logpeek measurement: its time, or why there is none, and what it answered. */
+interface LogpeekRun {
+  ms: number;
+  /** Set when the call (or its pages) did not finish within the cap. */
+  slow?: string;
+  /** The matched line numbers (searches), in order. */
+  lines: number[];
+  /** The last page's structured answer. */
+  sc: Structured;
+  pages: number;
+}
+
+/**
+ * Calls a tool with a client-side timeout of `timeoutMs` (the SDK's default, 60 s, is shorter than a
+ * slow row), and returns its structured answer.
+ *
+ * @throws {Error} when the tool answers with an error.
+ */
+async function callTool(s: Session, tool: string, args: Record<string, unknown>, timeoutMs: number) {
+  const r = await s.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs });
+  if (r.isError) {
+    throw new Error(`${tool} failed: ${(r.content as { text: string }[])[0]?.text}`);
+  }
+  return r.structuredContent as Structured;
+}
+
+/**
+ * Runs `log_search` to the end: pages with `next_cursor` until there is none, collecting the matched
+ * line numbers; gives up (`slow`) when a page stops at its time budget or the pages' sum passes `capMs`.
+ */
+async function searchAll(
+  s: Session,
+  args: Record<string, unknown>,
+  limit: number,
+  capMs: number,
+): Promise<LogpeekRun> {
+  const lines: number[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  let sc: Structured;
+  const t = performance.now();
+  do {
+    sc = await callTool(s, "log_search", { ...args, limit, ...(cursor ? { cursor } : {}) }, capMs + 60_000);
+    pages++;
+    for (const m of sc.matches) lines.push(m.line_no);
+    const ms = performance.now() - t;
+    if (sc.stop_reason === "time_budget" || (sc.next_cursor && ms > capMs)) {
+      return { ms, slow: `too slow (> ${capMs / 1000} s)`, lines, sc, pages };
+    }
+    cursor = sc.next_cursor ?? undefined;
+  } while (cursor);
+  return { ms: performance.now() - t, lines, sc, pages };
+}
+
+/** Runs `log_levels` once; `slow` when it stopped at its time budget. */
+async function levels(s: Session, file: string, capMs: number): Promise<LogpeekRun> {
+  const t = performance.now();
+  const sc = await callTool(s, "log_levels", { file }, capMs + 60_000);
+  const ms = performance.now() - t;
+  const slow = sc.stop_reason === "time_budget" ? `too slow (> ${capMs / 1000} s)` : undefined;
+  return { ms, slow, lines: [], sc, pages: 1 };
+}
+
+/** A row's measurements: logpeek's runs and each peer's runs, interleaved. */
+interface Measured {
+  first: LogpeekRun;
+  lpMs: number[];
+  peers: CommandRun[][];
+}
+
+/**
+ * Times one row: each run calls logpeek, then each peer in turn. After the first run, the count of
+ * runs drops to 3 when logpeek took over 5 s, and to 1 over 20 s or when it was too slow.
+ */
+async function measure(
+  runs: number,
+  logpeek: () => Promise<LogpeekRun>,
+  peers: (() => Promise<CommandRun>)[],
+): Promise<Measured> {
+  const lpMs: number[] = [];
+  const peerRuns: CommandRun[][] = peers.map(() => []);
+  let first: LogpeekRun | undefined;
+  for (let i = 0; i < runs; i++) {
+    const r = await logpeek().catch((e): LogpeekRun => ({
+      ms: NaN,
+      slow: `error: ${e instanceof Error ? e.message : e}`,
+      lines: [],
+      sc: {},
+      pages: 0,
+    }));
+    first ??= r;
+    if (!r.slow) lpMs.push(r.ms);
+    for (let p = 0; p < peers.length; p++) peerRuns[p].push(await peers[p]());
+    if (i === 0) {
+      if (r.slow || r.ms > 20_000) runs = 1;
+      else if (r.ms > 5_000) runs = Math.min(runs, 3);
+    }
+  }
+  return { first: first!, lpMs, peers: peerRuns };
+}
+
+/** Makes (once) the gzip of `log` and the multi-member gzip of {@linkcode GZ_COPIES} copies of it. */
+async function makeGzip(log: LoghubLog): Promise<{ path: string; size: number; expanded: number }> {
+  const one = `${log.path}.gz`;
+  const many = `${log.path.replace(/\.log$/, "")}-x${GZ_COPIES}.log.gz`;
+  const marker = `${many}.of`;
+  const want = `${log.size} ${log.lines}`;
+  try {
+    if (Deno.readTextFileSync(marker) === want) {
+      return { path: many, size: Deno.statSync(many).size, expanded: GZ_COPIES * log.size };
+    }
+  } catch {
+    // not made yet
+  }
+  console.error(`compressing the log (gzip -1, once; kept for later runs)…`);
+  const q = shellQuote;
+  for (
+    const line of [
+      `gzip -1 -c ${q(log.path)} > ${q(one + ".tmp")} && mv ${q(one + ".tmp")} ${q(one)}`,
+      `cat ${Array(GZ_COPIES).fill(q(one)).join(" ")} > ${q(many + ".tmp")} && mv ${q(many + ".tmp")} ${
+        q(many)
+      }`,
+    ]
+  ) {
+    const r = await runShell(line);
+    if (r.code !== 0) throw new Error(`failed: ${line}`);
+  }
+  Deno.removeSync(one);
+  Deno.writeTextFileSync(marker, want);
+  return { path: many, size: Deno.statSync(many).size, expanded: GZ_COPIES * log.size };
+}
+
+/**
+ * Makes the inputs (once), then measures every row.
+ *
+ * @param o Where, how big, the cap and the runs.
+ * @returns The rows, the mismatches, and notes.
+ */
+export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
+  const name = o.bytes === 1024 ** 3 ? "loghub.log" : `loghub-${o.bytes}.log`;
+  console.error(`making ${name} (${o.bytes} bytes of shuffled Loghub lines) in ${o.dir} (once; kept)…`);
+  const log = makeLoghubLog(o.loghub, join(o.dir, name), o.bytes);
+  const gz = await makeGzip(log);
+  const gzName = gz.path.slice(o.dir.length + 1);
+  for (const f of [log.path, gz.path]) await runShell(`cat ${shellQuote(f)} > /dev/null`);
+
+  const env = {
+    LOGPEEK_SEARCH_MS: String(o.capMs),
+    LOGPEEK_LEVELS_MS: String(o.capMs),
+    LOGPEEK_SEARCH_BYTES: String(16 * 1024 ** 3),
+    LOGPEEK_INLINE_CHARS: "100000000",
+  };
+  await using s = await connect([o.dir], env);
+  const tools = await s.client.listTools();
+  const schema = tools.tools.find((t: { name: string }) => t.name === "log_search")
+    ?.inputSchema as Structured;
+  const limit: number = schema?.properties?.limit?.maximum ?? 5000;
+
+  const rows: Row[] = [];
+  const mismatches: string[] = [];
+  const notes: string[] = [];
+  const mismatch = (what: string, detail: string) => {
+    const line = `MISMATCH in ${what}: ${detail}`;
+    console.log(line);
+    mismatches.push(line);
+  };
+  const file = log.path;
+  /** A call that failed is a wrong answer too. */
+  const failed = (work: string, m: Measured) => {
+    if (m.first.slow?.startsWith("error")) mismatch(work, m.first.slow);
+  };
+  const mid = (runs: CommandRun[]) => median(runs.map((r) => r.ms));
+  const slowOr = (m: Measured) => m.first.slow ?? median(m.lpMs);
+  const ratioMet = (m: Measured, peer: CommandRun[], min: number) =>
+    !m.first.slow && mid(peer) / median(m.lpMs) >= min;
+  const note = (work: string, m: Measured) =>
+    notes.push(
+      `${work}: ${m.first.slow ? "gave up" : `${m.lpMs.length} run(s)`}` +
+        (m.first.pages > 1 ? `, ${m.first.pages} pages of at most ${limit} matches` : "") +
+        `; ${m.first.lines.length} match(es).`,
+    );
+
+  /** A search row checked against `rg -n` (line numbers and count), complete: true. */
+  const searchRow = async (
+    work: string,
+    args: Record<string, unknown>,
+    rgArgs: string[],
+    min: number | null,
+    info: [string, string[]][] = [],
+  ) => {
+    const peer = `rg ${rgArgs.map((a) => (a.startsWith("-") ? a : shellQuote(a))).join(" ")}`;
+    const m = await measure(
+      o.runs,
+      () => searchAll(s, { file: name, ...args }, limit, o.capMs),
+      [
+        () => runCommand("rg", [...rgArgs, file]),
+        ...info.map(([cmd, a]) => () => runCommand(cmd, [...a, file])),
+      ],
+    );
+    failed(work, m);
+    const want = lineNumbers(m.peers[0][0].out);
+    if (want.length === 0) mismatch(work, `${peer} found nothing: the log is not the expected one`);
+    if (!m.first.slow) {
+      const d = firstDifference(m.first.lines, want);
+      if (d) mismatch(work, d);
+      if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
+    }
+    const ms = slowOr(m);
+    const value = typeof ms === "number" ? ms : undefined;
+    if (min === null) {
+      const mbps = value === undefined ? 0 : log.size / 1e6 / (value / 1000);
+      rows.push({
+        work: `${work} (${want.length} matches)`,
+        ms,
+        rate: value === undefined ? "" : rate(log.size, value),
+        peer: `${peer} (information)`,
+        peerMs: mid(m.peers[0]),
+        target: "≥ 100 MB/s",
+        met: mbps >= 100,
+        value: value === undefined ? String(ms) : `${mbps.toFixed(0)} MB/s`,
+      });
+    } else {
+      rows.push({
+        work: `${work} (${want.length} matches)`,
+        ms,
+        rate: value === undefined ? "" : rate(log.size, value),
+        peer,
+        peerMs: mid(m.peers[0]),
+        target: `≥ ${min}×`,
+        met: ratioMet(m, m.peers[0], min),
+      });
+    }
+    info.forEach(([cmd, a], i) =>
+      rows.push({
+        work: "",
+        ms: value,
+        peer: `${cmd} ${a.map((x) => (x.startsWith("-") ? x : shellQuote(x))).join(" ")} (information)`,
+        peerMs: mid(m.peers[i + 1]),
+      })
+    );
+    note(work, m);
+  };
+
+  console.error("row 1: literal search…");
+  await searchRow(
+    "1. log_search literal, rare needle",
+    { text: QUERIES.literal },
+    ["-n", "-F", QUERIES.literal],
+    0.8,
+    [
+      ["grep", ["-n", "-F", QUERIES.literal]],
+      ["rg", ["--no-mmap", "-n", "-F", QUERIES.literal]],
+    ],
+  );
+  console.error("row 2: ignore_case…");
+  await searchRow(
+    "2. log_search literal, ignore_case",
+    { text: QUERIES.ignoreCase, ignore_case: true },
+    ["-n", "-i", "-F", QUERIES.ignoreCase],
+    0.8,
+  );
+  console.error("row 3: regex with a required literal…");
+  await searchRow(
+    `3. log_search regex \`${QUERIES.requiredLiteral}\``,
+    { text: QUERIES.requiredLiteral, regex: true },
+    ["-n", QUERIES.requiredLiteral],
+    0.5,
+  );
+  console.error("row 4: regex with many matches (paged)…");
+  await searchRow(
+    `4. log_search regex \`${QUERIES.manyMatches}\`, paged`,
+    { text: QUERIES.manyMatches, regex: true },
+    ["-n", QUERIES.manyMatches],
+    0.5,
+  );
+  console.error("row 5: regex with no literal…");
+  await searchRow(
+    `5. log_search regex \`${QUERIES.noLiteral}\` (no literal)`,
+    { text: QUERIES.noLiteral, regex: true },
+    ["-n", QUERIES.noLiteral],
+    null,
+  );
+
+  console.error("row 6: log_levels…");
+  {
+    const work = "6. log_levels, every line";
+    const m = await measure(o.runs, () => levels(s, name, o.capMs), [
+      () => runCommand("rg", ["-c", "-w", "-e", "INFO", "-e", "WARN", "-e", "ERROR", file]),
+      () => runCommand("wc", ["-l", file]),
+    ]);
+    failed(work, m);
+    const wc = Number(m.peers[1][0].out.trim().split(/\s+/)[0]);
+    if (!m.first.slow) {
+      if (m.first.sc.total_lines !== wc) {
+        mismatch(work, `total_lines ${m.first.sc.total_lines}, wc -l ${wc}`);
+      }
+      if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
+    }
+    const ms = slowOr(m);
+    const value = typeof ms === "number" ? ms : undefined;
+    const gbps = value === undefined ? 0 : log.size / 1e9 / (value / 1000);
+    rows.push({
+      work: `${work} (${wc} lines)`,
+      ms,
+      rate: value === undefined ? "" : rate(log.size, value),
+      peer: "rg -c -w -e INFO -e WARN -e ERROR",
+      peerMs: mid(m.peers[0]),
+      target: "≥ 1.0×",
+      met: ratioMet(m, m.peers[0], 1.0),
+    });
+    rows.push({
+      work: "",
+      ms,
+      rate: value === undefined ? "" : rate(log.size, value),
+      target: "≥ 1 GB/s",
+      met: gbps >= 1,
+      value: value === undefined ? String(ms) : `${gbps.toFixed(2)} GB/s`,
+    });
+    rows.push({ work: "", ms: value, peer: "wc -l (information)", peerMs: mid(m.peers[1]) });
+    notes.push(
+      `${work}: ${m.first.slow ? "gave up" : `${m.lpMs.length} run(s)`}; counts ${
+        JSON.stringify(m.first.sc.counts)
+      }; rg -c -w -e INFO -e WARN -e ERROR: ${m.peers[0][0].out.trim()} lines.`,
+    );
+  }
+
+  console.error("row 7: .gz…");
+  {
+    const work = `7. log_search literal on .gz (${GZ_COPIES} gzip members, ${
+      (gz.expanded / 1024 ** 3).toFixed(2)
+    } GiB decompressed)`;
+    const q = shellQuote;
+    const peer = `zcat FILE | rg -c -F ${QUERIES.literal}`;
+    const m = await measure(
+      o.runs,
+      () => searchAll(s, { file: gzName, text: QUERIES.literal }, limit, o.capMs),
+      [() => runShell(`zcat ${q(gz.path)} | rg -c -F ${q(QUERIES.literal)}`)],
+    );
+    failed(work, m);
+    const count = Number(m.peers[0][0].out.trim());
+    const want = lineNumbers((await runShell(`zcat ${q(gz.path)} | rg -n -F ${q(QUERIES.literal)}`)).out);
+    if (want.length !== count || count === 0) {
+      mismatch(work, `zcat | rg: -c says ${count}, -n ${want.length}`);
+    }
+    if (!m.first.slow) {
+      const d = firstDifference(m.first.lines, want);
+      if (d) mismatch(work, d);
+      if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
+    }
+    const ms = slowOr(m);
+    const value = typeof ms === "number" ? ms : undefined;
+    rows.push({
+      work: `${work} (${count} matches)`,
+      ms,
+      rate: value === undefined ? "" : rate(gz.expanded, value),
+      peer,
+      peerMs: mid(m.peers[0]),
+      target: "≥ 0.8×",
+      met: ratioMet(m, m.peers[0], 0.8),
+    });
+    note("7. .gz", m);
+
+    const mem = await gzipGrowth(o.dir, gzName, env, o.capMs);
+    rows.push({
+      work: `7b. the same .gz search: peak RSS growth over idle (${
+        (mem.growth / 1024 / 1024).toFixed(1)
+      } MiB)`,
+      target: "≤ 16 MiB",
+      met: mem.growth <= GZ_MAX_GROWTH,
+      value: `${(mem.growth / 1024 / 1024).toFixed(1)} MiB`,
+    });
+    notes.push(
+      `7b: a fresh server; after 3 warm-up searches on a small .gz, VmRSS ${mib(mem.idle)} MiB (idle); ` +
+        `VmHWM ${mem.reset ? "reset (clear_refs 5), then" : "NOT reset (clear_refs failed): it was"} ` +
+        `${mib(mem.peak)} MiB after the search (${mem.ms.toFixed(0)} ms, ${mem.matches} matches).`,
+    );
+  }
+  return { log, gz, rows, mismatches, notes };
+}
+
+/** Bytes as MiB with one decimal. */
+function mib(n: number): string {
+  return (n / 1024 / 1024).toFixed(1);
+}
+
+/**
+ * The peak resident memory a `.gz` search adds over the server's idle level, read from outside
+ * (`/proc/<pid>/status`): a fresh server, three warm-up searches on a small `.gz`, VmRSS read (idle),
+ * VmHWM reset, the search, VmHWM read.
+ */
+async function gzipGrowth(dir: string, gzName: string, env: Record<string, string>, capMs: number) {
+  const small = join(dir, "small-warmup.log.gz");
+  await runShell(
+    `printf '2024-05-01 10:00:00 INFO warm-up line %s\\n' $(seq 1 2000) | gzip -1 > ${shellQuote(small)}`,
+  );
+  await using s = await connect([dir], env);
+  const pid = s.pid!;
+  for (let i = 0; i < 3; i++) {
+    await callTool(s, "log_search", { file: "small-warmup.log.gz", text: RARE_TEXT, limit: 5000 }, 60_000);
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const idle = residentRss(pid)!;
+  const reset = resetPeak(pid);
+  const t = performance.now();
+  const r = await searchAll(s, { file: gzName, text: RARE_TEXT }, 5000, capMs);
+  const ms = performance.now() - t;
+  const peak = peakRss(pid)!;
+  return { idle, peak, growth: peak - idle, reset, ms, matches: r.lines.length };
+}
