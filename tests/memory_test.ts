@@ -17,7 +17,7 @@ const canMeasure = peakRss(Deno.pid) !== null;
 if (!canMeasure) console.error("SKIP memory bound: no VmHWM in /proc/<pid>/status here (not Linux?)");
 
 Deno.test({
-  name: "memory: huge inputs add at most 16 MiB to the server's peak RSS (80 MiB for gzip logs)",
+  name: "memory: huge inputs add at most 16 MiB to the server's peak RSS, gzip logs included",
   ignore: !canMeasure,
   sanitizeResources: false,
   sanitizeOps: false,

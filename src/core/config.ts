@@ -19,7 +19,11 @@ export interface Limits {
   levelsMs: number;
   /** `LOGPEEK_MAX_LINE`: the most characters (Unicode code points) of one returned line (default 1000). */
   maxLine: number;
-  /** Bytes per read (65536, the seed's CHUNK); not configurable by users, lowered only by tests. */
+  /**
+   * Bytes per read (1 MiB; the seed's CHUNK is 64 KiB, but 1 MiB pieces cost fewer calls and give the
+   * SIMD scans longer runs: level counts 1.11× `rg -c` against 0.99× at 64 KiB, issue #11); not
+   * configurable by users, lowered only by tests.
+   */
   pieceSize: number;
   /** `LOGPEEK_INLINE_CHARS`: a result whose text would be longer spills to an artifact (default 8000). */
   inlineChars: number;
@@ -38,7 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   searchBytes: 5242880,
   levelsMs: 30000,
   maxLine: 1000,
-  pieceSize: 65536,
+  pieceSize: 1024 * 1024,
   inlineChars: 8000,
   artifactTtlS: 86400,
   artifactMaxBytes: 256 * 1024 * 1024,

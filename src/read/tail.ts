@@ -82,6 +82,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const gz = log.gzip ? gzipSource(log) : null;
   const src = gz ?? log.bytes(start);
+  // The inflater's native state is freed as soon as the scan ends (`check()` and `corrupt` still answer).
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint) {
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
@@ -103,7 +104,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     headBytes: keepBytes,
     deadline: gz ? performance.now() + opts.gzipMs : Infinity,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
-  });
+  }).finally(() => gz?.close());
   const changed = gz ? gz.check() : (src as LogBytes).check();
   if (changed) {
     throw new ToolError(
