@@ -71,7 +71,9 @@ if (!parts.has("real")) {
       `Loghub lines, seeded, and 10 rare lines at lines ${r.log.rare.join(", ")}); .gz: ${r.gz.path}, ` +
       `${r.gz.size} bytes on disk, ${r.gz.expanded} decompressed. Median of up to ${RUNS} runs, interleaved ` +
       `with the peers, files in the page cache; a row's logpeek call is given up after ${capMs / 1000} s. ` +
-      `ratio = peer ms / logpeek ms.\n`,
+      `ratio = peer ms / logpeek ms. The client is the MCP SDK's, over a line-splitting stdio transport ` +
+      `(tests/line_transport.ts: the SDK's own re-reads its whole buffer per chunk, ~3 s of client CPU ` +
+      `for row 4's answers).\n`,
   );
   console.log(renderTable(r.rows));
   console.log("");

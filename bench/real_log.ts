@@ -232,7 +232,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     LOGPEEK_SEARCH_BYTES: String(16 * 1024 ** 3),
     LOGPEEK_INLINE_CHARS: "100000000",
   };
-  await using s = await connect([o.dir], env);
+  await using s = await connect([o.dir], env, [], { lines: true });
   const tools = await s.client.listTools();
   const schema = tools.tools.find((t: { name: string }) => t.name === "log_search")
     ?.inputSchema as Structured;
@@ -475,7 +475,7 @@ async function gzipGrowth(dir: string, gzName: string, env: Record<string, strin
   await runShell(
     `printf '2024-05-01 10:00:00 INFO warm-up line %s\\n' $(seq 1 2000) | gzip -1 > ${shellQuote(small)}`,
   );
-  await using s = await connect([dir], env);
+  await using s = await connect([dir], env, [], { lines: true });
   const pid = s.pid!;
   for (let i = 0; i < 3; i++) {
     await callTool(s, "log_search", { file: "small-warmup.log.gz", text: RARE_TEXT, limit: 5000 }, 60_000);

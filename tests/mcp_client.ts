@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { serverFlags } from "../src/cli/flags.ts";
 import { tempDir } from "./fixtures.ts";
+import { LineStdioTransport } from "./line_transport.ts";
 
 /** The repository's `main.ts`. */
 export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -44,35 +45,40 @@ export interface CallResult {
  * @param extraRead More paths for --allow-read (a symlinked root's real path).
  * @param opts `stateDir` (default: a new temporary one), `args`: more logpeek options, `noWrite`: leave
  *   out `--allow-write` (a state directory the server cannot use), `broadRead`: grant read access to
- *   everything (the tools then run in the narrowed worker).
+ *   everything (the tools then run in the narrowed worker), `lines`: carry messages with
+ *   {@linkcode LineStdioTransport} instead of the SDK's `StdioClientTransport`, whose reading is
+ *   quadratic in an answer's size (the benchmark's choice: it times the server, not the client).
  */
 export async function connect(
   roots: string[],
   env: Record<string, string> = {},
   extraRead: string[] = [],
-  opts: { stateDir?: string; args?: string[]; noWrite?: boolean; broadRead?: boolean } = {},
+  opts: { stateDir?: string; args?: string[]; noWrite?: boolean; broadRead?: boolean; lines?: boolean } = {},
 ): Promise<Session> {
   const abs = roots.map((r) => resolve(r));
   const stateDir = opts.stateDir ?? tempDir("logpeek-state-");
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: [
-      "run",
-      ...serverFlags([...abs, ...extraRead], stateDir)
-        .filter((f) => !(opts.noWrite && f.startsWith("--allow-write")))
-        .map((f) => (opts.broadRead && f.startsWith("--allow-read") ? "--allow-read" : f)),
-      ...(opts.broadRead ? ["--unstable-worker-options"] : []),
-      MAIN,
-      "--state-dir",
-      stateDir,
-      ...(opts.args ?? []),
-      ...abs,
-    ],
-    env: { ...getDefaultEnvironment(), ...denoEnv(), ...env },
-    stderr: "pipe",
-  });
+  const args = [
+    "run",
+    ...serverFlags([...abs, ...extraRead], stateDir)
+      .filter((f) => !(opts.noWrite && f.startsWith("--allow-write")))
+      .map((f) => (opts.broadRead && f.startsWith("--allow-read") ? "--allow-read" : f)),
+    ...(opts.broadRead ? ["--unstable-worker-options"] : []),
+    MAIN,
+    "--state-dir",
+    stateDir,
+    ...(opts.args ?? []),
+    ...abs,
+  ];
+  const fullEnv = { ...getDefaultEnvironment(), ...denoEnv(), ...env };
   let err = "";
-  transport.stderr?.on("data", (d: Uint8Array) => (err += new TextDecoder().decode(d)));
+  let transport: StdioClientTransport | LineStdioTransport;
+  if (opts.lines) {
+    transport = new LineStdioTransport(Deno.execPath(), args, fullEnv, (t) => (err += t));
+  } else {
+    const sdk = new StdioClientTransport({ command: Deno.execPath(), args, env: fullEnv, stderr: "pipe" });
+    sdk.stderr?.on("data", (d: Uint8Array) => (err += new TextDecoder().decode(d)));
+    transport = sdk;
+  }
   const client = new Client({ name: "logpeek-test", version: "0" });
   await client.connect(transport);
   return {

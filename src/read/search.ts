@@ -17,7 +17,7 @@ import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scan
 import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, requiredLiteral } from "./pattern.ts";
-import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
+import { isHeavy, type OffloadOutcome, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 
@@ -195,11 +195,40 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     replaced += bad;
     return matches.length < opts.limit;
   };
-  /** The masked text still matches (a line without secrets is its own masked text). */
-  const maskedMatches = (tested: Uint8Array, cut: boolean): boolean => {
-    if (!opts.redact) return true;
-    const masked = redactLine(decodeLine(tested, Infinity, cut).text);
-    return masked.count === 0 || re!.test(masked.text);
+  /**
+   * Returns a line the pattern matched as written when it also matches with its secrets masked (a line
+   * without secrets is its own masked text). The returned line is masked anyway: when it is whole (not
+   * cut at `maxLine`, within {@linkcode TESTED_BYTES}), its masked text is the one tested, so each
+   * matching line is masked once.
+   *
+   * @returns False to stop (the limit is reached).
+   */
+  const acceptMasked = (
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    lineNo: number,
+    cut: boolean,
+    tested: Uint8Array,
+  ): boolean => {
+    if (!opts.redact) return accept(buf, s, e, lineNo, cut);
+    const before = redactor.count;
+    const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
+    let ok: boolean;
+    if (!line.cut && !cut && e - s <= TESTED_BYTES) {
+      ok = redactor.count === before || re!.test(line.text);
+    } else {
+      const masked = redactLine(decodeLine(tested, Infinity, cut || tested.length < e - s).text);
+      ok = masked.count === 0 || re!.test(masked.text);
+    }
+    if (!ok) {
+      redactor.count = before;
+      return true;
+    }
+    lastReported = lineNo;
+    matches.push(line);
+    replaced += bad;
+    return matches.length < opts.limit;
   };
   let from = first;
   let bytesRead = 0;
@@ -226,8 +255,8 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
           return false;
         }
         const tested = buf.subarray(s, end);
-        if (!re!.test(tested) || !maskedMatches(tested, end < e || cut)) return true;
-        return accept(buf, s, e, lineNo, cut);
+        if (!re!.test(tested)) return true;
+        return acceptMasked(buf, s, e, lineNo, cut, tested);
       },
     }, {
       pieceSize: opts.pieceSize,
@@ -250,9 +279,17 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     heavy = null;
     const end = Math.min(h.e, TESTED_BYTES);
     const tested = h.bytes.subarray(0, end);
-    let outcome = await tester.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
-    // No worker (its module is not readable): tested here, where it cannot be stopped.
-    if (outcome === "unavailable") outcome = re!.test(tested) ? "match" : "no_match";
+    const testHeavy = async (bytes: Uint8Array): Promise<OffloadOutcome> => {
+      const o = await tester.test(opts.text, flags, bytes, deadline - performance.now(), opts.signal);
+      // No worker (its module is not readable): tested here, where it cannot be stopped.
+      return o === "unavailable" ? (re!.test(bytes) ? "match" : "no_match") : o;
+    };
+    let outcome = await testHeavy(tested);
+    if (outcome === "match" && opts.redact) {
+      // Masked secrets: the masked text must match too, tested where it can be stopped as well.
+      const masked = redactLine(decodeLine(tested, Infinity, end < h.e || h.cut).text);
+      if (masked.count > 0) outcome = await testHeavy(new TextEncoder().encode(masked.text));
+    }
     const lineStart = from.off + h.at;
     if (outcome === "time_budget" || outcome === "cancelled") {
       // Not tested: the next page starts at this line.
@@ -262,10 +299,7 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
       break;
     }
     let go = true;
-    if (outcome === "match" && maskedMatches(tested, end < h.e || h.cut)) {
-      lastReported = h.lineNo;
-      go = accept(h.bytes, 0, h.e, h.lineNo, h.cut);
-    }
+    if (outcome === "match") go = accept(h.bytes, 0, h.e, h.lineNo, h.cut);
     // The scanner stops after the line; at the source's end (a last line without a line feed) it
     // resumes at its start, and there is nothing after it.
     const after = from.off + r.resumeAt;
