@@ -120,6 +120,8 @@ for (const mode of ["main thread", "worker"] as const) {
         .map((l) => JSON.parse(l));
       const cancelled = trace.find((x) => x.tool === "log_search");
       assert.deepEqual([cancelled.cancelled, cancelled.error.kind], [true, "cancelled"]);
+      // The pattern worker ran (in the worker mode, with no permission at all): no fallback was noted.
+      assert.ok(!s.stderr().includes("pattern worker"), s.stderr());
     },
   });
 }

@@ -99,6 +99,14 @@ export class PatternOffload implements PatternTester, Disposable {
   /** Why the worker cannot start, once it failed to; every later test is `unavailable`. */
   #unavailable: string | null = null;
 
+  /**
+   * @param opts `noPermissions`: start the worker with no permission at all (Deno's unstable
+   *   `deno.permissions: "none"`; it needs `--unstable-worker-options`, without which Deno ends the process).
+   *   The worker reads nothing but messages; without this it has the permissions of the thread that starts
+   *   it, which is right when that thread's are already narrow.
+   */
+  constructor(readonly opts: { noPermissions?: boolean } = {}) {}
+
   /** {@inheritDoc PatternTester.test} */
   async test(
     pattern: string,
@@ -143,7 +151,12 @@ export class PatternOffload implements PatternTester, Disposable {
     const url = workerUrl();
     // The worker inherits the permissions of the code that starts it, already narrowed to the roots (a
     // `deno.permissions` option would end the process with exit 70 without --unstable-worker-options).
-    const worker = new Worker(url, { type: "module", name: PATTERN_WORKER_NAME });
+    const worker = new Worker(url, {
+      type: "module",
+      name: PATTERN_WORKER_NAME,
+      // @ts-ignore: `deno.permissions` is an unstable Worker option (--unstable-worker-options)
+      ...(this.opts.noPermissions ? { deno: { permissions: "none" } } : {}),
+    });
     worker.onmessage = (e: MessageEvent<{ id: number; match: boolean }>) => {
       this.#answered = true;
       this.#waiting.get(e.data.id)?.(e.data.match ? "match" : "no_match");
