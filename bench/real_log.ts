@@ -340,6 +340,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     { text: QUERIES.ignoreCase, ignore_case: true },
     ["-n", "-i", "-F", QUERIES.ignoreCase],
     0.8,
+    [["rg", ["--no-mmap", "-n", "-i", "-F", QUERIES.ignoreCase]]],
   );
   console.error("row 3: regex with a required literal…");
   await searchRow(
@@ -347,6 +348,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     { text: QUERIES.requiredLiteral, regex: true },
     ["-n", QUERIES.requiredLiteral],
     0.5,
+    [["rg", ["--no-mmap", "-n", QUERIES.requiredLiteral]]],
   );
   console.error("row 4: regex with many matches (paged)…");
   await searchRow(
@@ -354,6 +356,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     { text: QUERIES.manyMatches, regex: true },
     ["-n", QUERIES.manyMatches],
     0.5,
+    [["rg", ["--no-mmap", "-n", QUERIES.manyMatches]]],
   );
   console.error("row 5: regex with no literal…");
   await searchRow(
