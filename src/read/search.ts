@@ -166,6 +166,8 @@ export const TESTED_BYTES = 65536;
  * that many bytes).
  */
 async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
+  // The budget counts from here: compiling a pattern with a large counted repeat takes tens of ms.
+  const started = performance.now();
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   const folded = re ? null : foldMatcher(opts.text);
@@ -180,7 +182,7 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
   const carry = literal ? matchSpan(literal.bytes, literal.ignoreCase) - 1 : 0;
   const first = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const deadline = performance.now() + opts.searchMs; // after a resumed gzip stream was skipped ahead
+  const deadline = started + opts.searchMs;
   let replaced = 0;
   let partial = 0;
   let lastReported = 0;

@@ -78,6 +78,7 @@ export function runToolWorker(): void {
       if (signal?.aborted) return Promise.resolve("cancelled");
       const id = nextTest++;
       const copy = bytes.slice();
+      let timer: ReturnType<typeof setTimeout> | undefined;
       return new Promise<OffloadOutcome>((resolve) => {
         const onAbort = () => {
           post({ type: "pattern_cancel", id });
@@ -88,8 +89,18 @@ export function runToolWorker(): void {
           resolve(outcome);
         });
         signal?.addEventListener("abort", onAbort, { once: true });
+        // The main thread stops the test at `ms` too, but its answer can come tens of ms late (measured
+        // 35–65 ms): the deadline is kept here as well.
+        timer = setTimeout(() => {
+          signal?.removeEventListener("abort", onAbort);
+          post({ type: "pattern_cancel", id });
+          resolve("time_budget");
+        }, Math.max(0, ms));
         post({ type: "pattern", id, pattern, flags, bytes: copy, ms }, [copy.buffer]);
-      }).finally(() => tests.delete(id));
+      }).finally(() => {
+        clearTimeout(timer);
+        tests.delete(id);
+      });
     },
   };
   globalThis.addEventListener("message", async (e: Event) => {
