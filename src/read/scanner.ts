@@ -590,6 +590,26 @@ class LineScan {
    */
   findPartner(from: number, to: number): number {
     let best = -1;
+    if (this.kelvin && this.longS) {
+      // One pass for both: E2 84 (K) and C5 BF (ſ) are the same pair once bits 0x27 of the first byte
+      // and 0x3B of the second are set (E2|27 = C5|27 = E7, 84|3B = BF|3B = BF); each candidate, rare
+      // outside non-ASCII text, is then checked exactly.
+      const [k0, k1, k2] = KELVIN_BYTES;
+      const [s0, s1] = LONG_S_BYTES;
+      const b = this.buf;
+      for (let s = from; s <= to - 2;) {
+        s = this.simd.find2(s, to - 2, k0 | 0x27, 0, k1 | 0x3b, 1, 0x27, 0x3b);
+        if (s < 0) break;
+        if (
+          (b[s] === s0 && b[s + 1] === s1) ||
+          (s <= to - 3 && b[s] === k0 && b[s + 1] === k1 && b[s + 2] === k2)
+        ) {
+          return s;
+        }
+        s++;
+      }
+      return -1;
+    }
     if (this.kelvin) {
       const [b0, b1, b2] = KELVIN_BYTES;
       for (let s = from; s <= to - 3;) {

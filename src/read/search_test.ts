@@ -26,6 +26,10 @@ const PIECES: number[][] = [
   [0xc5], // a long s cut short: invalid
   [0xff],
   [...enc.encode("é")],
+  // Look-alikes that the one-pass search for both K and ſ (bits 0x27 and 0x3B set) takes for candidates:
+  [...enc.encode("ä")], // C3 A4
+  [...enc.encode("翿")], // E7 BF BF
+  [...enc.encode("ℬ")], // E2 84 AC: K's first two bytes
 ];
 
 /** A random log of such lines, LF and CRLF, some longer than the smaller piece sizes. */
