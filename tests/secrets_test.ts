@@ -400,3 +400,53 @@ Deno.test({
     console.error(`4 MiB adversarial lines through the client:\n  ${times.join("\n  ")}`);
   },
 });
+
+Deno.test({
+  name:
+    "a regex cannot read a masked secret back: every probe gives the same answer for a right and a wrong guess (issue #11 trial), short lines and long",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-probe-");
+    const pad = "x".repeat(6000); // a line over 4 KiB is tested in the pattern worker
+    Deno.writeTextFileSync(
+      join(dir, "s.log"),
+      [
+        "INFO user=bob password=hunter2 action=login",
+        "INFO Authorization: Bearer abcdef0123456789abcdef done",
+        `INFO ${pad} password=hunter2 action=login`,
+        "INFO password=*** action=login (a literal mask written by the app)",
+        "INFO user=carol action=logout",
+      ].join("\n") + "\n",
+    );
+    await using s = await connect([dir]);
+    const lines = async (text: string) => {
+      const r =
+        (await s.call("log_search", { file: "s.log", text, regex: true, limit: 100 })).structuredContent;
+      assert.equal(r.complete, true, text);
+      return r.matches.map((m: { line_no: number }) => m.line_no);
+    };
+    // [right guess, wrong guess]: the answer must not tell them apart.
+    const probes: [string, string][] = [
+      ["password=(?:h[n-z]|\\*\\*\\*)", "password=(?:h[a-m]|\\*\\*\\*)"],
+      ["password=(\\*\\*\\*)?(hunter2)? action", "password=(\\*\\*\\*)?(hunter9)? action"],
+      ["password=[*h][*u][*n]", "password=[*h][*x][*n]"],
+      ["Bearer (?:abc|\\*\\*\\*)", "Bearer (?:xyz|\\*\\*\\*)"],
+      ["password=(?:.{3}|.{7}) action", "password=(?:.{3}|.{8}) action"],
+      ["password=hunter2", "password=hunter9"],
+      ["(?i)PASSWORD=(?:HUNTER2|\\*\\*\\*)", "(?i)PASSWORD=(?:HUNTER9|\\*\\*\\*)"],
+    ];
+    for (const [right, wrong] of probes) {
+      assert.deepEqual(await lines(right), await lines(wrong), `${right} vs ${wrong}`);
+    }
+    // The masked text is what is matched: the lines show `password=***`, and so does line 4 as written.
+    assert.deepEqual(await lines("password=\\*\\*\\* action"), [1, 3, 4]);
+    assert.deepEqual(await lines("password=h"), []);
+    assert.deepEqual(await lines("user=(bob|carol)"), [1, 5]);
+    // Character by character, as the trial's extractor did: no guess for the first letter stands out.
+    const counts = new Set<number>();
+    for (const c of "abcdefghijklmnopqrstuvwxyz0123456789") {
+      counts.add((await lines(`password=(?:${c}|\\*)`)).length);
+    }
+    assert.deepEqual([...counts], [3]);
+  },
+});

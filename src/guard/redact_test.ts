@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LineRedactor, redactCutTail, redactLine } from "./redact.ts";
+import { LineRedactor, mayHoldSecret, redactCutTail, redactLine, redactLineUngated } from "./redact.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 
 // Every secret below is made up for this test.
@@ -554,4 +554,54 @@ Deno.test("no false alarms on real logs: every line of ../shared/corpus/loghub i
   }
   assert.ok(files >= 14 && lines >= 28000, `${files} files, ${lines} lines`);
   assert.deepEqual(hits, []);
+});
+
+Deno.test("the rules' gates never change what is masked, and mayHoldSecret is false only where nothing is: secrets, look-alikes, every Loghub line, 20,000 mixed lines in random case", () => {
+  let seed = 20261201;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const inputs: string[] = [
+    ...SECRETS.map(([s]) => s),
+    ...LOOKALIKES,
+    "msg bearer abcdefghijklmnop0123 sent", // the bearer rule alone (no Authorization header)
+    "MSG BEARER ABCDEFGHIJKLMNOP0123 SENT",
+  ];
+  const shared = sharedDir("loghub lines for the gate check");
+  if (shared) {
+    const dir = join(shared, "corpus", "loghub");
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.name.endsWith(".log")) inputs.push(...Deno.readTextFileSync(join(dir, e.name)).split("\n"));
+    }
+  }
+  // Lines mixed from pieces of secret lines and look-alikes, each piece in its case, upper or lower
+  // case, or its letters' case flipped at random (the gates compare lower-cased text).
+  const pieces = [...SECRETS.map(([s]) => s), ...LOOKALIKES].flatMap((s) => s.split(/(?<=[\s=:,;])/));
+  const recase = (s: string) => {
+    const r = rnd();
+    if (r < 0.5) return s;
+    if (r < 0.65) return s.toUpperCase();
+    if (r < 0.8) return s.toLowerCase();
+    return [...s].map((c) => (rnd() < 0.5 ? c.toUpperCase() : c.toLowerCase())).join("");
+  };
+  for (let i = 0; i < 20000; i++) {
+    const n = 1 + Math.floor(rnd() * 6);
+    inputs.push(Array.from({ length: n }, () => recase(pieces[Math.floor(rnd() * pieces.length)])).join(""));
+  }
+  let masked = 0;
+  let clear = 0;
+  for (const text of inputs) {
+    const want = redactLineUngated(text);
+    assert.deepEqual(redactLine(text), want, text);
+    masked += want.count;
+    // mayHoldSecret false: nothing is masked.
+    if (!mayHoldSecret(text)) {
+      clear++;
+      assert.equal(want.count, 0, text);
+    }
+  }
+  console.error(
+    `gates: ${inputs.length} lines, ${masked} secrets masked either way; ${clear} lines surely clear`,
+  );
+  // Most real lines (14,000 of the corpus) are surely clear: the check is worth making.
+  if (shared) assert.ok(clear > 10000, `${clear} of ${inputs.length} lines surely clear`);
+  assert.ok(masked > 5000, `${masked} secrets: the mixed lines must hold many`);
 });

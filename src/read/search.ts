@@ -14,9 +14,9 @@ import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { plural } from "../core/plural.ts";
 import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
-import { LineRedactor, redactLine } from "../guard/redact.ts";
+import { LineRedactor, mayHoldSecret, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
-import { compilePattern, requiredLiteral } from "./pattern.ts";
+import { compilePattern, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
 import { isHeavy, type OffloadOutcome, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
@@ -144,6 +144,29 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
+ * The required literal, when it may serve as the prefilter of a pattern tested on masked text: a line
+ * whose masked text holds it must hold it as read. Masking (`guard/redact.ts`) keeps the line's own
+ * characters and inserts only `***`, a blank right before it and a quote (or `\"`) right after it, and
+ * decoding inserts U+FFFD; so a literal with no `*` and no U+FFFD, not ending in a blank and not
+ * starting with a quote or a backslash, is in the masked text only where it is in the line. Else null:
+ * every line is tested.
+ *
+ * @param literal From {@linkcode requiredLiteral}.
+ * @param redact Whether secrets are masked (without masking, any literal serves).
+ */
+function maskSafe(literal: RequiredLiteral | null, redact: boolean): RequiredLiteral | null {
+  if (!literal || !redact) return literal;
+  const b = literal.bytes;
+  const n = b.length;
+  if (n === 0 || b[n - 1] === 0x20 || b[0] === 0x22 || b[0] === 0x27 || b[0] === 0x5c) return null;
+  for (let i = 0; i < n; i++) {
+    if (b[i] === 0x2a) return null;
+    if (b[i] === 0xef && b[i + 1] === 0xbf && b[i + 2] === 0xbd) return null;
+  }
+  return literal;
+}
+
+/**
  * How many bytes of each line (65,536: 64 KiB, counted before decoding) a pattern, or a case-insensitive
  * text with letters outside ASCII, is tested on.
  */
@@ -171,7 +194,7 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   const folded = re ? null : foldMatcher(opts.text);
-  const literal = re ? requiredLiteral(opts.text, opts.ignoreCase ?? false) : null;
+  const literal = re ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact) : null;
   const size = re ? re.programSize() : 0;
   using own = opts.patterns ? null : new PatternOffload();
   const tester: PatternTester = opts.patterns ?? own!;
@@ -198,39 +221,21 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     return matches.length < opts.limit;
   };
   /**
-   * Returns a line the pattern matched as written when it also matches with its secrets masked (a line
-   * without secrets is its own masked text). The returned line is masked anyway: when it is whole (not
-   * cut at `maxLine`, within {@linkcode TESTED_BYTES}), its masked text is the one tested, so each
-   * matching line is masked once.
+   * What the pattern is tested on (issue #11 trial: it must depend on the masked text only, or a
+   * pattern could read a secret back one character at a time). With masking on: the line's raw bytes
+   * when it surely holds no secret and no invalid UTF-8 (the bytes are then the text as shown, and the
+   * DFA runs on them); else its text as shown — decoded, invalid sequences as U+FFFD, secrets masked —
+   * encoded again for a test in the pattern worker, or as a string here.
    *
-   * @returns False to stop (the limit is reached).
+   * @param tested The line's first {@linkcode TESTED_BYTES} bytes.
+   * @param partial True when that is not the whole line.
    */
-  const acceptMasked = (
-    buf: Uint8Array,
-    s: number,
-    e: number,
-    lineNo: number,
-    cut: boolean,
-    tested: Uint8Array,
-  ): boolean => {
-    if (!opts.redact) return accept(buf, s, e, lineNo, cut);
-    const before = redactor.count;
-    const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
-    let ok: boolean;
-    if (!line.cut && !cut && e - s <= TESTED_BYTES) {
-      ok = redactor.count === before || re!.test(line.text);
-    } else {
-      const masked = redactLine(decodeLine(tested, Infinity, cut || tested.length < e - s).text);
-      ok = masked.count === 0 || re!.test(masked.text);
-    }
-    if (!ok) {
-      redactor.count = before;
-      return true;
-    }
-    lastReported = lineNo;
-    matches.push(line);
-    replaced += bad;
-    return matches.length < opts.limit;
+  const subject = (tested: Uint8Array, partial: boolean): Uint8Array | string => {
+    if (!opts.redact) return tested;
+    const { text, replaced } = decodeLine(tested, Infinity, partial);
+    if (replaced === 0 && !mayHoldSecret(text)) return tested;
+    const masked = redactLine(text);
+    return masked.count === 0 && replaced === 0 ? tested : masked.text;
   };
   let from = first;
   let bytesRead = 0;
@@ -256,9 +261,9 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
           heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
           return false;
         }
-        const tested = buf.subarray(s, end);
-        if (!re!.test(tested)) return true;
-        return acceptMasked(buf, s, e, lineNo, cut, tested);
+        const tested = subject(buf.subarray(s, end), end < e || cut);
+        if (!(typeof tested === "string" ? re!.test(tested) : re!.test(tested))) return true;
+        return accept(buf, s, e, lineNo, cut);
       },
     }, {
       pieceSize: opts.pieceSize,
@@ -280,18 +285,14 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
     heavy = null;
     const end = Math.min(h.e, TESTED_BYTES);
-    const tested = h.bytes.subarray(0, end);
+    const shown = subject(h.bytes.subarray(0, end), end < h.e || h.cut);
+    const tested = typeof shown === "string" ? new TextEncoder().encode(shown) : shown;
     const testHeavy = async (bytes: Uint8Array): Promise<OffloadOutcome> => {
       const o = await tester.test(opts.text, flags, bytes, deadline - performance.now(), opts.signal);
       // No worker (its module is not readable): tested here, where it cannot be stopped.
       return o === "unavailable" ? (re!.test(bytes) ? "match" : "no_match") : o;
     };
-    let outcome = await testHeavy(tested);
-    if (outcome === "match" && opts.redact) {
-      // Masked secrets: the masked text must match too, tested where it can be stopped as well.
-      const masked = redactLine(decodeLine(tested, Infinity, end < h.e || h.cut).text);
-      if (masked.count > 0) outcome = await testHeavy(new TextEncoder().encode(masked.text));
-    }
+    const outcome = await testHeavy(tested);
     const lineStart = from.off + h.at;
     if (outcome === "time_budget" || outcome === "cancelled") {
       // Not tested: the next page starts at this line.
