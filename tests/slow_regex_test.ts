@@ -39,8 +39,65 @@ Deno.writeTextFileSync(
   "2024-05-01 10:00:00 INFO start\n" + ("b" + "a".repeat(65536) + "c\n").repeat(20) + "aab\n",
 );
 
+// 2,000 lines of 4,090 random a/b (under 4 KiB: tested in place), 3 s a 1 MiB piece for LIGHT below.
+{
+  // xorshift32: random enough that RE2's DFA keeps missing its cache (a linear congruential
+  // generator's repeating bits let it hit).
+  let x = 2463534242;
+  const rnd = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  const line = () => "c" + Array.from({ length: 4090 }, () => (rnd() < 0.5 ? "a" : "b")).join("");
+  Deno.writeTextFileSync(`${dir}/light.log`, Array.from({ length: 2000 }, line).join("\n") + "\n");
+}
+/** Tens of ms a 4 KiB line of random a/b (the trial's: 3 s for the 256 lines of a 1 MiB piece). */
+const LIGHT = "[ab]*a[ab]{60}c";
+
 for (const mode of ["main thread", "worker"] as const) {
   const extra = mode === "worker" ? { broadRead: true } : {};
+
+  Deno.test({
+    name: `e2e (${mode}): costly lines under 4 KiB end at the budget and yield to a cancel inside a piece`,
+    ...opts,
+    async fn() {
+      await using s = await connect([dir], { LOGPEEK_SEARCH_MS: "1000" }, [], extra);
+      const t = performance.now();
+      const r =
+        (await s.call("log_search", { file: "light.log", text: LIGHT, regex: true })).structuredContent;
+      const ms = performance.now() - t;
+      const traced = Deno.readTextFileSync(`${s.stateDir}/traces/calls.jsonl`).trim().split("\n")
+        .map((l) => JSON.parse(l)).find((x) => x.tool === "log_search").ms;
+      console.error(
+        `light lines (${mode}): ${ms.toFixed(0)} ms (server ${traced} ms), ${r.scanned_lines} lines`,
+      );
+      assert.ok(traced <= 1000 + 100, `server ${traced} ms (issue #11: within the budget + 100 ms)`);
+      assert.deepEqual([r.complete, r.stop_reason, r.matches.length], [false, "time_budget", 0]);
+      assert.ok(r.next_cursor && r.scanned_lines > 0 && r.scanned_lines < 2000, `${r.scanned_lines} lines`);
+      // A second page goes on from there.
+      const r2 =
+        (await s.call("log_search", { file: "light.log", text: LIGHT, regex: true, cursor: r.next_cursor }))
+          .structuredContent;
+      assert.ok(r2.scanned_lines > r.scanned_lines, `${r2.scanned_lines} after ${r.scanned_lines}`);
+      // A cancel is seen within the piece: the next call is answered at once.
+      const ac = new AbortController();
+      const call = s.client.callTool(
+        { name: "log_search", arguments: { file: "light.log", text: LIGHT, regex: true } },
+        undefined,
+        { signal: ac.signal, timeout: 600_000 },
+      );
+      await new Promise((res) => setTimeout(res, 300));
+      const at = performance.now();
+      ac.abort("enough");
+      await assert.rejects(call);
+      await s.call("log_files", {});
+      const after = performance.now() - at;
+      console.error(`light lines (${mode}): log_files answered ${after.toFixed(0)} ms after the cancel`);
+      assert.ok(after <= 250, `${after} ms`);
+    },
+  });
 
   Deno.test({
     name:

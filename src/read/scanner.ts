@@ -123,6 +123,13 @@ export interface ScanOptions {
    * needle only. Why: a sink call per line costs as much as finding the lines (issue #11).
    */
   levelCounts?: Float64Array;
+  /**
+   * Called when the sink has stopped the scan (returned false). When it resolves true, the scan goes on
+   * with the next line as if the sink had returned true: a sink that must await something between two
+   * lines (a test in a worker, a turn of the event loop so that a cancel can arrive) stops, and this
+   * awaits it, with the buffer and every count kept. When it resolves false the scan stops (`limit`).
+   */
+  resumeAfterStop?: () => Promise<boolean>;
 }
 
 /** What a scan did. */
@@ -227,7 +234,12 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     const from = await s.readPiece();
     if (from < 0) break;
     const rest = s.streamLongLine(from);
-    if (rest < 0 || !s.handLines(rest)) break;
+    let ok = rest >= 0 && s.handLines(rest);
+    while (!ok && s.stop === "limit" && opts.resumeAfterStop && await opts.resumeAfterStop()) {
+      s.stop = null;
+      ok = s.handLines(s.ls);
+    }
+    if (!ok) break;
   }
   return s.result();
 }

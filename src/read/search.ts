@@ -17,7 +17,7 @@ import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scan
 import { LineRedactor, mayHoldSecret, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
-import { isHeavy, type OffloadOutcome, PatternOffload, type PatternTester } from "./pattern_offload.ts";
+import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 
@@ -144,6 +144,15 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
+ * Pattern work (program size × bytes tested) between two reads of the clock in a regex search: a few
+ * ms at worst (a trial's 4 KiB lines cost 28 ms each at ~0.5 M; a line over 1 M goes to the worker,
+ * `isHeavy`). A cheap pattern on short lines reads the clock every hundred lines or so.
+ */
+const CHECK_COST = 250_000;
+/** How long a regex search runs before it lets the event loop turn (a cancel can then arrive), in ms. */
+const YIELD_MS = 20;
+
+/**
  * The required literal, when it may serve as the prefilter of a pattern tested on masked text: a line
  * whose masked text holds it must hold it as read. Masking (`guard/redact.ts`) keeps the line's own
  * characters and inserts only `***`, a blank right before it and a quote (or `\"`) right after it, and
@@ -209,7 +218,6 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   let replaced = 0;
   let partial = 0;
   let lastReported = 0;
-  let atEnd = false;
   /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
   let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
   let heavyBuf: Uint8Array | null = null;
@@ -237,111 +245,131 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     const masked = redactLine(text);
     return masked.count === 0 && replaced === 0 ? tested : masked.text;
   };
-  let from = first;
-  let bytesRead = 0;
-  let r: ScanResult;
-  let stop: StopReason | null = null;
-  let damage: StopReason | null = null;
-  while (true) {
-    const src = await sourceFor(log, from, headBytes, carry);
-    r = await scan(src.src, {
-      line(buf, s, e, lineNo, cut, hint, at) {
-        if (lineNo === first.skip) return true;
-        if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
-        const end = Math.min(e, s + TESTED_BYTES);
-        if (cut || e - s > TESTED_BYTES) partial++;
-        if (folded) {
-          if (!folded.test(decodeLine(buf.subarray(s, end), Infinity, end < e || cut).text)) return true;
-          return accept(buf, s, e, lineNo, cut);
-        }
-        if (isHeavy(size, end - s)) {
-          // Tested in the worker: the scan stops here and goes on after it (see below).
-          if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
-          heavyBuf.set(buf.subarray(s, e));
-          heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
+  /** Why the sink stopped the scan, when it did for something it must await. */
+  let pause: "yield" | "time" | null = null;
+  /** Pattern cost (program size × bytes) tested since the clock was last read. */
+  let spent = 0;
+  let sliceStart = performance.now();
+  /** The line (its offset in the scan, number) the last pause or heavy line came after. */
+  let lastAt = 0;
+  let lastNo = 0;
+  /** Set when a heavy line could not be tested: the page ends before it. */
+  let untested: { stop: StopReason; lineNo: number; at: number } | null = null;
+  const src = await sourceFor(log, first, headBytes, carry);
+  const r = await scan(src.src, {
+    line(buf, s, e, lineNo, cut, hint, at) {
+      if (lineNo === first.skip) return true;
+      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+      const end = Math.min(e, s + TESTED_BYTES);
+      if (cut || e - s > TESTED_BYTES) partial++;
+      if (folded) {
+        if (!folded.test(decodeLine(buf.subarray(s, end), Infinity, end < e || cut).text)) return true;
+        return accept(buf, s, e, lineNo, cut);
+      }
+      if (isHeavy(size, end - s)) {
+        // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on.
+        if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
+        heavyBuf.set(buf.subarray(s, e));
+        heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
+        return false;
+      }
+      const tested = subject(buf.subarray(s, end), end < e || cut);
+      const go = (typeof tested === "string" ? re!.test(tested) : re!.test(tested))
+        ? accept(buf, s, e, lineNo, cut)
+        : true;
+      // The budget and a cancel inside a piece (its lines may cost tens of ms each): the clock is read
+      // every CHECK_COST of pattern work; the scan stops after this line, or lets the event loop turn.
+      if (go && (spent += size * (end - s)) >= CHECK_COST) {
+        spent = 0;
+        const now = performance.now();
+        if (now >= deadline || now - sliceStart >= YIELD_MS) {
+          pause = now >= deadline ? "time" : "yield";
+          lastAt = at;
+          lastNo = lineNo;
           return false;
         }
-        const tested = subject(buf.subarray(s, end), end < e || cut);
-        if (!(typeof tested === "string" ? re!.test(tested) : re!.test(tested))) return true;
-        return accept(buf, s, e, lineNo, cut);
-      },
-    }, {
-      pieceSize: opts.pieceSize,
-      needle: literal?.bytes,
-      ignoreCase: literal?.ignoreCase,
-      // A line with K or ſ where the literal has k or s: the pattern decides.
-      verify: literal?.ignoreCase ? () => true : undefined,
-      maxBytes: opts.searchBytes - bytesRead,
-      deadline,
-      headBytes,
-      lineBase: from.line,
-      resume: src.resume,
-      ...steering(opts, log, (b) => src.reached(b), () => matches.length),
-    });
-    bytesRead += r.bytesRead;
-    damage = src.damage();
-    if (!heavy) break;
-    // A heavy line stopped the scan (as a `limit`): test it where it can be stopped, then go on.
-    const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
-    heavy = null;
-    const end = Math.min(h.e, TESTED_BYTES);
-    const shown = subject(h.bytes.subarray(0, end), end < h.e || h.cut);
-    const tested = typeof shown === "string" ? new TextEncoder().encode(shown) : shown;
-    const testHeavy = async (bytes: Uint8Array): Promise<OffloadOutcome> => {
-      const o = await tester.test(opts.text, flags, bytes, deadline - performance.now(), opts.signal);
+      }
+      return go;
+    },
+  }, {
+    pieceSize: opts.pieceSize,
+    needle: literal?.bytes,
+    ignoreCase: literal?.ignoreCase,
+    // A line with K or ſ where the literal has k or s: the pattern decides.
+    verify: literal?.ignoreCase ? () => true : undefined,
+    maxBytes: opts.searchBytes,
+    deadline,
+    headBytes,
+    lineBase: first.line,
+    resume: src.resume,
+    ...steering(opts, log, (b) => src.reached(b), () => matches.length),
+    resumeAfterStop: async () => {
+      if (pause === "time") return false;
+      if (pause === "yield") {
+        await new Promise((res) => setTimeout(res, 0));
+        sliceStart = performance.now();
+        if (opts.signal?.aborted || sliceStart >= deadline) {
+          pause = "time"; // stop after this line: cancelled, or the budget spent
+          return false;
+        }
+        pause = null;
+        return true;
+      }
+      if (!heavy) return false; // the limit
+      const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
+      heavy = null;
+      const end = Math.min(h.e, TESTED_BYTES);
+      const shown = subject(h.bytes.subarray(0, end), end < h.e || h.cut);
+      const tested = typeof shown === "string" ? new TextEncoder().encode(shown) : shown;
+      let outcome = await tester.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
       // No worker (its module is not readable): tested here, where it cannot be stopped.
-      return o === "unavailable" ? (re!.test(bytes) ? "match" : "no_match") : o;
-    };
-    const outcome = await testHeavy(tested);
-    const lineStart = from.off + h.at;
-    if (outcome === "time_budget" || outcome === "cancelled") {
-      // Not tested: the next page starts at this line.
-      stop = outcome;
-      from = { off: lineStart, ls: lineStart, line: h.lineNo - 1, pending: false, skip: 0 };
-      if (h.cut || h.e > TESTED_BYTES) partial--;
-      break;
-    }
-    let go = true;
-    if (outcome === "match") go = accept(h.bytes, 0, h.e, h.lineNo, h.cut);
-    // The scanner stops after the line; at the source's end (a last line without a line feed) it
-    // resumes at its start, and there is nothing after it.
-    const after = from.off + r.resumeAt;
-    if (after <= lineStart) {
-      from = { off: after, ls: after, line: h.lineNo, pending: false, skip: 0 };
-      stop = damage;
-      atEnd = true;
-      break;
-    }
-    from = { off: after, ls: after, line: r.lines, pending: false, skip: 0 };
-    if (!go) {
-      stop = "limit";
-      break;
-    }
-  }
+      if (outcome === "unavailable") outcome = re!.test(tested) ? "match" : "no_match";
+      if (outcome === "time_budget" || outcome === "cancelled") {
+        untested = { stop: outcome, lineNo: h.lineNo, at: h.at };
+        if (h.cut || h.e > TESTED_BYTES) partial--;
+        return false;
+      }
+      sliceStart = performance.now();
+      return outcome === "match" ? accept(h.bytes, 0, h.e, h.lineNo, h.cut) : true;
+    },
+  });
+  const damage = src.damage();
+  const stopped = untested as { stop: StopReason; lineNo: number; at: number } | null;
   let result: SearchResult;
   const common = { matches, replaced_bytes: replaced, redactions: redactor.count };
-  if (atEnd) {
-    result = {
-      ...common,
-      scanned_lines: from.line,
-      complete: stop === null,
-      stop_reason: stop,
-      next: null,
-      stuck: false,
-    };
-  } else if (stop === "time_budget" || stop === "cancelled" || stop === "limit") {
-    // Stopped at a heavy line (not tested: the next page starts there), or after it (`limit`).
-    const next = stop === "cancelled" ? null : progressed(first, from);
-    result = {
-      ...common,
-      scanned_lines: from.line,
-      complete: false,
-      stop_reason: stop,
-      next,
-      stuck: stop === "time_budget" && next === null,
-    };
+  const paused = pause as "yield" | "time" | null;
+  if (stopped || paused) {
+    // Stopped before a heavy line (not tested: the next page starts at it), or after a line when the
+    // budget ran out or the client cancelled within a piece.
+    const stop: StopReason = stopped ? stopped.stop : opts.signal?.aborted ? "cancelled" : "time_budget";
+    const lineStart = first.off + (stopped ? stopped.at : lastAt);
+    const after = first.off + r.resumeAt;
+    let next: ResumePoint | null;
+    if (stopped) next = { off: lineStart, ls: lineStart, line: stopped.lineNo - 1, pending: false, skip: 0 };
+    else if (after > lineStart) next = { off: after, ls: after, line: r.lines, pending: false, skip: 0 };
+    else next = null; // the last line, without a line feed: nothing after it
+    if (!stopped && next === null) {
+      result = {
+        ...common,
+        scanned_lines: lastNo,
+        complete: damage === null,
+        stop_reason: damage,
+        next: null,
+        stuck: false,
+      };
+    } else {
+      const n = stop === "cancelled" ? null : progressed(first, next);
+      result = {
+        ...common,
+        scanned_lines: next!.line,
+        complete: false,
+        stop_reason: stop,
+        next: n,
+        stuck: stop === "time_budget" && n === null,
+      };
+    }
   } else {
-    result = pageResult(from, r, damage, lastReported, matches, replaced, redactor.count);
+    result = pageResult(first, r, damage, lastReported, matches, replaced, redactor.count);
   }
   return { ...result, partially_tested: partial };
 }

@@ -3,6 +3,7 @@ import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
 import { searchLog, type SearchOptions } from "./search.ts";
 import { compilePattern } from "./pattern.ts";
+import { PatternOffload } from "./pattern_offload.ts";
 import { DEFAULT_LIMITS } from "../core/config.ts";
 import type { LogLine } from "./log_line.ts";
 import type { ResumePoint } from "./readable_log.ts";
@@ -190,4 +191,59 @@ Deno.test("compilePattern: a syntax error and a pattern RE2 refuses are worded a
   // A tab is shown escaped, a quote and a backslash as written (no JSON escaping).
   assert.match(err('"\t(?=x)\\'), /^invalid regular expression: .*|^the regular expression `"\\t/);
   assert.match(err('"\t(?=x)'), /^the regular expression `"\\t\(\?=x\)` uses/);
+});
+
+Deno.test("regex pages under byte budgets equal one search and a line-by-line RegExp: 60 random logs with lines of 1 B to 9 KiB (some tested in the pattern worker), secrets, CRLF, pieces of 64 B to 1 MiB", async () => {
+  const rnd = rng(1111);
+  const words = ["ab", "abbc", "x", "12x", "9", " ", "z", "INFO", "password=ab12", "k.s"];
+  const patterns = ["ab+c", "[0-9]{2}x", "^INFO .*z$", "b{2}c.*12x", "(?:ab|z)x?z"];
+  let total = 0;
+  let long = 0;
+  using patternsTester = new PatternOffload();
+  for (let t = 0; t < 60; t++) {
+    const lines: string[] = [];
+    for (let i = Math.floor(rnd() * 40); i > 0; i--) {
+      const n = rnd() < 0.1 ? 1500 + Math.floor(rnd() * 1500) : Math.floor(rnd() * 12);
+      lines.push(Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(""));
+    }
+    const text = lines.map((l) => l + (rnd() < 0.2 ? "\r\n" : "\n")).join("");
+    Deno.writeTextFileSync(`${dir}/r.log`, text);
+    const pattern = patterns[t % patterns.length];
+    const js = new RegExp(pattern);
+    // The reference: each line as shown (a `password=` value masked), tested by JavaScript's RegExp.
+    const want = lines.flatMap((
+      l,
+      i,
+    ) => (js.test(l.replace(/password=[^\s&;,"')}\]]+/g, "password=***")) ? [i + 1] : []));
+    const pieceSize = [64, 1000, 65536, 1 << 20][t % 4];
+    const base = {
+      ...limits,
+      pieceSize,
+      text: pattern,
+      regex: true,
+      limit: 5000,
+      redact: true,
+      maxLine: 50,
+      patterns: patternsTester,
+    };
+    using log = await openLog(roots, "r.log");
+    const whole = await searchLog(log, { ...base, searchBytes: 1e12 });
+    assert.equal(whole.complete, true);
+    assert.deepEqual(whole.matches.map((m) => m.line_no), want, `case ${t}: /${pattern}/, one search`);
+    const pages: LogLine[] = [];
+    const budget = 200 + Math.floor(rnd() * 4000);
+    let resume: ResumePoint | undefined;
+    let n = 0;
+    do {
+      const page = await searchLog(log, { ...base, searchBytes: budget, resume });
+      pages.push(...page.matches);
+      resume = page.next ?? undefined;
+      assert.ok(++n < 10000, "pages make progress");
+    } while (resume);
+    assert.deepEqual(pages.map((m) => m.line_no), want, `case ${t}: /${pattern}/, paged`);
+    total += want.length;
+    long += want.filter((no) => enc.encode(lines[no - 1]).length > 4096).length;
+  }
+  console.error(`regex pages: 60 logs, ${total} matching lines, ${long} of them over 4 KiB`);
+  assert.ok(total > 100 && long > 10, `${total} matching lines, ${long} over 4 KiB`);
 });
