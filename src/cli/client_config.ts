@@ -5,7 +5,7 @@
  * @module
  */
 
-import { serverFlags } from "./flags.ts";
+import { serverFlags, workerFolderOf } from "./flags.ts";
 
 /** The clients logpeek can print an entry for. */
 export const CLIENTS = ["claude-desktop", "claude-code", "vscode", "cursor"] as const;
@@ -46,7 +46,11 @@ export function serverCommand(o: ConfigOptions): { command: string; args: string
     ...o.roots,
   ];
   if (o.launch.kind === "binary") return { command: o.launch.path, args: tail };
-  return { command: o.deno, args: ["run", ...serverFlags(o.readPaths, o.stateDir), o.launch.path, ...tail] };
+  const worker = workerFolderOf(o.launch.kind, o.launch.path);
+  return {
+    command: o.deno,
+    args: ["run", ...serverFlags(o.readPaths, o.stateDir, worker), o.launch.path, ...tail],
+  };
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */

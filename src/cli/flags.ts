@@ -56,6 +56,9 @@ export function commaProblem(paths: readonly string[]): string | null {
  * @param readPaths Absolute paths to allow reading: each root, and its real path where that differs.
  * @param stateDir The state directory (pass it to logpeek as `--state-dir` too), or null: none (no
  *   `--allow-write`; the server then says on stderr that long answers are cut and calls not traced).
+ * @param worker The folder the pattern worker's module is read from: by default this program's
+ *   ({@linkcode patternWorkerFolder}); for another program, its own (a bundle's folder, or a checkout's
+ *   `src/read`; {@linkcode workerFolderOf}); null: none.
  * @returns Flags to put before the script name: the permissions, then {@linkcode V8_FLAG}.
  * @throws {RangeError} when a path has a comma ({@linkcode commaProblem}): callers check first.
  * @example
@@ -66,8 +69,11 @@ export function commaProblem(paths: readonly string[]): string | null {
  * console.assert(f[2] === "--allow-write=/home/me/.local/state/logpeek");
  * ```
  */
-export function serverFlags(readPaths: string[], stateDir: string | null): string[] {
-  const worker = patternWorkerFolder();
+export function serverFlags(
+  readPaths: string[],
+  stateDir: string | null,
+  worker: string | null = patternWorkerFolder(),
+): string[] {
   const read = [
     ...new Set([
       ...readPaths,
@@ -85,4 +91,18 @@ export function serverFlags(readPaths: string[], stateDir: string | null): strin
     "--allow-sys=uid",
     V8_FLAG,
   ];
+}
+
+/**
+ * The folder the pattern worker of the program at `path` loads its module from: a bundle's own folder
+ * (the worker runs the bundle), a checkout's `src/read` for its `main.ts` (the worker runs
+ * `src/read/pattern_offload.ts`).
+ *
+ * @param kind What `path` is.
+ * @param path The program's absolute path.
+ * @returns An absolute folder.
+ */
+export function workerFolderOf(kind: "bundle" | "source", path: string): string {
+  const dir = path.replace(/\/[^/]*$/, "") || "/";
+  return kind === "bundle" ? dir : `${dir === "/" ? "" : dir}/src/read`;
 }
