@@ -260,6 +260,10 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
     line(buf, s, e, lineNo, cut, hint, at) {
       if (lineNo === first.skip) return true;
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+      // A line cut by the budget before 64 KiB of it were read is not a pattern's to decide (`$` or
+      // `\b` would match at the cut): it is not reported, and the next page, which re-reads its start,
+      // tests it whole. (A line cut anywhere else has at least its first 64 KiB here.)
+      if (re && cut && e - s < TESTED_BYTES) return true;
       const end = Math.min(e, s + TESTED_BYTES);
       if (cut || e - s > TESTED_BYTES) partial++;
       if (folded) {

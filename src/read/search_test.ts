@@ -247,3 +247,42 @@ Deno.test("regex pages under byte budgets equal one search and a line-by-line Re
   console.error(`regex pages: 60 logs, ${total} matching lines, ${long} of them over 4 KiB`);
   assert.ok(total > 100 && long > 10, `${total} matching lines, ${long} over 4 KiB`);
 });
+
+Deno.test("a regex never decides a line the byte budget cut before its end: `$` and `\\b` at the cut match nothing (issue #11 trial), at budgets of 7 to 333 bytes", async () => {
+  Deno.writeTextFileSync(`${dir}/cut.log`, "INFO 1234567890 xyz\n".repeat(30));
+  using patterns = new PatternOffload(); // one worker for all the pages
+  for (const [text, want] of [["INFO 12$", 0], ["INFO 12\\b", 0], ["xyz$", 30], ["\\bxyz", 30]] as const) {
+    for (const budget of [7, 19, 50, 333]) {
+      using log = await openLog(roots, "cut.log");
+      const got: number[] = [];
+      let resume: ResumePoint | undefined;
+      let pages = 0;
+      let partial = 0;
+      do {
+        const page = await searchLog(log, {
+          ...limits,
+          pieceSize: 64,
+          text,
+          regex: true,
+          limit: 5000,
+          redact: true,
+          maxLine: 100,
+          searchBytes: budget,
+          resume,
+          patterns,
+        });
+        got.push(...page.matches.map((m) => m.line_no!));
+        partial += page.partially_tested ?? 0;
+        resume = page.next ?? undefined;
+        assert.ok(++pages < 10000);
+      } while (resume);
+      // grep -c agrees: every line is "INFO 1234567890 xyz".
+      assert.deepEqual(
+        got,
+        Array.from({ length: want }, (_, i) => i + 1),
+        `${text} at ${budget} bytes a page`,
+      );
+      assert.equal(partial, 0, `${text} at ${budget}: no line is over 64 KiB`);
+    }
+  }
+});
