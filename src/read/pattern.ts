@@ -245,3 +245,143 @@ function classEnd(source: string, open: number): number {
   }
   return -1;
 }
+
+/**
+ * Characters that masking can put in a line (`guard/redact.ts`: `***`, a blank before it, a quote or a
+ * backslash beside it) and U+FFFD (decoding puts it where bytes are invalid, one for several).
+ */
+const MASK_CHARS = new Set([0x20, 0x22, 0x27, 0x2a, 0x5c, 0xfffd]);
+
+/** POSIX classes (`[[:alpha:]]`) that hold none of {@linkcode MASK_CHARS}. */
+const SAFE_POSIX = new Set(["alnum", "alpha", "digit", "lower", "upper", "xdigit", "word"]);
+
+/**
+ * True when the pattern surely cannot match any of the characters masking or decoding put in a line
+ * ({@linkcode MASK_CHARS}) and has no word-boundary assertion (`\b`, `\B`, which look at the character
+ * beside a match). Then a line that does not match as read cannot match as shown (decoded, secrets
+ * masked): every match in the shown text lies in a stretch the line holds as read. A regex search uses
+ * this to test most lines once, on their bytes (issue #11). Conservative: any construct it does not
+ * know (`.`, a negated class, `\p`, `\S`, `\Q…\E`, a range over those characters) makes it false.
+ *
+ * @param source The pattern (RE2 syntax), already compiled ({@linkcode compilePattern}).
+ * @returns Whether the shortcut holds.
+ * @example
+ * ```ts
+ * import { maskProof } from "./pattern.ts";
+ * console.assert(maskProof("[0-9]{3}-[a-z]{4}"));
+ * console.assert(!maskProof("password=.+")); // `.` matches `*`
+ * console.assert(!maskProof("user \\w+")); // a blank
+ * ```
+ */
+export function maskProof(source: string): boolean {
+  const cps = [...source].map((c) => c.codePointAt(0)!);
+  let i = 0;
+  /** An escape after `\` (at i): the code points it may match, or null when unknown or too wide. */
+  const escape = (inClass: boolean): number[] | "class" | null => {
+    const c = String.fromCodePoint(cps[i] ?? 0);
+    i++;
+    if ("dw".includes(c)) return "class"; // ASCII digits, word characters
+    if ("tnrfva".includes(c)) return [{ t: 9, n: 10, r: 13, f: 12, v: 11, a: 7 }[c]!];
+    if (c === "A" || c === "z") return inClass ? null : []; // anchors: match no character
+    if (c === "x") {
+      let hex = "";
+      if (cps[i] === 0x7b) { // \x{…}
+        i++;
+        while (i < cps.length && cps[i] !== 0x7d) hex += String.fromCodePoint(cps[i++]);
+        i++;
+      } else {
+        hex = String.fromCodePoint(cps[i] ?? 0, cps[i + 1] ?? 0);
+        i += 2;
+      }
+      const v = parseInt(hex, 16);
+      return /^[0-9a-fA-F]+$/.test(hex) && v <= 0x10ffff ? [v] : null;
+    }
+    const v = cps[i - 1];
+    // Escaped punctuation is itself; letters and digits not handled above are classes, assertions or
+    // back-references: unknown.
+    if (v !== undefined && v < 0x80 && !/[A-Za-z0-9]/.test(c)) return [v];
+    return null;
+  };
+  const bad = (set: number[]) => set.some((v) => MASK_CHARS.has(v));
+  while (i < cps.length) {
+    const c = cps[i];
+    if (c === 0x5c) { // `\`
+      i++;
+      const e = escape(false);
+      if (e === null || (e !== "class" && bad(e))) return false;
+      continue;
+    }
+    if (c === 0x2e) return false; // `.`
+    if (c === 0x5b) { // a class
+      i++;
+      if (cps[i] === 0x5e) return false; // negated
+      let first = true;
+      let prev: number | null = null;
+      while (i < cps.length && (cps[i] !== 0x5d || first)) {
+        first = false;
+        if (cps[i] === 0x5b && cps[i + 1] === 0x3a) { // [:name:]
+          let j = i + 2;
+          let name = "";
+          while (j < cps.length && !(cps[j] === 0x3a && cps[j + 1] === 0x5d)) {
+            name += String.fromCodePoint(cps[j++]);
+          }
+          if (j >= cps.length || !SAFE_POSIX.has(name)) return false;
+          i = j + 2;
+          prev = null;
+          continue;
+        }
+        let v: number;
+        if (cps[i] === 0x5c) {
+          i++;
+          const e = escape(true);
+          if (e === null) return false;
+          if (e === "class") {
+            prev = null;
+            continue;
+          }
+          if (e.length !== 1) return false;
+          v = e[0];
+        } else if (cps[i] === 0x2d && prev !== null && cps[i + 1] !== 0x5d) { // a range prev-next
+          i++;
+          let hi: number;
+          if (cps[i] === 0x5c) {
+            i++;
+            const e = escape(true);
+            if (e === null || e === "class" || e.length !== 1) return false;
+            hi = e[0];
+          } else hi = cps[i++];
+          for (const m of MASK_CHARS) if (m >= prev && m <= hi) return false;
+          prev = null;
+          continue;
+        } else v = cps[i++];
+        if (MASK_CHARS.has(v)) return false;
+        prev = v;
+      }
+      if (cps[i] !== 0x5d) return false;
+      i++;
+      continue;
+    }
+    if (c === 0x28 && cps[i + 1] === 0x3f) { // (?flags) (?: (?P<name>
+      i += 2;
+      if (cps[i] === 0x50 && cps[i + 1] === 0x3c) {
+        while (i < cps.length && cps[i] !== 0x3e) i++;
+        i++;
+        continue;
+      }
+      while (i < cps.length && /[imsU-]/.test(String.fromCodePoint(cps[i]))) i++;
+      if (cps[i] === 0x3a || cps[i] === 0x29) i++;
+      else return false;
+      continue;
+    }
+    if (c === 0x7b) { // {n}, {n,}, {n,m}: a repeat, not text
+      const m = /^\{\d+(?:,\d*)?\}/.exec(String.fromCodePoint(...cps.slice(i, i + 24)));
+      if (m) {
+        i += m[0].length;
+        continue;
+      }
+    }
+    if (MASK_CHARS.has(c) && c !== 0x2a) return false; // a blank, a quote, U+FFFD as text
+    i++; // `*` here is a repeat; `(`, `)`, `|`, `^`, `$`, `?`, `+` and other text are fine
+  }
+  return true;
+}

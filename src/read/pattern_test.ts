@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RE2JS } from "re2js";
-import { compilePattern, requiredLiteral } from "./pattern.ts";
+import { compilePattern, maskProof, requiredLiteral } from "./pattern.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 import { isHeavy, PatternOffload } from "./pattern_offload.ts";
 
@@ -116,4 +116,54 @@ Deno.test("PatternOffload: answers as RE2JS does, and gives up at the deadline o
   assert.ok(performance.now() - t < 300);
   // After a stop, the next test starts a new worker.
   assert.equal(await off.test(SLOW, 0, enc.encode("aaab"), 5000), "match");
+});
+
+Deno.test("maskProof: true only for patterns that can match none of * blank \" ' \\ U+FFFD and have no \\b; each verdict checked by RE2 itself", () => {
+  const yes = [
+    "[0-9]{3}-[a-z]{4}",
+    "ERROR|WARN",
+    "(?i)timeout=[0-9]+ms",
+    "^blk_-?\\d+$",
+    "(?P<id>[A-Fa-f0-9]{8})-x",
+    "[[:alpha:]]+=\\w+",
+    "a{2,5}b*c+",
+    "\\x41\\.\\-",
+  ];
+  const no = [
+    "password=.+", // . matches *
+    "user \\w+", // a blank
+    "\\bERROR", // a word boundary
+    "x\\Bx",
+    "[^a]", // negated
+    "\\S+",
+    "\\s",
+    "\\pL+",
+    "[!-z]", // a range over * and "
+    "[[:punct:]]",
+    '"id"',
+    "it's",
+    "a\\*b",
+    "\\x2a",
+    "\\x{20}",
+    "\\Qa*b\\E",
+    "\\\\",
+    "\\x{FFFD}",
+    "[*]",
+  ];
+  for (const p of yes) assert.equal(maskProof(p), true, p);
+  for (const p of no) assert.equal(maskProof(p), false, p);
+  // The claim behind a true verdict, checked by RE2: none of these patterns matches any of the
+  // characters masking or decoding add, alone or next to a letter or digit.
+  const added = [" ", '"', "'", "*", "\\", "\uFFFD"];
+  for (const p of yes) {
+    const re = compilePattern(p, false);
+    for (const c of added) {
+      for (const ctx of [c, `a${c}`, `${c}a`, `1${c}1`, `${c}${c}${c}`]) {
+        const m = re.matcher(ctx);
+        while (m.find()) {
+          assert.ok(!(m.group() ?? "").includes(c), `${p} matched ${JSON.stringify(m.group())} in ${ctx}`);
+        }
+      }
+    }
+  }
 });

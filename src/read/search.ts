@@ -16,7 +16,7 @@ import { plural } from "../core/plural.ts";
 import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineRedactor, mayHoldSecret, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
-import { compilePattern, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
+import { compilePattern, maskProof, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
@@ -205,6 +205,8 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   const folded = re ? null : foldMatcher(opts.text);
   const literal = re ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact) : null;
   const size = re ? re.programSize() : 0;
+  // A line that does not match as read cannot match as shown: its bytes are tested first.
+  const proof = re !== null && opts.redact && maskProof(opts.text);
   using own = opts.patterns ? null : new PatternOffload();
   const tester: PatternTester = opts.patterns ?? own!;
   const flags = opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
@@ -277,10 +279,14 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
         heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
         return false;
       }
-      const tested = subject(buf.subarray(s, end), end < e || cut);
-      const go = (typeof tested === "string" ? re!.test(tested) : re!.test(tested))
-        ? accept(buf, s, e, lineNo, cut)
-        : true;
+      const raw = buf.subarray(s, end);
+      let hit: boolean;
+      if (proof && !re!.test(raw)) hit = false; // nor as shown (`maskProof`)
+      else {
+        const tested = subject(raw, end < e || cut);
+        hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
+      }
+      const go = hit ? accept(buf, s, e, lineNo, cut) : true;
       // The budget and a cancel inside a piece (its lines may cost tens of ms each): the clock is read
       // every CHECK_COST of pattern work; the scan stops after this line, or lets the event loop turn.
       if (go && (spent += size * (end - s)) >= CHECK_COST) {

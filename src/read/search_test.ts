@@ -4,6 +4,7 @@ import { openRoots, type Root } from "../source/roots.ts";
 import { searchLog, type SearchOptions } from "./search.ts";
 import { compilePattern } from "./pattern.ts";
 import { PatternOffload } from "./pattern_offload.ts";
+import { redactLine } from "../guard/redact.ts";
 import { DEFAULT_LIMITS } from "../core/config.ts";
 import type { LogLine } from "./log_line.ts";
 import type { ResumePoint } from "./readable_log.ts";
@@ -285,4 +286,77 @@ Deno.test("a regex never decides a line the byte budget cut before its end: `$` 
       assert.equal(partial, 0, `${text} at ${budget}: no line is over 64 KiB`);
     }
   }
+});
+
+Deno.test("maskProof patterns answer as the masked text does: 40 random logs of secrets, quotes, blanks and invalid bytes, each line checked by RE2 on its masked text", async () => {
+  const rnd = rng(4242);
+  const bits = [
+    "password=hunter2",
+    "token=abc123",
+    "Bearer abcdefghijklmnop0123",
+    '"secret":"s3cr3t',
+    "x",
+    "ab1",
+    "123-abcd",
+    "999-zzzz",
+    " ",
+    '"',
+    "'",
+    "\\",
+    "*",
+    "\uFFFD",
+    "\u212A",
+    "timeout=15ms",
+    "ERROR",
+  ];
+  const patterns = [
+    "[0-9]{3}-[a-z]{4}",
+    "ERROR|WARN",
+    "(?i)timeout=[0-9]+ms",
+    "^x",
+    "[a-z]{3}[0-9]$",
+    "abc1",
+  ];
+  using patternsTester = new PatternOffload();
+  let total = 0;
+  for (let t = 0; t < 40; t++) {
+    const lines: Uint8Array[] = [];
+    for (let i = 5 + Math.floor(rnd() * 30); i > 0; i--) {
+      const parts = Array.from(
+        { length: 1 + Math.floor(rnd() * 6) },
+        () => bits[Math.floor(rnd() * bits.length)],
+      );
+      const bytes = enc.encode(parts.join(""));
+      // Now and then a byte that is not UTF-8.
+      lines.push(rnd() < 0.15 ? new Uint8Array([...bytes, 0xff, 0x61]) : bytes);
+    }
+    const file = new Uint8Array(lines.reduce((n, l) => n + l.length + 1, 0));
+    let at = 0;
+    for (const l of lines) {
+      file.set(l, at);
+      file[at + l.length] = 10;
+      at += l.length + 1;
+    }
+    Deno.writeFileSync(`${dir}/m.log`, file);
+    const pattern = patterns[t % patterns.length];
+    const re = compilePattern(pattern, false);
+    const dec = new TextDecoder();
+    const want = lines.flatMap((l, i) => (re.test(redactLine(dec.decode(l)).text) ? [i + 1] : []));
+    using log = await openLog(roots, "m.log");
+    const got = await searchLog(log, {
+      ...limits,
+      pieceSize: 1 << 20,
+      text: pattern,
+      regex: true,
+      limit: 5000,
+      redact: true,
+      maxLine: 200,
+      searchBytes: 1e12,
+      patterns: patternsTester,
+    });
+    assert.deepEqual(got.matches.map((m) => m.line_no), want, `case ${t}: /${pattern}/`);
+    total += want.length;
+  }
+  console.error(`maskProof property: 40 logs, ${total} matching lines`);
+  assert.ok(total > 40, `${total}`);
 });
