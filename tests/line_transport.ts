@@ -16,6 +16,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/types.d.ts"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { join } from "../src/server/stdio_transport.ts";
 
 /**
  * Splits a byte stream into lines without re-reading bytes already searched.
@@ -41,7 +42,7 @@ export class LineSplitter {
     let from = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
       this.#parts.push(chunk.subarray(from, nl));
-      const whole = this.#parts.length === 1 ? this.#parts[0] : concat(this.#parts);
+      const whole = join(this.#parts);
       this.#parts = [];
       let line = this.#dec.decode(whole);
       if (line.endsWith("\r")) line = line.slice(0, -1);
@@ -50,16 +51,6 @@ export class LineSplitter {
     }
     if (from < chunk.length) this.#parts.push(chunk.slice(from));
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { caseLogs } from "./case_logs.ts";
 import { tempDir } from "./fixtures.ts";
-import { connect } from "./mcp_client.ts";
+import { connect, type Session } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -30,6 +30,24 @@ function b64Match(line: string): boolean {
     run = /[A-Za-z0-9+/]/.test(c) ? run + 1 : 0;
   }
   return false;
+}
+
+/**
+ * Starts a `log_search`, cancels it 300 ms later, and calls `log_files`: how long after the cancel that
+ * answer came, in ms (the search must have stopped for the server to answer), and the answer.
+ */
+async function cancelThenList(s: Session, args: Record<string, unknown>) {
+  const ac = new AbortController();
+  const call = s.client.callTool({ name: "log_search", arguments: args }, undefined, {
+    signal: ac.signal,
+    timeout: 600_000,
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const at = performance.now();
+  ac.abort("enough");
+  await assert.rejects(call);
+  const files = await s.call("log_files", {});
+  return { ms: performance.now() - at, files };
 }
 
 const dir = tempDir("logpeek-slowre-");
@@ -82,18 +100,7 @@ for (const mode of ["main thread", "worker"] as const) {
           .structuredContent;
       assert.ok(r2.scanned_lines > r.scanned_lines, `${r2.scanned_lines} after ${r.scanned_lines}`);
       // A cancel is seen within the piece: the next call is answered at once.
-      const ac = new AbortController();
-      const call = s.client.callTool(
-        { name: "log_search", arguments: { file: "light.log", text: LIGHT, regex: true } },
-        undefined,
-        { signal: ac.signal, timeout: 600_000 },
-      );
-      await new Promise((res) => setTimeout(res, 300));
-      const at = performance.now();
-      ac.abort("enough");
-      await assert.rejects(call);
-      await s.call("log_files", {});
-      const after = performance.now() - at;
+      const { ms: after } = await cancelThenList(s, { file: "light.log", text: LIGHT, regex: true });
       console.error(`light lines (${mode}): log_files answered ${after.toFixed(0)} ms after the cancel`);
       assert.ok(after <= 250, `${after} ms`);
     },
@@ -159,18 +166,7 @@ for (const mode of ["main thread", "worker"] as const) {
     ...opts,
     async fn() {
       await using s = await connect([dir], { LOGPEEK_SEARCH_MS: "600000" }, [], extra);
-      const ac = new AbortController();
-      const call = s.client.callTool(
-        { name: "log_search", arguments: { file: "slow.log", text: SLOW, regex: true } },
-        undefined,
-        { signal: ac.signal, timeout: 600_000 },
-      );
-      await new Promise((r) => setTimeout(r, 300));
-      const at = performance.now();
-      ac.abort("enough");
-      await assert.rejects(call);
-      const files = await s.call("log_files", {});
-      const ms = performance.now() - at;
+      const { ms, files } = await cancelThenList(s, { file: "slow.log", text: SLOW, regex: true });
       console.error(`cancel (${mode}): log_files answered ${ms.toFixed(0)} ms after the cancel`);
       assert.equal(files.isError, undefined);
       assert.ok(ms <= 250, `${ms} ms (case 24: ≤ 250 ms)`);

@@ -428,7 +428,13 @@ export class StdioFrameTransport implements Transport {
   }
 }
 
-function join(parts: Uint8Array[]): Uint8Array {
+/**
+ * The bytes of `parts`, in order, as one array (the one part itself when there is one).
+ *
+ * @param parts Byte arrays.
+ * @returns Their concatenation.
+ */
+export function join(parts: Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
