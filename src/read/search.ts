@@ -186,11 +186,14 @@ export const TESTED_BYTES = 65536;
  *
  * A pattern: when it has a literal every match contains ({@linkcode requiredLiteral}), the byte scanner
  * finds the lines that hold it and only those are tested; else every line is. A line is tested on its
- * first {@linkcode TESTED_BYTES} bytes as written (RE2JS's lazy DFA on the raw bytes, invalid UTF-8
- * read as U+FFFD), and, when masking is on and the line holds a secret, once more with its secrets
- * masked: it matches only when both match, so a pattern cannot probe a secret's characters. A line that
- * may be slow to test ({@linkcode isHeavy}) is tested in a worker the search can stop
- * ({@linkcode PatternOffload}): the time budget and a cancel hold within one line.
+ * first {@linkcode TESTED_BYTES} bytes as shown: decoded, invalid UTF-8 as U+FFFD, secrets masked, so
+ * a pattern cannot probe a secret (a trial read one back when a line had to match as written and as
+ * masked). Its raw bytes stand for that text when it surely holds no secret and no invalid UTF-8
+ * (RE2JS's lazy DFA runs on them); with {@linkcode maskProof}, a line whose bytes do not match is done.
+ * A line that may be slow to test ({@linkcode isHeavy}) is tested in a worker the search can stop
+ * ({@linkcode PatternOffload}); the clock is read every {@linkcode CHECK_COST} of pattern work, and the
+ * event loop turns every {@linkcode YIELD_MS}: the time budget and a cancel hold within a piece and
+ * within one line.
  *
  * A case-insensitive text with letters outside ASCII: each line's first {@linkcode TESTED_BYTES} bytes
  * are decoded and compared by simple case folding (as the byte search of a literal does, on the line
