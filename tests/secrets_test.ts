@@ -442,6 +442,35 @@ Deno.test({
     assert.deepEqual(await lines("password=\\*\\*\\* action"), [1, 3, 4]);
     assert.deepEqual(await lines("password=h"), []);
     assert.deepEqual(await lines("user=(bob|carol)"), [1, 5]);
+    // A long line: what is masked in the 1,000 characters shown is masked for the pattern too (a second
+    // trial: a 3,200-character base64 run is a key body in its first 1,000, not as a whole line).
+    const b64 = "MIIJQgIBADANBgkqhkiG9w0BAQEFAASCCSwwggkoAgEAAoICAQ" + "Ab1+cD2/eF3g".repeat(260);
+    Deno.writeTextFileSync(join(dir, "long.log"), `INFO first\n${b64} (3200 chars)\n`);
+    // And a secret across the 64 KiB a pattern is tested on: its start is masked as at any cut.
+    // The secret's start ends exactly at byte 65,536 of its line.
+    const across = (start: string) => "INFO " + "x".repeat(65530 - start.length) + " " + start;
+    Deno.writeTextFileSync(
+      join(dir, "edge.log"),
+      [
+        across("ghp_Ab12") + "C".repeat(36) + " tail",
+        across("AKIAIOSF") + "ODNN7EXAMPLE tail",
+        across("https://admin:s3c") + "r3t@db.example.com/x tail",
+      ].join("\n") + "\n",
+    );
+    const on = async (file: string, text: string) =>
+      (await s.call("log_search", { file, text, regex: true, limit: 100 })).structuredContent.matches.map((
+        m: { line_no: number },
+      ) => m.line_no);
+    const edge: [string, string, string][] = [
+      ["long.log", "^MIIJQgIBADAN", "^MIIJQgIBADAM"],
+      ["long.log", "^MIIJ.{20}AAS", "^MIIJ.{20}AAT"],
+      ["edge.log", "ghp_Ab12", "ghp_Ab13"],
+      ["edge.log", "AKIAIOSF", "AKIAIOSG"],
+      ["edge.log", "admin:s3c", "admin:s3d"],
+    ];
+    for (const [file, right, wrong] of edge) {
+      assert.deepEqual(await on(file, right), await on(file, wrong), `${file}: ${right} vs ${wrong}`);
+    }
     // Character by character, as the trial's extractor did: no guess for the first letter stands out.
     const counts = new Set<number>();
     for (const c of "abcdefghijklmnopqrstuvwxyz0123456789") {

@@ -241,6 +241,7 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     }
     if (!ok) break;
   }
+  await s.finishEnd();
   return s.result();
 }
 
@@ -712,6 +713,29 @@ class LineScan {
   }
 
   /** Step 6: the end of the source, or a stop: the last line, and what the scan did. */
+  /** True once `finishEnd` handed on the unterminated last line. */
+  endHanded = false;
+
+  /**
+   * The end of the source: an unterminated last line still counts, and is handed on. When the sink
+   * stops there, `resumeAfterStop` is awaited as between two lines (a line to test in a worker).
+   */
+  async finishEnd(): Promise<void> {
+    if (this.stop !== null) return;
+    const { buf, ls, end } = this;
+    let go = true;
+    if (this.long) {
+      this.endHanded = true;
+      go = this.finishLong(false);
+    } else if (end > ls) {
+      this.endHanded = true;
+      if (this.needle && !this.pending) this.lineNo++;
+      else if (this.needle && !this.sure && !this.opts.verify!(buf, ls, end)) this.lineNo++;
+      else go = this.finish(ls, end, false);
+    }
+    if (!go && !(this.opts.resumeAfterStop && await this.opts.resumeAfterStop())) this.stop = "limit";
+  }
+
   result(): ScanResult {
     const { buf, head, ls, end, bytesRead } = this;
     const budget = this.stop === "time_budget" || this.stop === "size_budget";
@@ -727,18 +751,15 @@ class LineScan {
       // cut (its end was not read), though the line is not counted as read to its end.
       if (this.long) this.sink.line(head, 0, this.headLen, this.lineNo + 1, true, -1, this.longStart);
       else this.sink.line(buf, ls, end, this.lineNo + 1, true, -1, bytesRead - end + ls);
-    } else if (this.stop === null) {
-      // The end: an unterminated last line still counts.
-      if (this.long) {
-        if (!this.finishLong(false)) this.stop = "limit";
-      } else if (end > ls) {
-        if (this.needle && !this.pending) this.lineNo++;
-        else if (this.needle && !this.sure && !this.opts.verify!(buf, ls, end)) this.lineNo++;
-        else if (!this.finish(ls, end, false)) this.stop = "limit";
-      }
     }
     const stop = this.stop;
-    const resumeAt = stop === null ? bytesRead : this.long ? this.longStart : bytesRead - (end - ls);
+    // An unterminated last line handed on at the end (`finishEnd`) was read: a stop there ("limit")
+    // resumes after it, not at its start (a trial's pages repeated it forever).
+    const resumeAt = stop === null || this.endHanded
+      ? bytesRead
+      : this.long
+      ? this.longStart
+      : bytesRead - (end - ls);
     return {
       lines: this.lineNo,
       bytesRead,

@@ -14,7 +14,7 @@ import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { plural } from "../core/plural.ts";
 import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
-import { LineRedactor, mayHoldSecret, redactLine } from "../guard/redact.ts";
+import { LineRedactor, mayHoldSecret, redactCutTail, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, maskProof, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
@@ -246,9 +246,19 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   const subject = (tested: Uint8Array, partial: boolean): Uint8Array | string => {
     if (!opts.redact) return tested;
     const { text, replaced } = decodeLine(tested, Infinity, partial);
-    if (replaced === 0 && !mayHoldSecret(text)) return tested;
+    if (text.length > opts.maxLine) {
+      // Shown cut at LOGPEEK_MAX_LINE, and masked as a cut line (a trial: the first 1000 characters of
+      // a long base64 run are masked as a key body, the whole line is not): when anything is masked in
+      // what is shown, the pattern sees only what is shown.
+      const shown = decodeLine(tested, opts.maxLine, partial);
+      const scratch = new LineRedactor(true, false);
+      const masked = scratch.line(shown.text, shown.cut);
+      if (scratch.count > 0) return masked;
+    } else if (!partial && replaced === 0 && !mayHoldSecret(text)) return tested;
+    // The first 64 KiB of a longer line are masked as a cut line too (a secret running into the cut).
     const masked = redactLine(text);
-    return masked.count === 0 && replaced === 0 ? tested : masked.text;
+    const tail = partial ? redactCutTail(masked.text) : { text: masked.text, count: 0 };
+    return masked.count === 0 && tail.count === 0 && replaced === 0 ? tested : tail.text;
   };
   /** Why the sink stopped the scan, when it did for something it must await. */
   let pause: "yield" | "time" | null = null;
