@@ -6,19 +6,10 @@
  * @module
  */
 
+import { rng } from "./loghub_log.ts";
+
 /** The needle `bench.ts` searches for; it occurs once, in the last 1% of the file. */
 export const NEEDLE = "needle-7f3a9c";
-
-/** mulberry32: a small seeded PRNG. */
-function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Writes `bytes` (rounded up to whole lines) of log to `path`, unless a file of that size with the

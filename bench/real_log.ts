@@ -251,6 +251,13 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
   const failed = (work: string, m: Measured) => {
     if (m.first.slow?.startsWith("error")) mismatch(work, m.first.slow);
   };
+  /** A finished search found exactly the peer's line numbers, and says it is complete. */
+  const sameLines = (work: string, m: Measured, want: number[]) => {
+    if (m.first.slow) return;
+    const d = firstDifference(m.first.lines, want);
+    if (d) mismatch(work, d);
+    if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
+  };
   const mid = (runs: CommandRun[]) => median(runs.map((r) => r.ms));
   const slowOr = (m: Measured) => m.first.slow ?? median(m.lpMs);
   const ratioMet = (m: Measured, peer: CommandRun[], min: number) =>
@@ -282,11 +289,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     failed(work, m);
     const want = lineNumbers(m.peers[0][0].out);
     if (want.length === 0) mismatch(work, `${peer} found nothing: the log is not the expected one`);
-    if (!m.first.slow) {
-      const d = firstDifference(m.first.lines, want);
-      if (d) mismatch(work, d);
-      if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
-    }
+    sameLines(work, m, want);
     const ms = slowOr(m);
     const value = typeof ms === "number" ? ms : undefined;
     if (min === null) {
@@ -427,11 +430,7 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
     if (want.length !== count || count === 0) {
       mismatch(work, `zcat | rg: -c says ${count}, -n ${want.length}`);
     }
-    if (!m.first.slow) {
-      const d = firstDifference(m.first.lines, want);
-      if (d) mismatch(work, d);
-      if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
-    }
+    sameLines(work, m, want);
     const ms = slowOr(m);
     const value = typeof ms === "number" ? ms : undefined;
     rows.push({

@@ -385,3 +385,27 @@ export function maskProof(source: string): boolean {
   }
   return true;
 }
+
+/**
+ * The required literal, when it may serve as the prefilter of a pattern tested on masked text: a line
+ * whose masked text holds it must hold it as read. Masking (`guard/redact.ts`) keeps the line's own
+ * characters and inserts only `***`, a blank right before it and a quote (or `\"`) right after it, and
+ * decoding inserts U+FFFD; so a literal with no `*` and no U+FFFD, not ending in a blank and not
+ * starting with a quote or a backslash, is in the masked text only where it is in the line. Else null:
+ * every line is tested.
+ *
+ * @param literal From {@linkcode requiredLiteral}.
+ * @param redact Whether secrets are masked (without masking, any literal serves).
+ * @returns The literal, or null.
+ */
+export function maskSafe(literal: RequiredLiteral | null, redact: boolean): RequiredLiteral | null {
+  if (!literal || !redact) return literal;
+  const b = literal.bytes;
+  const n = b.length;
+  if (n === 0 || b[n - 1] === 0x20 || b[0] === 0x22 || b[0] === 0x27 || b[0] === 0x5c) return null;
+  for (let i = 0; i < n; i++) {
+    if (b[i] === 0x2a) return null;
+    if (b[i] === 0xef && b[i + 1] === 0xbf && b[i + 2] === 0xbd) return null;
+  }
+  return literal;
+}

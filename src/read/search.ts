@@ -16,7 +16,7 @@ import { plural } from "../core/plural.ts";
 import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineRedactor, mayHoldSecret, redactCutTail, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
-import { compilePattern, maskProof, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
+import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.ts";
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
@@ -151,29 +151,6 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const CHECK_COST = 250_000;
 /** How long a regex search runs before it lets the event loop turn (a cancel can then arrive), in ms. */
 const YIELD_MS = 20;
-
-/**
- * The required literal, when it may serve as the prefilter of a pattern tested on masked text: a line
- * whose masked text holds it must hold it as read. Masking (`guard/redact.ts`) keeps the line's own
- * characters and inserts only `***`, a blank right before it and a quote (or `\"`) right after it, and
- * decoding inserts U+FFFD; so a literal with no `*` and no U+FFFD, not ending in a blank and not
- * starting with a quote or a backslash, is in the masked text only where it is in the line. Else null:
- * every line is tested.
- *
- * @param literal From {@linkcode requiredLiteral}.
- * @param redact Whether secrets are masked (without masking, any literal serves).
- */
-function maskSafe(literal: RequiredLiteral | null, redact: boolean): RequiredLiteral | null {
-  if (!literal || !redact) return literal;
-  const b = literal.bytes;
-  const n = b.length;
-  if (n === 0 || b[n - 1] === 0x20 || b[0] === 0x22 || b[0] === 0x27 || b[0] === 0x5c) return null;
-  for (let i = 0; i < n; i++) {
-    if (b[i] === 0x2a) return null;
-    if (b[i] === 0xef && b[i + 1] === 0xbf && b[i + 2] === 0xbd) return null;
-  }
-  return literal;
-}
 
 /**
  * How many bytes of each line (65,536: 64 KiB, counted before decoding) a pattern, or a case-insensitive
