@@ -16,9 +16,9 @@
  *   true only for a match on the line right after the previous match (`grep -C 0` prints `--` between
  *   any two matches that are not adjacent).
  *
- * Memory: N slots of `keepBytes` bytes each (allocated once, when first needed, and reused), plus the
- * `T`s made for the returned lines (at most 2N per match). Only a line's first `keepBytes` bytes are
- * kept; a longer line is marked cut, as `tail.ts` keeps its window's lines.
+ * Memory: N slots of `keepBytes` bytes each (one buffer, allocated when first needed, then reused),
+ * plus the `T`s made for the returned lines (at most 2N per match). Only a line's first `keepBytes`
+ * bytes are kept; a longer line is marked cut, as `tail.ts` keeps its window's lines.
  *
  * @module
  */
@@ -54,14 +54,6 @@ export interface WithContext<T> {
  */
 export type MakeLine<T> = (bytes: Uint8Array, len: number, lineNo: number | null, cut: boolean) => T;
 
-/** A ring slot: a copy of a line's first bytes. */
-interface Slot {
-  bytes: Uint8Array;
-  len: number;
-  lineNo: number | null;
-  cut: boolean;
-}
-
 /**
  * Collects the context lines of each match, as grep `-C N` shows them (the rule is in this module's
  * comment). Feed it every line of a file, in file order, each once; use one collector per file (or
@@ -85,10 +77,15 @@ interface Slot {
 export class ContextCollector<T> {
   /** N: the most lines before and after each match. */
   readonly n: number;
-  /** The most bytes kept of one line (logpeek: `LOGPEEK_MAX_LINE × 4 + 1`, enough for that many characters). */
+  /** The most bytes kept of one line (logpeek: `LOGPEEK_MAX_LINE × 4 + 1`, as `tail.ts` keeps). */
   readonly keepBytes: number;
   #make: MakeLine<T>;
-  #slots: Slot[] = [];
+  /** The ring: slot k holds a line's first bytes at `[k × keepBytes, k × keepBytes + lens[k])`. */
+  #ring: Uint8Array | null = null;
+  /** Each slot's length, line number (NaN: unknown) and cut flag (1: cut). */
+  #lens: Int32Array;
+  #nos: Float64Array;
+  #cuts: Uint8Array;
   /** The slot the next line goes to. */
   #next = 0;
   /** How many lines the ring holds (at most n). */
@@ -115,6 +112,9 @@ export class ContextCollector<T> {
     this.n = n;
     this.keepBytes = keepBytes;
     this.#make = make;
+    this.#lens = new Int32Array(n);
+    this.#nos = new Float64Array(n);
+    this.#cuts = new Uint8Array(n);
   }
 
   /**
@@ -142,17 +142,14 @@ export class ContextCollector<T> {
     this.#ringed++;
     const n = this.n;
     if (n === 0) return;
-    let slot = this.#slots[this.#next];
-    if (slot === undefined) {
-      slot = this.#slots[this.#next] = { bytes: new Uint8Array(this.keepBytes), len: 0, lineNo, cut };
-    }
-    const bytes = slot.bytes;
-    // A short line is copied byte by byte: no view object per line (most log lines are short).
-    if (len <= 256) { for (let i = 0; i < len; i++) bytes[i] = buf[start + i]; }
-    else bytes.set(buf.subarray(start, start + len));
-    slot.len = len;
-    slot.lineNo = lineNo;
-    slot.cut = cut || len < whole;
+    // One buffer for all slots, allocated once, and typed arrays beside it: 4 to 5 times faster than an
+    // object per slot (`bench/context_micro.ts`).
+    const ring = this.#ring ??= new Uint8Array(n * this.keepBytes);
+    const k = this.#next;
+    ring.set(buf.subarray(start, start + len), k * this.keepBytes);
+    this.#lens[k] = len;
+    this.#nos[k] = lineNo ?? NaN;
+    this.#cuts[k] = cut || len < whole ? 1 : 0;
     this.#next = this.#next + 1 === n ? 0 : this.#next + 1;
     if (this.#size < n) this.#size++;
   }
@@ -172,8 +169,17 @@ export class ContextCollector<T> {
     const before: T[] = [];
     let i = this.#size === n ? this.#next : 0;
     for (let k = 0; k < this.#size; k++) {
-      const s = this.#slots[i];
-      before.push(this.#make(s.bytes, s.len, s.lineNo, s.cut));
+      const at = i * this.keepBytes;
+      const len = this.#lens[i];
+      const no = this.#nos[i];
+      before.push(
+        this.#make(
+          this.#ring!.subarray(at, at + len),
+          len,
+          Number.isNaN(no) ? null : no,
+          this.#cuts[i] === 1,
+        ),
+      );
       i = i + 1 === n ? 0 : i + 1;
     }
     const adjoins = this.#last !== null && this.#ringed <= n;

@@ -9,7 +9,7 @@ interface Kept {
   no: number | null;
   text: string;
   cut: boolean;
-  /** The length of the array `make` was handed (a ring slot is `keepBytes` long). */
+  /** The length of the array `make` was handed: never more than `keepBytes`, whatever the line's. */
   held: number;
 }
 
@@ -163,7 +163,7 @@ Deno.test("context: a 10 MB line, in the ring or after a match, is kept as keepB
   // A line the scanner already cut (cut = true) stays cut even when shorter than keepBytes.
   const c3 = new ContextCollector(1, keep, make);
   c3.other(enc.encode("head"), 0, 4, 1, true);
-  assert.deepEqual(c3.match(2).before, [{ no: 1, text: "head", cut: true, held: keep }]);
+  assert.deepEqual(c3.match(2).before, [{ no: 1, text: "head", cut: true, held: 4 }]);
 });
 
 Deno.test("context: N = 0 gives no context lines, and the matches grep -n -F finds", () => {
