@@ -19,7 +19,7 @@ Deno.test({
     Deno.symlinkSync("shared/inner/app.log", `${dir}/top.log`);
     Deno.symlinkSync("ok.log", `${dir}/alias.log`);
     const roots = openRoots([dir], "/", { uids: [0], gids: [0] });
-    const list = listLogs(roots, 1000);
+    const list = listLogs(roots, { limit: 1000 });
     assert.deepEqual(list.files.map((f) => f.file), ["alias.log", "ok.log"]);
     assert.deepEqual([list.complete, list.not_listed], [false, 2]);
     assert.match(list.unreadable[0], /^shared\/inner: unsafe_path: /);
@@ -42,7 +42,7 @@ Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling
   Deno.symlinkSync("../secret", `${base}/logs/out`);
   Deno.symlinkSync("../missing", `${base}/logs/out-dangling`);
   Deno.symlinkSync("missing", `${base}/logs/in-dangling`);
-  const list = listLogs(openRoots([`${base}/logs`], "/"), 1000);
+  const list = listLogs(openRoots([`${base}/logs`], "/"), { limit: 1000 });
   assert.deepEqual(list.files.map((f) => [f.file, f.format, f.unsupported]), [
     ["a.log", "text", null],
     [
@@ -66,7 +66,7 @@ Deno.test("listLogs: past the cap every file is counted (find agrees); a count c
   const total = new TextDecoder().decode(find.stdout).trim().split("\n").length;
   assert.equal(total, 14);
   const roots = openRoots([base], "/");
-  const list = listLogs(roots, 3);
+  const list = listLogs(roots, { limit: 3 });
   assert.deepEqual([list.files.length, list.not_listed, list.complete, list.unreadable], [
     3,
     total - 3,
@@ -74,7 +74,7 @@ Deno.test("listLogs: past the cap every file is counted (find agrees); a count c
     [],
   ]);
   // A budget already spent: the walk stops at the first file past the cap, and says so.
-  const cut = listLogs(roots, 3, -1);
+  const cut = listLogs(roots, { limit: 3 }, -1);
   assert.deepEqual([cut.files.length, cut.not_listed, cut.complete], [3, 1, false]);
   assert.deepEqual(cut.unreadable, [countStopped(-1)]);
   assert.ok(cut.unreadable[0].startsWith(COUNT_STOPPED));
