@@ -304,10 +304,11 @@ export function listLogs(roots: Root[], opts: ListOptions, countMs = COUNT_BEYON
   const last = listed[listed.length - 1];
   return {
     files: listed,
-    complete: notListed === 0,
+    complete: notListed === 0 && !stopped,
     unreadable,
     not_listed: notListed,
-    next: beyond > 0 && last ? { file: last.file, modified_ms: last.modified_ms } : null,
+    // A walk stopped by its time may have left files unseen: there may be more after the last.
+    next: (beyond > 0 || stopped) && last ? { file: last.file, modified_ms: last.modified_ms } : null,
   };
 }
 
