@@ -72,7 +72,7 @@ export function globMatcher(glob: string): (name: string) => boolean {
   const cps = Array.from(glob);
   checkClosed(cps);
   const alternatives = expandBraces(cps);
-  const source = alternatives.map(translate).join("|");
+  const source = alternatives.map((alt) => translate(tokens(alt))).join("|");
   const re = RE2JS.compile(`(?s)^(?:${source})$`);
   return (name) => re.matches(name);
 }
@@ -191,35 +191,71 @@ const SLASH = 0x2f;
 /** A code point as an RE2 escape: always literal, whatever it is. */
 const hex = (cp: number) => `\\x{${cp.toString(16)}}`;
 
-/** One brace-free glob (as code points, escapes kept) as RE2 syntax. */
-function translate(cps: string[]): string {
-  let re = "";
+/**
+ * One piece of a brace-free glob: a character that is itself, `?`, `*`, `**∕` (zero or more folders), a
+ * last `**` (everything below), or a set (its code point ranges, `/` never among them, and whether it is
+ * negated).
+ */
+type Token =
+  | { t: "lit"; cp: number }
+  | { t: "any" }
+  | { t: "star" }
+  | { t: "folders" }
+  | { t: "below" }
+  | { t: "set"; negate: boolean; ranges: [number, number][] };
+
+/** A brace-free glob (as code points, escapes kept) as tokens. */
+function tokens(cps: string[]): Token[] {
+  const out: Token[] = [];
   for (let i = 0; i < cps.length; i++) {
     const c = cps[i];
-    if (c === "\\") re += hex(cps[++i].codePointAt(0)!);
-    else if (c === "?") re += "[^/]";
+    if (c === "\\") out.push({ t: "lit", cp: cps[++i].codePointAt(0)! });
+    else if (c === "?") out.push({ t: "any" });
     else if (c === "*") {
       let j = i;
       while (cps[j + 1] === "*") j++;
       const whole = j > i && (i === 0 || cps[i - 1] === "/") && (j === cps.length - 1 || cps[j + 1] === "/");
-      if (!whole) re += "[^/]*";
-      else if (j === cps.length - 1) re += ".*"; // `a/**`: everything below
+      if (!whole) out.push({ t: "star" });
+      else if (j === cps.length - 1) out.push({ t: "below" });
       else {
-        re += "(?:[^/]+/)*"; // `**/`: zero or more folders
+        out.push({ t: "folders" });
         j++; // its `/` is part of it
       }
       i = j;
     } else if (c === "[") {
       const end = bracketEnd(cps, i);
-      re += bracket(cps, i, end);
+      out.push(bracket(cps, i, end));
       i = end;
-    } else re += hex(c.codePointAt(0)!);
+    } else out.push({ t: "lit", cp: c.codePointAt(0)! });
   }
-  return re;
+  return out;
 }
 
-/** The bracket expression `cps[start..end]` as an RE2 class that never matches `/`. */
-function bracket(cps: string[], start: number, end: number): string {
+/** Tokens as RE2 syntax. */
+function translate(toks: Token[]): string {
+  return toks.map((k) => {
+    switch (k.t) {
+      case "lit":
+        return hex(k.cp);
+      case "any":
+        return "[^/]";
+      case "star":
+        return "[^/]*";
+      case "folders":
+        return "(?:[^/]+/)*";
+      case "below":
+        return ".*";
+      case "set": {
+        const parts = k.ranges.map(([lo, hi]) => (lo === hi ? hex(lo) : `${hex(lo)}-${hex(hi)}`));
+        if (k.negate) return `[^/${parts.join("")}]`;
+        return parts.length ? `[${parts.join("")}]` : "[^\\x{0}-\\x{10ffff}]";
+      }
+    }
+  }).join("");
+}
+
+/** The bracket expression `cps[start..end]` as a set token, `/` taken out of its ranges. */
+function bracket(cps: string[], start: number, end: number): Token {
   let i = start + 1;
   const negate = cps[i] === "!" || cps[i] === "^";
   if (negate) i++;
@@ -251,14 +287,72 @@ function bracket(cps: string[], start: number, end: number): string {
       ranges.push([lo, hi]);
     } else ranges.push([lo, lo]);
   }
-  // Never `/`: taken out of a set, added to what a negated set excludes.
-  const parts: string[] = [];
+  // Never `/`: taken out of a set (a negated set excludes it as well: translate).
+  const noSlash: [number, number][] = [];
   for (const [lo, hi] of ranges) {
     if (lo <= SLASH && SLASH <= hi) {
-      if (lo < SLASH) parts.push(`${hex(lo)}-${hex(SLASH - 1)}`);
-      if (hi > SLASH) parts.push(`${hex(SLASH + 1)}-${hex(hi)}`);
-    } else parts.push(lo === hi ? hex(lo) : `${hex(lo)}-${hex(hi)}`);
+      if (lo < SLASH) noSlash.push([lo, SLASH - 1]);
+      if (hi > SLASH) noSlash.push([SLASH + 1, hi]);
+    } else noSlash.push([lo, hi]);
   }
-  if (negate) return `[^/${parts.join("")}]`;
-  return parts.length ? `[${parts.join("")}]` : "[^\\x{0}-\\x{10ffff}]";
+  return { t: "set", negate, ranges: noSlash };
+}
+
+/** Whether a set token holds the code point `cp`. */
+function inSet(k: { negate: boolean; ranges: [number, number][] }, cp: number): boolean {
+  if (cp === SLASH) return false;
+  return k.ranges.some(([lo, hi]) => lo <= cp && cp <= hi) !== k.negate;
+}
+
+/** How many code points of a name {@linkcode globDistance} looks at (the rest are not compared). */
+export const DISTANCE_CODE_POINTS = 200;
+
+/**
+ * How far `name` is from matching `glob`: the fewest single code point insertions, deletions and
+ * substitutions in `name` after which it matches, where `*` and `**` take any run of characters (`/`
+ * included) and `?` and a set one character without cost (the distance of approximate wildcard
+ * matching). 0 for a name that matches, and for one that would if `*` crossed a `/`. For "did you mean"
+ * offers: names are cut to their first {@linkcode DISTANCE_CODE_POINTS} code points.
+ *
+ * @param glob The glob (braces expanded: the nearest choice counts).
+ * @param name A log name.
+ * @returns The number of edits.
+ * @throws {TypeError} for a malformed glob, as {@linkcode globMatcher}.
+ * @throws {RangeError} when its braces expand too far, as {@linkcode globMatcher}.
+ * @example
+ * ```ts
+ * import { globDistance } from "./glob.ts";
+ * console.assert(globDistance("ngnix/*.log", "nginx/error.log") === 2);
+ * console.assert(globDistance("*.log", "app.log") === 0);
+ * ```
+ */
+export function globDistance(glob: string, name: string): number {
+  const cps = Array.from(glob);
+  checkClosed(cps);
+  const text = Array.from(name).slice(0, DISTANCE_CODE_POINTS).map((c) => c.codePointAt(0)!);
+  let best = Infinity;
+  for (const alt of expandBraces(cps)) best = Math.min(best, wildcardDistance(tokens(alt), text));
+  return best;
+}
+
+/** Approximate wildcard matching: the edit distance of `text` to the nearest string `toks` matches. */
+function wildcardDistance(toks: Token[], text: number[]): number {
+  // prev[j]: the cost of matching the tokens so far against text[0..j).
+  let prev = Array.from({ length: text.length + 1 }, (_, j) => j);
+  for (const k of toks) {
+    const cur = new Array<number>(text.length + 1);
+    if (k.t === "star" || k.t === "folders" || k.t === "below") {
+      cur[0] = prev[0];
+      for (let j = 1; j <= text.length; j++) cur[j] = Math.min(prev[j], cur[j - 1]);
+    } else {
+      cur[0] = prev[0] + 1;
+      for (let j = 1; j <= text.length; j++) {
+        const cp = text[j - 1];
+        const same = k.t === "lit" ? k.cp === cp : k.t === "any" ? cp !== SLASH : inSet(k, cp);
+        cur[j] = Math.min(prev[j - 1] + (same ? 0 : 1), prev[j] + 1, cur[j - 1] + 1);
+      }
+    }
+    prev = cur;
+  }
+  return prev[text.length];
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { globMatcher, isGlob, MAX_EXPANSIONS } from "./glob.ts";
+import { globDistance, globMatcher, isGlob, MAX_EXPANSIONS } from "./glob.ts";
 
 /** A tree of files whose names exercise every rule: dots, rotated siblings, brackets, braces, non-ASCII. */
 const NAMES = [
@@ -100,6 +100,8 @@ Deno.test("globMatcher agrees with bash's pathname expansion (globstar, dotglob)
       if (expected.length > 0 && expected.length < all.length) nonEmpty++;
       const m = globMatcher(glob);
       assert.deepEqual(all.filter(m), expected, glob);
+      // A name that matches is at distance 0 from the glob.
+      for (const n of expected) assert.equal(globDistance(glob, n), 0, `${glob} ${n}`);
     }
     // The comparison tells globs apart: most select some names, not none or all.
     assert.ok(nonEmpty >= GLOBS.length - 4, `${nonEmpty} of ${GLOBS.length}`);
@@ -148,4 +150,23 @@ Deno.test("isGlob: an unescaped *, ?, [ or { makes a glob", () => {
       ),
     [true, true, true, true, false, false, false, false],
   );
+});
+
+Deno.test("globDistance: the edits a name is from matching, wildcards free (values worked by hand)", () => {
+  const cases: [string, string, number][] = [
+    ["ngnix/*.log", "nginx/error.log", 2], // ngnix → nginx: two substitutions
+    ["*.log", "app.log", 0],
+    ["*.log", "app.lg", 1], // insert o
+    ["*.log", "a/b.log", 0], // * may cross / for the distance
+    ["app.log.[0-9]", "app.log.x", 1],
+    ["app.log.[!0-9]", "app.log.1", 1],
+    ["acess.log", "access.log", 1],
+    ["acess.log", "nginx/access.log", 7], // six inserted for "nginx/", one for the c
+    ["{foo,acess}.log", "access.log", 1], // the nearest choice
+    ["?", "", 1],
+    ["", "abc", 3],
+    ["syslog", "😀syslog", 1], // one code point, not two units
+  ];
+  for (const [g, n, d] of cases) assert.equal(globDistance(g, n), d, `${g} ${n}`);
+  assert.throws(() => globDistance("[a", "a"), TypeError);
 });

@@ -3,6 +3,8 @@ import { COUNT_STOPPED, countStopped, LINK_OUT, listLogs } from "./list_logs.ts"
 import { openLog } from "./log_file.ts";
 import { openRoots } from "./roots.ts";
 import { ToolError } from "../core/errors.ts";
+import { gzipSync } from "node:zlib";
+import type { ListKey, ListOptions, LogEntry, LogList } from "./log_source.ts";
 
 const IS_ROOT = Deno.uid() === 0;
 
@@ -19,7 +21,7 @@ Deno.test({
     Deno.symlinkSync("shared/inner/app.log", `${dir}/top.log`);
     Deno.symlinkSync("ok.log", `${dir}/alias.log`);
     const roots = openRoots([dir], "/", { uids: [0], gids: [0] });
-    const list = listLogs(roots, 1000);
+    const list = listLogs(roots, { limit: 1000 });
     assert.deepEqual(list.files.map((f) => f.file), ["alias.log", "ok.log"]);
     assert.deepEqual([list.complete, list.not_listed], [false, 2]);
     assert.match(list.unreadable[0], /^shared\/inner: unsafe_path: /);
@@ -42,7 +44,7 @@ Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling
   Deno.symlinkSync("../secret", `${base}/logs/out`);
   Deno.symlinkSync("../missing", `${base}/logs/out-dangling`);
   Deno.symlinkSync("missing", `${base}/logs/in-dangling`);
-  const list = listLogs(openRoots([`${base}/logs`], "/"), 1000);
+  const list = listLogs(openRoots([`${base}/logs`], "/"), { limit: 1000 });
   assert.deepEqual(list.files.map((f) => [f.file, f.format, f.unsupported]), [
     ["a.log", "text", null],
     [
@@ -66,7 +68,7 @@ Deno.test("listLogs: past the cap every file is counted (find agrees); a count c
   const total = new TextDecoder().decode(find.stdout).trim().split("\n").length;
   assert.equal(total, 14);
   const roots = openRoots([base], "/");
-  const list = listLogs(roots, 3);
+  const list = listLogs(roots, { limit: 3 });
   assert.deepEqual([list.files.length, list.not_listed, list.complete, list.unreadable], [
     3,
     total - 3,
@@ -74,9 +76,287 @@ Deno.test("listLogs: past the cap every file is counted (find agrees); a count c
     [],
   ]);
   // A budget already spent: the walk stops at the first file past the cap, and says so.
-  const cut = listLogs(roots, 3, -1);
+  const cut = listLogs(roots, { limit: 3 }, -1);
   assert.deepEqual([cut.files.length, cut.not_listed, cut.complete], [3, 1, false]);
   assert.deepEqual(cut.unreadable, [countStopped(-1)]);
   assert.ok(cut.unreadable[0].startsWith(COUNT_STOPPED));
   assert.match(cut.unreadable[0], /not_listed is a lower bound/);
+});
+
+/** Files of a tree to page through: nested folders, names that sort differently by segment and whole. */
+const PAGED = [
+  "a.log",
+  "a/x.log",
+  "a/y/z.log",
+  "a-b.log",
+  "b/1.log",
+  "b/10.log",
+  "b/2.log.gz",
+  "b/c/d/e.log",
+  "c.log",
+  "d/app.log",
+  "d/app.log.1",
+  "d/app.log.2",
+  "z.log",
+];
+
+function pagedTree(): string {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-page-" });
+  for (const [i, n] of PAGED.entries()) {
+    Deno.mkdirSync(`${base}/${n}`.replace(/\/[^/]*$/, ""), { recursive: true });
+    Deno.writeTextFileSync(`${base}/${n}`, "x\n");
+    const s = 1_700_000_000 + (i % 5) * 100; // times with ties: name order breaks them
+    Deno.utimeSync(`${base}/${n}`, s, s);
+  }
+  return base;
+}
+
+/** `find -type f` under `base`: each file's name and modified time (seconds, find's %T@). */
+function findFiles(base: string): { file: string; ms: number }[] {
+  const out = new Deno.Command("find", {
+    args: [base, "-type", "f", "-printf", "%T@ %P\\n"],
+    stdout: "piped",
+  })
+    .outputSync();
+  return new TextDecoder().decode(out.stdout).trim().split("\n").filter((l) => l).map((l) => {
+    const sp = l.indexOf(" ");
+    return { file: l.slice(sp + 1), ms: Math.round(Number(l.slice(0, sp)) * 1000) };
+  });
+}
+
+/** Name order, segment by segment in code-unit order (what `ls` of each folder, sorted, walks). */
+const bySegments = (a: string, b: string) => {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return x.length - y.length;
+};
+const byNewest = (a: { file: string; ms: number }, b: { file: string; ms: number }) =>
+  b.ms - a.ms || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+
+/** Every page of a listing, `limit` at a time, following `next`. */
+function allPages(roots: ReturnType<typeof openRoots>, opts: Omit<ListOptions, "after">): LogList[] {
+  const pages: LogList[] = [];
+  let after: ListOptions["after"];
+  for (;;) {
+    const page = listLogs(roots, { ...opts, after });
+    pages.push(page);
+    if (!page.next) return pages;
+    after = page.next;
+    assert.ok(pages.length < 100);
+  }
+}
+
+Deno.test("listLogs pages by name and newest first, limit at a time: the pages together are find's files in order", () => {
+  const base = pagedTree();
+  try {
+    const found = findFiles(base);
+    assert.equal(found.length, PAGED.length);
+    const roots = openRoots([base], "/");
+    for (const sort of ["name", "modified"] as const) {
+      const want = sort === "name"
+        ? found.map((f) => f.file).sort(bySegments)
+        : [...found].sort(byNewest).map((f) => f.file);
+      for (const limit of [1, 4, 13, 50]) {
+        const pages = allPages(roots, { sort, limit });
+        assert.deepEqual(pages.flatMap((p) => p.files.map((f) => f.file)), want, `${sort} ${limit}`);
+        let left = want.length;
+        for (const p of pages) {
+          assert.ok(p.files.length <= limit);
+          left -= p.files.length;
+          // Every file after the page is counted; complete only on the last page.
+          assert.deepEqual([p.not_listed, p.complete, p.next === null], [left, left === 0, left === 0]);
+        }
+      }
+      // The modified times are find's.
+      const page = listLogs(roots, { sort, limit: 50 });
+      const ms = new Map(found.map((f) => [f.file, f.ms]));
+      for (const f of page.files) assert.equal(f.modified_ms, ms.get(f.file), f.file);
+    }
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs: files that come and go between pages (keyset paging): later pages list what is after the key now", () => {
+  const base = pagedTree();
+  try {
+    const roots = openRoots([base], "/");
+    for (const sort of ["name", "modified"] as const) {
+      const first = listLogs(roots, { sort, limit: 5 });
+      const key = first.next!;
+      // After the first page: one listed file and one not yet listed are removed, one file is added
+      // before the key and one after it (in either order).
+      const gone = [first.files[1].file, sort === "name" ? "d/app.log.1" : "z.log"];
+      for (const g of gone) Deno.removeSync(`${base}/${g}`);
+      Deno.writeTextFileSync(`${base}/0-before.log`, "x\n");
+      Deno.writeTextFileSync(`${base}/zz-after.log`, "x\n");
+      const keyMs = key.modified_ms!;
+      Deno.utimeSync(`${base}/0-before.log`, keyMs / 1000 + 50, keyMs / 1000 + 50); // newer than the key
+      Deno.utimeSync(`${base}/zz-after.log`, keyMs / 1000 - 1, keyMs / 1000 - 1); // older
+      const rest: string[] = [];
+      for (let after: ListKey | null = key; after;) {
+        const p = listLogs(roots, { sort, limit: 5, after });
+        rest.push(...p.files.map((f) => f.file));
+        after = p.next;
+      }
+      // What find sees now, after the key in the order: exactly the later pages.
+      const now = findFiles(base);
+      const want = sort === "name"
+        ? now.map((f) => f.file).sort(bySegments).filter((f) => bySegments(f, key.file) > 0)
+        : now.sort(byNewest).filter((f) => byNewest(f, { file: key.file, ms: keyMs }) > 0).map((f) => f.file);
+      assert.deepEqual(rest, want, sort);
+      assert.ok(rest.includes("zz-after.log") && !rest.includes("0-before.log") && !rest.includes(gone[1]));
+      for (const g of gone) Deno.writeTextFileSync(`${base}/${g}`, "x\n");
+      Deno.removeSync(`${base}/0-before.log`);
+      Deno.removeSync(`${base}/zz-after.log`);
+    }
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs with a glob lists what bash's globstar expansion gives, in both orders, paged", () => {
+  const base = pagedTree();
+  try {
+    const roots = openRoots([base], "/");
+    const ms = new Map(findFiles(base).map((f) => [f.file, f.ms]));
+    for (const glob of ["**/app.log*", "*.log", "b/**", "{a,d}/*", "**/?.log", "a/**/*.log", "nothing*"]) {
+      const script = `shopt -s globstar dotglob nullglob; cd "$1" || exit 9; ` +
+        `for f in ${glob}; do [[ -f $f ]] && printf '%s\\0' "$f"; done; true`;
+      const out = new Deno.Command("bash", { args: ["-c", script, "bash", base], stdout: "piped" })
+        .outputSync();
+      const bash = new TextDecoder().decode(out.stdout).split("\0").filter((s) => s);
+      const byName = allPages(roots, { glob, sort: "name", limit: 2 });
+      assert.deepEqual(byName.flatMap((p) => p.files.map((f) => f.file)), [...bash].sort(bySegments), glob);
+      assert.equal(byName[0].complete, bash.length <= 2, glob);
+      const newest = allPages(roots, { glob, sort: "modified", limit: 2 });
+      assert.deepEqual(
+        newest.flatMap((p) => p.files.map((f) => f.file)),
+        bash.map((file) => ({ file, ms: ms.get(file)! })).sort(byNewest).map((f) => f.file),
+        glob,
+      );
+    }
+    assert.throws(() => listLogs(roots, { glob: "a/{b", limit: 5 }), TypeError);
+    assert.throws(() => listLogs(roots, { limit: 0 }), RangeError);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs with a glob reports only the refusals that could hide a match", () => {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-list-glob-" });
+  try {
+    Deno.mkdirSync(`${base}/logs/app`, { recursive: true });
+    Deno.mkdirSync(`${base}/logs/other`);
+    Deno.writeTextFileSync(`${base}/secret.log`, "s\n");
+    Deno.writeTextFileSync(`${base}/logs/app/a.log`, "x\n");
+    Deno.symlinkSync("../../secret.log", `${base}/logs/app/out.log`);
+    Deno.symlinkSync("../../secret.log", `${base}/logs/other/out.log`);
+    const roots = openRoots([`${base}/logs`], "/");
+    const app = listLogs(roots, { glob: "app/*.log", limit: 10 });
+    assert.deepEqual(app.files.map((f) => f.file), ["app/a.log"]);
+    assert.deepEqual([app.complete, app.not_listed, app.unreadable], [false, 1, [
+      `app/out.log: ${LINK_OUT}`,
+    ]]);
+    const a = listLogs(roots, { glob: "app/a*", limit: 10 });
+    assert.deepEqual([a.files.length, a.complete, a.not_listed, a.unreadable], [1, true, 0, []]);
+    const any = listLogs(roots, { glob: "**/out.log", limit: 10 });
+    assert.deepEqual([any.files.length, any.not_listed], [0, 2]);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs pages across several roots; a key for a root there is not is refused", () => {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-list-roots-" });
+  try {
+    for (const d of ["one", "two"]) {
+      Deno.mkdirSync(`${base}/${d}/sub`, { recursive: true });
+      for (const f of ["b.log", "a.log", "sub/c.log"]) Deno.writeTextFileSync(`${base}/${d}/${f}`, "x\n");
+    }
+    Deno.writeTextFileSync(`${base}/single.log`, "x\n");
+    // Roots in the order given: two, single file, one.
+    const roots = openRoots([`${base}/two`, `${base}/single.log`, `${base}/one`], "/");
+    const want = [
+      ...["a.log", "b.log", "sub/c.log"].map((f) => `two/${f}`),
+      "single.log",
+      ...["a.log", "b.log", "sub/c.log"].map((f) => `one/${f}`),
+    ];
+    for (const limit of [1, 2, 3]) {
+      assert.deepEqual(
+        allPages(roots, { limit }).flatMap((p) => p.files.map((f) => f.file)),
+        want,
+        `${limit}`,
+      );
+    }
+    assert.throws(
+      () => listLogs(roots, { limit: 2, after: { file: "three/a.log", modified_ms: null } }),
+      (e: ToolError) => e.kind === "invalid_cursor" && /'three' is not one of the roots now/.test(e.message),
+    );
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs marks each entry readable or not, with the reason a reading tool would give", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-list-read-" });
+  try {
+    Deno.writeTextFileSync(`${base}/a.log`, "2024-05-01 INFO a\n");
+    Deno.writeFileSync(`${base}/b.log.gz`, gzipSync(new TextEncoder().encode("2024-05-01 INFO b\n")));
+    Deno.writeFileSync(`${base}/c.log.xz`, new Uint8Array([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0, 0, 4]));
+    Deno.writeFileSync(`${base}/d.log`, new Uint8Array([0xff, 0xfe, 0x61, 0, 0x0a, 0]));
+    Deno.writeTextFileSync(`${base}/e.log`, "secret\n");
+    Deno.chmodSync(`${base}/e.log`, 0o000);
+    const roots = openRoots([base], "/");
+    const list = listLogs(roots, { limit: 10 });
+    const row = (
+      f: LogEntry,
+    ) => [f.file, f.format, f.compression, f.readable, f.reason?.split(":")[0] ?? null];
+    const want: unknown[][] = [
+      ["a.log", "text", null, true, null],
+      ["b.log.gz", "gzip", "gzip", true, null],
+      ["c.log.xz", "xz", null, false, "unsupported_format"],
+      ["d.log", "utf-16le", null, false, "unsupported_encoding"],
+    ];
+    assert.deepEqual(list.files.slice(0, 4).map(row), want);
+    assert.equal(list.files[2].reason, `unsupported_format: ${list.files[2].unsupported}`);
+    // Each reason is the error the reading tool answers.
+    for (const f of list.files.slice(2, 4)) {
+      await assert.rejects(
+        () => openLog(roots, f.file),
+        (e: ToolError) => f.reason!.startsWith(`${e.kind}: `),
+      );
+    }
+    if (Deno.uid() === 0) {
+      console.error("SKIP: the permission case (chmod 000): running as root, who may read any file");
+      assert.equal(list.files[4].readable, true);
+    } else {
+      assert.deepEqual(row(list.files[4]), ["e.log", null, null, false, "permission_denied"]);
+      await assert.rejects(() => openLog(roots, "e.log"), (e: ToolError) => e.kind === "permission_denied");
+    }
+    // readableOnly: the unreadable ones are named instead of listed.
+    const only = listLogs(roots, { limit: 10, readableOnly: true, sort: "modified" });
+    assert.deepEqual(only.files.map((f) => f.readable), only.files.map(() => true));
+    assert.equal(only.not_listed, Deno.uid() === 0 ? 2 : 3);
+    assert.deepEqual(
+      only.unreadable.map((u) => u.split(":")[0]).sort(),
+      Deno.uid() === 0 ? ["c.log.xz", "d.log"] : ["c.log.xz", "d.log", "e.log"],
+    );
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs newest first: a walk cut by its budget says newer logs may exist", () => {
+  const base = pagedTree();
+  try {
+    const cut = listLogs(openRoots([base], "/"), { sort: "modified", limit: 3 }, -1);
+    assert.deepEqual([cut.files.length, cut.complete], [3, false]);
+    assert.deepEqual(cut.unreadable, [countStopped(-1, "modified")]);
+    assert.match(cut.unreadable[0], /^\(the count\): .*newer logs than those listed may exist$/);
+    assert.ok(cut.next !== null);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
 });

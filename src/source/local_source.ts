@@ -20,7 +20,7 @@ import type { Root } from "./roots.ts";
  */
 export function localSource(roots: Root[]): LogSource {
   return {
-    list: (max) => listLogs(roots, max),
+    list: (opts) => listLogs(roots, opts),
     open: (name) => openLog(roots, name),
   };
 }

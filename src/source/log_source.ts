@@ -27,22 +27,76 @@ export interface LogEntry {
   format: string | null;
   /** Null when the reading tools read it; else why they refuse it and what to run instead. */
   unsupported: string | null;
+  /** `"gzip"` for a gzip-compressed log (read, or refused for what it holds), else null. */
+  compression: "gzip" | null;
+  /**
+   * Whether the reading tools read it: false when its format or encoding is one they refuse
+   * (`unsupported`), or it could not be opened (permission, gone since it was listed).
+   */
+  readable: boolean;
+  /**
+   * Null when readable; else why not, as `kind: message` with the kind a reading tool would answer
+   * (`permission_denied: …`, `unsupported_format: xz-compressed; run …`, `unsupported_encoding: …`).
+   */
+  reason: string | null;
+  /**
+   * `modified` as epoch milliseconds, or null: the key of the `modified` sort, and what tells the year
+   * of a log's year-less timestamps. Not part of `log_files`' answer.
+   */
+  modified_ms: number | null;
+}
+
+/** How a listing is ordered: by name (each folder's entries in code-unit order), or newest first. */
+export type ListSort = "name" | "modified";
+
+/**
+ * Where a listing resumes: the sort key of the last entry listed. With sort `name` only `file` counts
+ * (entries after it in name order); with `modified`, entries after it newest first: older, or as old and
+ * after it by name (code-unit order), a null time after every time.
+ */
+export interface ListKey {
+  /** The last entry's name. */
+  file: string;
+  /** Its `modified_ms`. */
+  modified_ms: number | null;
+}
+
+/** What to list. */
+export interface ListOptions {
+  /** Only names this glob matches (`glob.ts`); all when absent. */
+  glob?: string;
+  /** The order; default `name`. */
+  sort?: ListSort;
+  /** The most entries to list: a whole number from 1 (1000 for `log_files`). */
+  limit: number;
+  /** Resume after this entry (from a listing cursor): only entries after it in the order are listed. */
+  after?: ListKey;
+  /**
+   * List only entries the reading tools read (`readable`): one that matches but is not is named in
+   * `unreadable` with its reason instead (for a glob given to a reading tool). Default false.
+   */
+  readableOnly?: boolean;
 }
 
 /** The `log_files` result. */
 export interface LogList {
-  /** The logs, sorted by name segment by segment (each folder's entries in code-unit order). */
+  /**
+   * The logs in the order asked: by name segment by segment (each folder's entries in code-unit order;
+   * several roots in their order), or newest first (modified time, then name in code-unit order).
+   */
   files: LogEntry[];
   /**
-   * True only when every entry under the roots that could be a log is listed: false when more logs exist
-   * than were listed, a folder could not be read, or an entry was refused (a symlink out of the roots, a
-   * name the tools could not take).
+   * True only when every entry under the roots that could be a log (that the glob matches, with one;
+   * after the key, with one) is listed: false when more logs exist than were listed, a folder could not
+   * be read, or an entry was refused (a symlink out of the roots, a name the tools could not take).
    */
   complete: boolean;
   /** Entries not listed (the first 20), each `name: reason`. */
   unreadable: string[];
   /** How many entries were not listed, all of them (`unreadable` names only the first 20). */
   not_listed: number;
+  /** The key to resume after ({@linkcode ListOptions.after}) when more entries match; else null. */
+  next: ListKey | null;
 }
 
 /** A place logs come from. */
@@ -50,10 +104,13 @@ export interface LogSource {
   /**
    * Lists the logs, in a stable order.
    *
-   * @param max The most entries to list.
-   * @returns The entries, and whether they are all of them.
+   * @param opts The glob, the order, the most entries, where to resume.
+   * @returns The entries, whether they are all of them, and where the next page starts.
+   * @throws {TypeError} for a malformed glob (`glob.ts` `globMatcher`).
+   * @throws {RangeError} for a limit that is not a whole number from 1, or a glob whose braces expand
+   *   too far.
    */
-  list(max: number): LogList;
+  list(opts: ListOptions): LogList;
   /**
    * Opens one log for reading; the caller closes it.
    *

@@ -113,7 +113,7 @@ export type ToolArgs = Record<string, never>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export function logFiles(ctx: ToolContext, _args: ToolArgs): Promise<ToolResult> {
-  const list = ctx.source.list(MAX_FILES);
+  const list = ctx.source.list({ limit: MAX_FILES });
   const out = spill(ctx, "log_files", filesHeader(list), list.files.map(renderEntry));
   return Promise.resolve(okResult({
     ...list,

@@ -1,0 +1,114 @@
+/**
+ * The logs a glob names, for a reading tool given a glob as `file` (issue #12, "many logs in one call"):
+ * the readable logs whose names (as `log_files` lists them) the glob matches, newest first, so a call
+ * that stops at its budget has read the newest. Rotated siblings (`app.log.1`, `app.log.2.gz`) are among
+ * them when the glob matches their names (`app.log*`). A glob that matches nothing is an error that names
+ * the closest log names.
+ *
+ * @module
+ */
+
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import { globDistance } from "./glob.ts";
+import type { LogEntry, LogList, LogSource } from "./log_source.ts";
+
+/** How many names a listing looks at for the closest ones ({@linkcode closestNames}). */
+export const CLOSEST_FROM = 1000;
+
+/**
+ * The readable logs whose names match `glob`, newest first (modified time, then name), at most `max`.
+ *
+ * @param source The log source.
+ * @param glob The glob (`glob.ts`).
+ * @param max The most logs one call reads: a whole number from 1.
+ * @returns The logs, newest first: at least one, at most `max`.
+ * @throws {ToolError} as {@linkcode matchingLogList}.
+ */
+export function matchingLogs(source: LogSource, glob: string, max: number): LogEntry[] {
+  return matchingLogList(source, glob, max).files;
+}
+
+/**
+ * {@linkcode matchingLogs} with the rest of the listing: `unreadable` names the matching entries that are
+ * not read and why (refused formats, permission, links out, folders that could not be read; the first
+ * 20), `not_listed` counts them, and `complete` is false when there are any — for the answer to say
+ * which matching logs it did not read.
+ *
+ * @param source The log source.
+ * @param glob The glob (`glob.ts`).
+ * @param max The most logs one call reads: a whole number from 1.
+ * @returns The listing: `files` newest first, at least one, at most `max`; `next` always null.
+ * @throws {ToolError} `invalid_pattern` for a malformed glob (an unclosed `[` or `{`, …; its braces
+ *   expanding too far); `not_found` when no readable log matches, saying which matched but are not
+ *   readable and naming up to 5 log names closest to the glob ({@linkcode closestNames});
+ *   `budget_exceeded` when more than `max` readable logs match, saying how many at least.
+ * @throws {RangeError} when `max` is not a whole number from 1.
+ */
+export function matchingLogList(source: LogSource, glob: string, max: number): LogList {
+  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`max is a whole number from 1, not ${max}`);
+  let list: LogList;
+  try {
+    list = source.list({ glob, sort: "modified", limit: max, readableOnly: true });
+  } catch (e) {
+    if (e instanceof TypeError || e instanceof RangeError) {
+      throw new ToolError("invalid_pattern", `the glob '${printable(glob)}' is malformed: ${e.message}`);
+    }
+    throw e;
+  }
+  const shown = `'${printable(glob)}'`;
+  if (list.files.length === 0) {
+    const all = source.list({ sort: "name", limit: CLOSEST_FROM });
+    const near = closestNames(glob, all.files.map((f) => f.file));
+    const more = list.not_listed > list.unreadable.length
+      ? ` (and ${list.not_listed - list.unreadable.length} more)`
+      : "";
+    const notRead = list.unreadable.length
+      ? ` (not read, though matching or maybe holding a match: ${
+        printable(list.unreadable.join("; "))
+      }${more})`
+      : "";
+    throw new ToolError(
+      "not_found",
+      `no readable log matches the glob ${shown}${notRead}. ` +
+        (near.length
+          ? `The closest log names: ${near.map(printable).join(", ")}. `
+          : "There are no logs under the roots. ") +
+        "A glob matches whole names as log_files lists them: * and ? stop at /, ** crosses folders " +
+        "(**/x.log); call log_files with glob to try one",
+    );
+  }
+  if (list.next !== null) {
+    throw new ToolError(
+      "budget_exceeded",
+      `more than ${max} readable logs match the glob ${shown} (at least ${list.files.length + 1}); ` +
+        `one call reads at most ${max}: narrow the glob (log_files with the glob lists them, newest first ` +
+        `with sort: "modified")`,
+    );
+  }
+  return list;
+}
+
+/**
+ * Up to `n` of `names` closest to matching `glob`: fewest edits first (`glob.ts` `globDistance`, `*` and
+ * `?` free), then shorter, then in code-unit order. When the glob has no `/`, a name's base name counts
+ * too (`acess.log` is one edit from `nginx/access.log`).
+ *
+ * @param glob The glob.
+ * @param names The log names.
+ * @param n How many to give.
+ * @returns The closest names, closest first.
+ * @throws {TypeError} for a malformed glob (`glob.ts`).
+ */
+export function closestNames(glob: string, names: readonly string[], n = 5): string[] {
+  const flat = !glob.includes("/");
+  const scored = names.map((name) => {
+    let d = globDistance(glob, name);
+    if (flat && d > 0) d = Math.min(d, globDistance(glob, name.slice(name.lastIndexOf("/") + 1)));
+    return { name, d };
+  });
+  scored.sort((a, b) =>
+    a.d - b.d || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
+  return scored.slice(0, n).map((s) => s.name);
+}
