@@ -78,8 +78,9 @@ export interface SeekResult {
    */
   time: number;
   /**
-   * Start of the first timed line found with t >= target, after `off`; or `log.size` when none was
-   * found (or when `ordered` is false). With target = until + W, no line from here on has a time
+   * Start of the first timed line found with t >= target, at or after `off` (at it only when `off` is
+   * the log's first line and that line is timed with t >= target); or `log.size` when none was found
+   * (or when `ordered` is false). With target = until + W, no line from here on has a time
    * < until (module doc, rule 2).
    */
   end: number;
@@ -210,9 +211,11 @@ function* walk(
  * and `hi`, an offset such that the first timed line starting at or after it has t ≥ target (at first
  * the log's size). A probe at `mid` (halfway) walks from the first line starting at or after `mid` to
  * the first timed line before `hi`; if its t < target it becomes `lo`, else (or when there is none)
- * `hi` becomes `mid`. Once `hi − lo` ≤ one window, a last walk from `lo` reads the lines up to the first
- * timed one with t ≥ target (that line is `end`), and `off` is the last timed line before it with
- * t < target. For a log whose times never decrease this gives the tightest answer (`off` the last timed
+ * `hi` becomes `mid`. Once `hi − lo` ≤ one window, a last walk from `lo` reads the lines starting
+ * before `hi` up to the first timed one with t ≥ target (that line is `end`; if there is none, `end` is
+ * the line the probe at `hi` found, since the lines between were untimed), and `off` is the last timed
+ * line before it with t < target. A probe reads no further than it must to find a line starting before
+ * `hi`. For a log whose times never decrease this gives the tightest answer (`off` the last timed
  * line with t < target before the first with t ≥ target, `end` that one), in about log2(size / window)
  * + 1 probes of one window each, unless a probe gives up (below); whatever the log, `off` and `end`
  * are lines whose times were read (module doc).
