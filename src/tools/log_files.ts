@@ -8,7 +8,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { closestNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
+import { closestLogNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
 import { ToolError } from "../core/errors.ts";
 import { makeListCursor, readListCursor } from "./list_cursor.ts";
 import { printable } from "../guard/printable.ts";
@@ -187,7 +187,7 @@ export function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> 
   }
   let header = filesHeader(list, { ...call, paged: after !== undefined });
   if (args.glob !== undefined && list.files.length === 0 && list.not_listed === 0 && after === undefined) {
-    const near = closestNames(args.glob, ctx.source.list({ limit: MAX_FILES }).files.map((f) => f.file));
+    const near = closestLogNames(ctx.source, args.glob);
     if (near.length) header += ` No log matches; the closest names: ${near.map(printable).join(", ")}.`;
   }
   const out = spill(ctx, "log_files", header, list.files.map(renderEntry));
