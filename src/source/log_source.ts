@@ -7,10 +7,19 @@
  * Implementations: `local_source.ts` (files under the roots given on the command line, confined and
  * opened race-free). A second one (a ClickHouse table, issue #14) answers the same calls.
  *
+ * What works over any source is exported here too, for the tools: `isGlob` and `globMatcher`
+ * (`glob.ts`), and `matchingLogs`, `matchingLogList`, `closestNames` and `closestLogNames` (`matching_logs.ts`: the logs a
+ * glob names, newest first).
+ *
  * @module
  */
 
 import type { ReadableLog } from "../read/readable_log.ts";
+
+// What works on any log source, for the tools (which import this module only of source/): globs over
+// log names, and the logs a glob names.
+export { globMatcher, isGlob } from "./glob.ts";
+export { closestLogNames, closestNames, matchingLogList, matchingLogs } from "./matching_logs.ts";
 
 /** One listed log. */
 export interface LogEntry {

@@ -11,10 +11,10 @@
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { globDistance } from "./glob.ts";
-import type { LogEntry, LogList, LogSource } from "./log_source.ts";
+import type { ListKey, LogEntry, LogList, LogSource } from "./log_source.ts";
 
-/** How many names a listing looks at for the closest ones ({@linkcode closestNames}). */
-export const CLOSEST_FROM = 1000;
+/** How long {@linkcode closestLogNames} looks through the listing, in milliseconds. */
+export const CLOSEST_MS = 2000;
 
 /**
  * The readable logs whose names match `glob`, newest first (modified time, then name), at most `max`.
@@ -58,8 +58,7 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
   }
   const shown = `'${printable(glob)}'`;
   if (list.files.length === 0) {
-    const all = source.list({ sort: "name", limit: CLOSEST_FROM });
-    const near = closestNames(glob, all.files.map((f) => f.file));
+    const near = closestLogNames(source, glob);
     const more = list.not_listed > list.unreadable.length
       ? ` (and ${list.not_listed - list.unreadable.length} more)`
       : "";
@@ -87,6 +86,30 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
     );
   }
   return list;
+}
+
+/**
+ * Up to `n` log names closest to matching `glob` ({@linkcode closestNames}), from the whole listing, a
+ * page of 1000 names at a time, keeping only the best `n`; for at most `ms` milliseconds (then from the
+ * names seen so far, in name order).
+ *
+ * @param source The log source.
+ * @param glob The glob (well-formed).
+ * @param n How many to give.
+ * @param ms How long to look, in milliseconds ({@linkcode CLOSEST_MS}).
+ * @returns The closest names, closest first.
+ * @throws {TypeError} for a malformed glob (`glob.ts`).
+ */
+export function closestLogNames(source: LogSource, glob: string, n = 5, ms = CLOSEST_MS): string[] {
+  const deadline = performance.now() + ms;
+  let best: string[] = [];
+  let after: ListKey | undefined;
+  do {
+    const page = source.list({ sort: "name", limit: 1000, after });
+    best = closestNames(glob, [...best, ...page.files.map((f) => f.file)], n);
+    after = page.next ?? undefined;
+  } while (after && performance.now() < deadline);
+  return best;
 }
 
 /**

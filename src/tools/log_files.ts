@@ -1,5 +1,6 @@
 /**
- * `log_files`: the logs the other tools can read.
+ * `log_files`: the logs the other tools can read (issue #12: a glob, newest first, pages past 1000 with a
+ * sealed cursor: `list_cursor.ts`).
  *
  * @module
  */
@@ -7,14 +8,35 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { LogList } from "../source/log_source.ts";
+import { closestLogNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
+import { ToolError } from "../core/errors.ts";
+import { makeListCursor, readListCursor } from "./list_cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
-/** The most entries `log_files` lists (issue #2). */
+/** The most entries one `log_files` page lists (issue #2; `limit`, and its default). */
 export const MAX_FILES = 1000;
+
+/** The longest glob (UTF-16 code units): a log name's longest, as a name is a glob of itself. */
+export const MAX_GLOB = 4096;
+
+const inputSchema = {
+  glob: z.string().min(1).max(MAX_GLOB).optional().describe(
+    "only logs whose names match: * and ? never cross /, ** matches any folders (**/app*.log*), " +
+      "[abc] [a-z] [!a], {a,b}, \\ escapes (bash globstar rules; dot files too)",
+  ),
+  sort: z.enum(["name", "modified"]).optional().describe(
+    "name (default: each folder's entries in code-unit order) or modified (newest first)",
+  ),
+  limit: z.number().int().min(1).max(MAX_FILES).optional().describe(
+    `the most entries on this page (1..${MAX_FILES}, default ${MAX_FILES})`,
+  ),
+  cursor: z.string().max(24_000).optional().describe(
+    "next_cursor from the last page of the same call (same glob and sort): lists the entries after it",
+  ),
+};
 
 const outputSchema = z.object({
   files: z.array(z.object({
@@ -27,15 +49,23 @@ const outputSchema = z.object({
     unsupported: z.string().nullable().describe(
       "null when log_tail, log_search and log_levels read it; else what it is and what to run instead",
     ),
+    compression: z.enum(["gzip"]).nullable().describe("gzip for a gzip-compressed log, else null"),
+    readable: z.boolean().describe("whether log_tail, log_search and log_levels read it"),
+    reason: z.string().nullable().describe(
+      "null when readable; else why not, as the reading tools would answer: permission_denied: …, unsupported_format: …, unsupported_encoding: …",
+    ),
   })),
   complete: z.boolean().describe(
-    "true only when every entry that could be a log is listed: false when more logs exist than are listed, a folder could not be read, or an entry was refused (a symlink out of the roots)",
+    "true only when every entry that could be a log is listed (with a glob: every one it matches; with a cursor: every one after it): false when more exist than are listed (see next_cursor), a folder could not be read, or an entry was refused (a symlink out of the roots)",
   ),
   unreadable: z.array(z.string()).describe(
     "entries not listed, the first 20, each with the reason (folders that could not be read or may not be descended into, symlinks that lead outside the roots, names that are not UTF-8, loops)",
   ),
   not_listed: z.number().int().describe(
-    "how many entries were not listed, all of them (files past the cap included); a lower bound only when unreadable ends with '(the count): …'",
+    "how many entries were not listed, all of them (files past the limit included); a lower bound only when unreadable ends with '(the count): …'",
+  ),
+  next_cursor: z.string().nullable().describe(
+    "when more entries match than this page lists: pass as cursor, with the same glob and sort, for the next page",
   ),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
@@ -43,13 +73,16 @@ const outputSchema = z.object({
 
 const config = {
   title: "List log files",
-  description: "Lists the log files logpeek can read: regular files under its roots, recursively, sorted, " +
-    `with size in bytes and last modification time. At most ${MAX_FILES}; complete is false beyond, and ` +
-    "not_listed counts every entry not listed. " +
-    "Each file value is exactly what log_tail, log_search and log_levels take. A file in a format they do " +
-    "not read (xz, bzip2, zstd, zip, tar, a systemd journal, …) is marked in unsupported, with what to run " +
-    "instead on its absolute path.",
-  inputSchema: {},
+  description: "Lists the log files logpeek can read: regular files under its roots, recursively, " +
+    "with size in bytes and last modification time; sorted by name, or newest first (sort: modified). " +
+    "glob keeps the names it matches (**/nginx/*.log*, app.log*: rotated siblings too). " +
+    `At most limit (default and most ${MAX_FILES}) per page; complete is false beyond, not_listed counts ` +
+    "every entry not listed, and next_cursor, passed as cursor, lists the next page. " +
+    "Each file value is exactly what log_tail, log_search and log_levels take. A file they do not read is " +
+    "listed with readable false and the reason: a format they refuse (xz, bzip2, zstd, zip, tar, a systemd " +
+    "journal, UTF-16, …; also in unsupported, with what to run instead on its absolute path), or no " +
+    "permission to open it.",
+  inputSchema,
   outputSchema: outputSchema.shape,
   annotations: { ...READ_ONLY, title: "List log files" },
 };
@@ -61,30 +94,55 @@ const config = {
  */
 const COUNT_STOPPED = "(the count):";
 
-/** The first line of a listing's text: how many are listed, and how many entries are not (all of them). */
-export function filesHeader(list: LogList): string {
+/** What a listing was asked for, as its header says it. */
+export interface FilesCall {
+  /** The glob, if any. */
+  glob?: string;
+  /** The order; default `name`. */
+  sort?: ListSort;
+  /** Whether the page came after a cursor. */
+  paged?: boolean;
+}
+
+/**
+ * The first line of a listing's text: how many are listed (and of what: a glob, an order, after a
+ * cursor), how many entries are not (all of them), how to go on, and how many the reading tools do not
+ * read.
+ *
+ * @param list The listing.
+ * @param call What was asked (default: everything by name, first page).
+ */
+export function filesHeader(list: LogList, call: FilesCall = {}): string {
   const refused = list.files.filter((f) => f.unsupported !== null).length;
+  const closed = list.files.filter((f) => !f.readable && f.unsupported === null).length;
   const named = list.unreadable.filter((u) => !u.startsWith(COUNT_STOPPED));
   const lowerBound = named.length < list.unreadable.length;
   const more = list.not_listed > named.length ? ` (and ${list.not_listed - named.length} more)` : "";
+  const what = (call.glob !== undefined ? ` matching the glob '${printable(call.glob)}'` : "") +
+    (call.sort === "modified" ? ", newest first" : "") + (call.paged ? ", after the cursor" : "");
+  const first = call.paged ? "" : "the first ";
   return (list.complete
-    ? `${list.files.length} log file(s); the list is complete.`
-    : `${list.files.length} log file(s) listed; the list is NOT complete: ` +
+    ? `${list.files.length} log file(s)${what}; the list is complete.`
+    : `${list.files.length} log file(s) listed${what}; the list is NOT complete: ` +
       `${lowerBound ? "at least " : ""}${list.not_listed} entr${
         list.not_listed === 1 ? "y" : "ies"
       } not listed` +
-      (list.files.length >= MAX_FILES ? ` (only the first ${MAX_FILES} files are listed)` : "") +
+      (list.next ? ` (only ${first}${list.files.length} files are listed)` : "") +
       (lowerBound ? "; the count stopped at its time budget, so more may exist" : "") +
-      (named.length ? `; not listed: ${printable(named.join("; "))}${more}` : "") + ".") +
+      (named.length ? `; not listed: ${printable(named.join("; "))}${more}` : "") + "." +
+      (list.next ? " Pass next_cursor as cursor (same glob and sort) for the next page." : "")) +
     (refused
       ? ` ${refused} of them in a format log_tail, log_search and log_levels do not read (marked NOT READ).`
-      : "");
+      : "") +
+    (closed ? ` ${closed} of them could not be opened (marked NOT READ, with why).` : "");
 }
 
 /** One listed file as a line of text. */
-export function renderEntry(f: LogList["files"][number]): string {
+export function renderEntry(f: LogEntry): string {
   return `${printable(f.file)}\t${f.size_bytes} bytes\t${f.modified ?? "?"}` +
-    (f.unsupported ? `\tNOT READ: ${printable(f.unsupported)}` : "");
+    (f.compression ? `\t${f.compression}` : "") +
+    (f.unsupported ? `\tNOT READ: ${printable(f.unsupported)}` : "") +
+    (!f.readable && !f.unsupported ? `\tNOT READ: ${printable(f.reason ?? "?")}` : "");
 }
 
 /**
@@ -102,22 +160,43 @@ export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
 }
 
 /** The validated arguments of `log_files`. */
-export type ToolArgs = Record<string, never>;
+export type ToolArgs = z.infer<z.ZodObject<typeof inputSchema>>;
 
 /**
  * Runs `log_files` (in the tool worker, where log files are read).
  *
- * @param ctx The log source, limits, artifacts, redaction.
+ * @param ctx The log source, limits, artifacts, redaction, the cursor key.
  * @param args The validated arguments.
  * @returns The result.
- * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
+ * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results):
+ *   `invalid_pattern` for a malformed glob, `invalid_cursor` for a cursor this server did not make or
+ *   made for another glob or sort.
  */
-export function logFiles(ctx: ToolContext, _args: ToolArgs): Promise<ToolResult> {
-  const list = ctx.source.list({ limit: MAX_FILES });
-  const out = spill(ctx, "log_files", filesHeader(list), list.files.map(renderEntry));
+export function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  const sort = args.sort ?? "name";
+  const call = { glob: args.glob, sort };
+  const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);
+  let list: LogList;
+  try {
+    list = ctx.source.list({ glob: args.glob, sort, limit: args.limit ?? MAX_FILES, after });
+  } catch (e) {
+    if (args.glob !== undefined && (e instanceof TypeError || e instanceof RangeError)) {
+      throw new ToolError("invalid_pattern", `the glob '${printable(args.glob)}' is malformed: ${e.message}`);
+    }
+    throw e;
+  }
+  let header = filesHeader(list, { ...call, paged: after !== undefined });
+  if (args.glob !== undefined && list.files.length === 0 && list.not_listed === 0 && after === undefined) {
+    const near = closestLogNames(ctx.source, args.glob);
+    if (near.length) header += ` No log matches; the closest names: ${near.map(printable).join(", ")}.`;
+  }
+  const out = spill(ctx, "log_files", header, list.files.map(renderEntry));
   return Promise.resolve(okResult({
-    ...list,
-    files: list.files.slice(0, out.shown),
+    files: list.files.slice(0, out.shown).map(({ modified_ms: _, ...f }) => f),
+    complete: list.complete,
+    unreadable: list.unreadable,
+    not_listed: list.not_listed,
+    next_cursor: list.next ? makeListCursor(list.next, call, ctx.cursorKey) : null,
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text));

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { filesHeader, MAX_FILES } from "./log_files.ts";
+import { filesHeader, MAX_FILES, renderEntry } from "./log_files.ts";
 import { countStopped } from "../source/list_logs.ts";
+import type { LogEntry } from "../source/log_source.ts";
 
-const entry = (file: string) => ({
+const entry = (file: string, more: Partial<LogEntry> = {}): LogEntry => ({
   file,
   size_bytes: 2,
   modified: null,
@@ -12,13 +13,16 @@ const entry = (file: string) => ({
   readable: true,
   reason: null,
   modified_ms: null,
+  ...more,
 });
+const NEXT = { file: "f999.log", modified_ms: null };
 
 Deno.test("filesHeader names how many entries are not listed, and when that count is only a lower bound", () => {
   const files = Array.from({ length: MAX_FILES }, (_, i) => entry(`f${i}.log`));
   assert.equal(
-    filesHeader({ files, complete: false, unreadable: [], not_listed: 5, next: null }),
-    "1000 log file(s) listed; the list is NOT complete: 5 entries not listed (only the first 1000 files are listed).",
+    filesHeader({ files, complete: false, unreadable: [], not_listed: 5, next: NEXT }),
+    "1000 log file(s) listed; the list is NOT complete: 5 entries not listed (only the first 1000 files are " +
+      "listed). Pass next_cursor as cursor (same glob and sort) for the next page.",
   );
   assert.equal(
     filesHeader({
@@ -26,11 +30,11 @@ Deno.test("filesHeader names how many entries are not listed, and when that coun
       complete: false,
       unreadable: ["x: NotFound", countStopped(2000)],
       not_listed: 40,
-      next: null,
+      next: NEXT,
     }),
     "1000 log file(s) listed; the list is NOT complete: at least 40 entries not listed (only the first 1000 " +
       "files are listed); the count stopped at its time budget, so more may exist; not listed: x: NotFound " +
-      "(and 39 more).",
+      "(and 39 more). Pass next_cursor as cursor (same glob and sort) for the next page.",
   );
   assert.equal(
     filesHeader({
@@ -41,5 +45,59 @@ Deno.test("filesHeader names how many entries are not listed, and when that coun
       next: null,
     }),
     "1 log file(s) listed; the list is NOT complete: 1 entry not listed; not listed: out: a link.",
+  );
+});
+
+Deno.test("filesHeader says the glob, the order and the page; counts what is not read, and why", () => {
+  const files = [
+    entry("b.log.xz", {
+      format: "xz",
+      unsupported: "xz-compressed; run …",
+      readable: false,
+      reason: "unsupported_format: xz-compressed; run …",
+    }),
+    entry("c.log", {
+      format: null,
+      readable: false,
+      reason: "permission_denied: no permission to read c.log",
+    }),
+  ];
+  assert.equal(
+    filesHeader({ files, complete: false, unreadable: [], not_listed: 3, next: NEXT }, {
+      glob: "*.log*",
+      sort: "modified",
+      paged: true,
+    }),
+    "2 log file(s) listed matching the glob '*.log*', newest first, after the cursor; the list is NOT complete: " +
+      "3 entries not listed (only 2 files are listed). Pass next_cursor as cursor (same glob and sort) for the " +
+      "next page. 1 of them in a format log_tail, log_search and log_levels do not read (marked NOT READ). " +
+      "1 of them could not be opened (marked NOT READ, with why).",
+  );
+  assert.equal(
+    filesHeader({ files: [], complete: true, unreadable: [], not_listed: 0, next: null }, { glob: "x\ny" }),
+    "0 log file(s) matching the glob 'x\\ny'; the list is complete.",
+  );
+});
+
+Deno.test("renderEntry: one line, tab-separated; gzip marked; not read with the reason", () => {
+  assert.equal(
+    renderEntry(
+      entry("a.log.1.gz", { size_bytes: 10, modified: "2024-01-01T00:00:00.000Z", compression: "gzip" }),
+    ),
+    "a.log.1.gz\t10 bytes\t2024-01-01T00:00:00.000Z\tgzip",
+  );
+  assert.equal(
+    renderEntry(entry("c\tx.log", { format: null, readable: false, reason: "permission_denied: no" })),
+    "c\\tx.log\t2 bytes\t?\tNOT READ: permission_denied: no",
+  );
+  assert.equal(
+    renderEntry(
+      entry("b.xz", {
+        unsupported: "xz-compressed; run …",
+        readable: false,
+        reason: "unsupported_format: x",
+      }),
+    ),
+    "b.xz\t2 bytes\t?\tNOT READ: xz-compressed; run …",
   );
 });
