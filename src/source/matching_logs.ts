@@ -12,6 +12,7 @@ import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { BestOf } from "../core/best_of.ts";
 import { globDistanceTo } from "./glob.ts";
+import { COUNT_STOPPED } from "./list_logs.ts";
 import type { ListKey, LogEntry, LogList, LogSource } from "./log_source.ts";
 
 /** How long {@linkcode closestLogNames} looks through the listing, in milliseconds. */
@@ -76,6 +77,13 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
           : "There are no logs under the roots. ") +
         "A glob matches whole names as log_files lists them: * and ? stop at /, ** crosses folders " +
         "(**/x.log); call log_files with glob to try one",
+    );
+  }
+  if (list.next !== null && list.unreadable.some((u) => u.startsWith(COUNT_STOPPED))) {
+    throw new ToolError(
+      "budget_exceeded",
+      `the listing of the logs matching the glob ${shown} stopped at its time budget with ${list.files.length} ` +
+        `found, the most one call reads (${max}), and more may match: narrow the glob`,
     );
   }
   if (list.next !== null) {
