@@ -304,15 +304,23 @@ function inSet(k: { negate: boolean; ranges: [number, number][] }, cp: number): 
   return k.ranges.some(([lo, hi]) => lo <= cp && cp <= hi) !== k.negate;
 }
 
-/** How many code points of a name {@linkcode globDistance} looks at (the rest are not compared). */
+/**
+ * How many code points of a name, and pieces of a glob, {@linkcode globDistance} looks at (the rest are
+ * not compared).
+ */
 export const DISTANCE_CODE_POINTS = 200;
+
+/** How many of a glob's brace choices {@linkcode globDistance} looks at (the first ones). */
+export const DISTANCE_CHOICES = 16;
 
 /**
  * How far `name` is from matching `glob`: the fewest single code point insertions, deletions and
  * substitutions in `name` after which it matches, where `*` and `**` take any run of characters (`/`
  * included) and `?` and a set one character without cost (the distance of approximate wildcard
  * matching). 0 for a name that matches, and for one that would if `*` crossed a `/`. For "did you mean"
- * offers: names are cut to their first {@linkcode DISTANCE_CODE_POINTS} code points.
+ * offers, so bounded in time: names and each brace choice of the glob are cut to their first
+ * {@linkcode DISTANCE_CODE_POINTS} code points (pieces), and only the first {@linkcode DISTANCE_CHOICES}
+ * choices count.
  *
  * @param glob The glob (braces expanded: the nearest choice counts).
  * @param name A log name.
@@ -327,12 +335,29 @@ export const DISTANCE_CODE_POINTS = 200;
  * ```
  */
 export function globDistance(glob: string, name: string): number {
+  return globDistanceTo(glob)(name);
+}
+
+/**
+ * {@linkcode globDistance} with the glob parsed once, for many names.
+ *
+ * @param glob The glob.
+ * @returns The distance of a name from matching it.
+ * @throws {TypeError} for a malformed glob, as {@linkcode globMatcher}.
+ * @throws {RangeError} when its braces expand too far, as {@linkcode globMatcher}.
+ */
+export function globDistanceTo(glob: string): (name: string) => number {
   const cps = Array.from(glob);
   checkClosed(cps);
-  const text = Array.from(name).slice(0, DISTANCE_CODE_POINTS).map((c) => c.codePointAt(0)!);
-  let best = Infinity;
-  for (const alt of expandBraces(cps)) best = Math.min(best, wildcardDistance(tokens(alt), text));
-  return best;
+  const alts = expandBraces(cps).slice(0, DISTANCE_CHOICES).map((alt) =>
+    tokens(alt).slice(0, DISTANCE_CODE_POINTS)
+  );
+  return (name) => {
+    const text = Array.from(name).slice(0, DISTANCE_CODE_POINTS).map((c) => c.codePointAt(0)!);
+    let best = Infinity;
+    for (const toks of alts) best = Math.min(best, wildcardDistance(toks, text));
+    return best;
+  };
 }
 
 /** Approximate wildcard matching: the edit distance of `text` to the nearest string `toks` matches. */

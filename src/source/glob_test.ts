@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { globDistance, globMatcher, isGlob, MAX_EXPANSIONS } from "./glob.ts";
+import {
+  DISTANCE_CHOICES,
+  DISTANCE_CODE_POINTS,
+  globDistance,
+  globMatcher,
+  isGlob,
+  MAX_EXPANSIONS,
+} from "./glob.ts";
 
 /** A tree of files whose names exercise every rule: dots, rotated siblings, brackets, braces, non-ASCII. */
 const NAMES = [
@@ -169,4 +176,9 @@ Deno.test("globDistance: the edits a name is from matching, wildcards free (valu
   ];
   for (const [g, n, d] of cases) assert.equal(globDistance(g, n), d, `${g} ${n}`);
   assert.throws(() => globDistance("[a", "a"), TypeError);
+  // Bounded: only the first DISTANCE_CHOICES brace choices count, and DISTANCE_CODE_POINTS of a name.
+  const choices = Array.from({ length: DISTANCE_CHOICES + 1 }, (_, i) => `c${i}x`);
+  assert.equal(globDistance(`{${choices.join(",")}}`, `c${DISTANCE_CHOICES - 1}x`), 0);
+  assert.equal(globDistance(`{${choices.join(",")}}`, `c${DISTANCE_CHOICES}x`), 1);
+  assert.equal(globDistance("a", "a" + "b".repeat(DISTANCE_CODE_POINTS)), DISTANCE_CODE_POINTS - 1);
 });

@@ -1,6 +1,8 @@
 /**
- * Listing the logs under the roots: regular files, recursively, in a stable order, each marked with what
- * its first bytes say it is (`read/format.ts`: a format the reading tools refuse is marked so).
+ * Listing the logs under the roots: regular files, recursively, in a stable order (by name, or newest
+ * first), each marked with what its first bytes say it is (`read/format.ts`: a format the reading tools
+ * refuse is marked so) and whether the reading tools read it. A glob (`glob.ts`) narrows the listing;
+ * a key (the last entry of a page, from a `log_files` cursor) resumes it after that entry (issue #12).
  *
  * Listing and reading agree (issue #10 item 4, `../shared/cases/21-…`): every name listed is one the
  * reading tools take as it is (`roots.ts` `resolveLog`), and is readable as far as names and folders go;

@@ -10,7 +10,9 @@
 
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
-import { globDistance } from "./glob.ts";
+import { BestOf } from "../core/best_of.ts";
+import { globDistanceTo } from "./glob.ts";
+import { COUNT_STOPPED } from "./list_logs.ts";
 import type { ListKey, LogEntry, LogList, LogSource } from "./log_source.ts";
 
 /** How long {@linkcode closestLogNames} looks through the listing, in milliseconds. */
@@ -77,6 +79,13 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
         "(**/x.log); call log_files with glob to try one",
     );
   }
+  if (list.next !== null && list.unreadable.some((u) => u.startsWith(COUNT_STOPPED))) {
+    throw new ToolError(
+      "budget_exceeded",
+      `the listing of the logs matching the glob ${shown} stopped at its time budget with ${list.files.length} ` +
+        `found, the most one call reads (${max}), and more may match: narrow the glob`,
+    );
+  }
   if (list.next !== null) {
     throw new ToolError(
       "budget_exceeded",
@@ -102,14 +111,18 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
  */
 export function closestLogNames(source: LogSource, glob: string, n = 5, ms = CLOSEST_MS): string[] {
   const deadline = performance.now() + ms;
-  let best: string[] = [];
+  const score = scorer(glob);
+  const best = new BestOf<Scored>(n, byScore);
   let after: ListKey | undefined;
   do {
     const page = source.list({ sort: "name", limit: 1000, after });
-    best = closestNames(glob, [...best, ...page.files.map((f) => f.file)], n);
+    for (const f of page.files) {
+      best.offer({ name: f.file, d: score(f.file) });
+      if (performance.now() > deadline) return best.sorted().map((s) => s.name);
+    }
     after = page.next ?? undefined;
-  } while (after && performance.now() < deadline);
-  return best;
+  } while (after);
+  return best.sorted().map((s) => s.name);
 }
 
 /**
@@ -124,14 +137,28 @@ export function closestLogNames(source: LogSource, glob: string, n = 5, ms = CLO
  * @throws {TypeError} for a malformed glob (`glob.ts`).
  */
 export function closestNames(glob: string, names: readonly string[], n = 5): string[] {
+  const score = scorer(glob);
+  const best = new BestOf<Scored>(n, byScore);
+  for (const name of names) best.offer({ name, d: score(name) });
+  return best.sorted().map((s) => s.name);
+}
+
+/** A name and its distance from the glob. */
+interface Scored {
+  name: string;
+  d: number;
+}
+
+/** Closest first, then shorter, then in code-unit order. */
+const byScore = (a: Scored, b: Scored) =>
+  a.d - b.d || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** A name's distance from the glob; its base name's too when the glob has no `/`. */
+function scorer(glob: string): (name: string) => number {
+  const dist = globDistanceTo(glob);
   const flat = !glob.includes("/");
-  const scored = names.map((name) => {
-    let d = globDistance(glob, name);
-    if (flat && d > 0) d = Math.min(d, globDistance(glob, name.slice(name.lastIndexOf("/") + 1)));
-    return { name, d };
-  });
-  scored.sort((a, b) =>
-    a.d - b.d || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-  );
-  return scored.slice(0, n).map((s) => s.name);
+  return (name) => {
+    const d = dist(name);
+    return flat && d > 0 ? Math.min(d, dist(name.slice(name.lastIndexOf("/") + 1))) : d;
+  };
 }

@@ -16,6 +16,12 @@ import { ToolError } from "../core/errors.ts";
 import { seal, unseal } from "../core/seal.ts";
 import type { ListKey, ListSort } from "../source/log_source.ts";
 
+/**
+ * The longest listing cursor, in characters (`log_files`' input schema): the longest name (4096 UTF-16
+ * code units, each a control character that JSON writes as six) in base64url, with room to spare.
+ */
+export const MAX_LIST_CURSOR = 40_000;
+
 /** What a listing cursor says (its payload). */
 interface ListCursor {
   /** The tool: `log_files`. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { globHash, makeListCursor, readListCursor } from "./list_cursor.ts";
+import { globHash, makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
 import { seal } from "../core/seal.ts";
 import { makeCursor } from "../read/cursor.ts";
 import { openLog } from "../source/log_file.ts";
@@ -27,6 +27,13 @@ Deno.test("list cursor: the key comes back for the same glob and sort; another g
   const noGlob = makeListCursor({ file: "a", modified_ms: null }, { sort: "name" }, KEY);
   assert.deepEqual(readListCursor(noGlob, { sort: "name" }, KEY), { file: "a", modified_ms: null });
   assert.notEqual(globHash(undefined), globHash(""));
+  // The longest name (4096 UTF-16 units), each a control character JSON writes as \u00XX, with the
+  // longest glob: the cursor stays within what the input schema allows.
+  const worst = makeListCursor({ file: "\u0001".repeat(4096), modified_ms: -8.64e15 }, {
+    glob: "*".repeat(4096),
+    sort: "modified",
+  }, KEY);
+  assert.ok(worst.length < MAX_LIST_CURSOR, `${worst.length}`);
 });
 
 Deno.test("list cursor: another key, a damaged one, a search cursor, a sealed payload of another shape: refused", async () => {

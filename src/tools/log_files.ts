@@ -10,7 +10,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { closestLogNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
 import { ToolError } from "../core/errors.ts";
-import { makeListCursor, readListCursor } from "./list_cursor.ts";
+import { makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
@@ -33,7 +33,7 @@ const inputSchema = {
   limit: z.number().int().min(1).max(MAX_FILES).optional().describe(
     `the most entries on this page (1..${MAX_FILES}, default ${MAX_FILES})`,
   ),
-  cursor: z.string().max(24_000).optional().describe(
+  cursor: z.string().max(MAX_LIST_CURSOR).optional().describe(
     "next_cursor from the last page of the same call (same glob and sort): lists the entries after it",
   ),
 };
