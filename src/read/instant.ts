@@ -121,6 +121,9 @@ class ZoneOffsets {
   readonly #byUtcHour = new Map<number, number>();
   /** Local hour number → offset (ms) for every wall time of that hour; NaN when the hour holds a change. */
   readonly #byLocalHour = new Map<number, number>();
+  /** The local hour last read whole (no change of offset inside it), and its offset. */
+  #lastKey = NaN;
+  #lastOff = 0;
 
   constructor(zone: string) {
     this.#fmt = new Intl.DateTimeFormat("en-US", {
@@ -204,6 +207,7 @@ class ZoneOffsets {
   /** Epoch ms of wall-clock ms `wall`, cached per local hour when that hour holds no change of offset. */
   epochOf(wall: number): number {
     const key = Math.floor(wall / HOUR);
+    if (key === this.#lastKey) return wall - this.#lastOff; // the common case: the hour of the line before
     let off = this.#byLocalHour.get(key);
     if (off === undefined) {
       const start = key * HOUR;
@@ -212,7 +216,10 @@ class ZoneOffsets {
       if (this.#byLocalHour.size > 100_000) this.#byLocalHour.clear();
       this.#byLocalHour.set(key, off);
     }
-    return Number.isNaN(off) ? this.resolve(wall) : wall - off;
+    if (Number.isNaN(off)) return this.resolve(wall);
+    this.#lastKey = key;
+    this.#lastOff = off;
+    return wall - off;
   }
 }
 

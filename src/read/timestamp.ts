@@ -18,7 +18,11 @@
  *   whose value is a time, within the first {@linkcode JSON_BYTES} bytes: a string in any layout above, or
  *   a number of seconds, milliseconds, microseconds or nanoseconds since the epoch (see
  *   {@linkcode epochNumberMs} for how they are told apart).
+ * - logfmt (`key=value` fields; Go's slog and logrus text handlers, go-kit): the first `time=`, `ts=`,
+ *   `timestamp=` or `@timestamp=` field among the first {@linkcode HEAD_BYTES} bytes whose value (bare or
+ *   quoted) is a time, as for JSON.
  * - klog/glog: `I0501 10:00:00.000000` (a level letter I, W, E or F, then MMDD). No year.
+ * - Android logcat: `01-31 10:00:00.123` (MM-DD). No year.
  * - HDFS (Loghub): `081109 203615` (yyMMdd HHmmss). Spark (Loghub): `17/06/09 20:10:40` (yy/MM/dd).
  *   Two-digit years follow POSIX `strptime` `%y`: 69–99 are 1969–1999, 00–68 are 2000–2068.
  * - Squid's access log: `1286536309.450` (epoch seconds, ten digits and milliseconds).
@@ -26,13 +30,14 @@
  * Every field is range-checked (month 1–12, the day within its month, hour 0–23, minute 0–59, second
  * 0–60; a leap second `:60` is the next second's start), and a time must not be followed by a digit, so
  * `12345 requests served`, an IP address, a version `1.2.3` or a stack-trace line (`\tat org.foo…`) have
- * none. A time that appears later in a message is not the line's time: layouts other than the access log
- * and JSON must start at the line's first byte (after the prefixes above), within its first 64 bytes.
+ * none. A time that appears later in a message is not the line's time: layouts other than the access log,
+ * logfmt and JSON must start at the line's first byte, or right after the prefixes above (a `<PRI>` of up
+ * to 3 digits and `1 `, a `[`, a level word of up to 8 capitals and its spaces: at most 72 bytes in).
  *
  * @module
  */
 
-import { checkZone, daysInMonth, offsetAt, wallMs, wallToEpoch } from "./instant.ts";
+import { checkZone, daysFromCivil, daysInMonth, offsetAt, wallToEpoch } from "./instant.ts";
 
 /** How many bytes from a line's start may hold the `[` of an access-log time (the host, ident, user). */
 export const HEAD_BYTES = 256;
@@ -53,6 +58,10 @@ export interface LineClock {
   timeOf(buf: Uint8Array, start: number, end: number): number;
   /** The zone zone-less timestamps are read in (canonical, from `checkZone`). */
   readonly zone: string;
+  /** Whether a time read so far had no offset of its own (so it was read in {@linkcode zone}). */
+  readonly zoneUsed: boolean;
+  /** Whether a time read so far had no year (syslog, klog, logcat), so its year was inferred. */
+  readonly yearInferred: boolean;
 }
 
 // Scratch fields a layout reader fills (one thread; read at once by the caller, never kept).
@@ -305,6 +314,61 @@ function klogAt(buf: Uint8Array, p: number, end: number): boolean {
   return true;
 }
 
+/** `MM-DD HH:MM:SS.mmm` (Android logcat's "time" and "threadtime" formats) at `p`. No year. */
+function logcatAt(buf: Uint8Array, p: number, end: number): boolean {
+  if (p + 14 > end || buf[p + 5] !== 32) return false;
+  const mo = digits(buf, p, 2), d = digits(buf, p + 3, 2);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(2000, mo)) return false;
+  const q = clockAt(buf, p + 6, end, false);
+  if (q < 0 || !ends(buf, q, end)) return false;
+  MO = mo;
+  D = d;
+  YEARLESS = true;
+  return true;
+}
+
+/**
+ * A logfmt line's `time=`, `ts=` or `timestamp=` field (Go's slog and logrus text handlers, go-kit), its
+ * value bare or in double quotes, among the `key=value` fields of the line's first {@linkcode HEAD_BYTES}
+ * bytes; the line's first field must be `key=…`.
+ */
+function logfmtAt(buf: Uint8Array, p: number, end: number): boolean {
+  const lim = Math.min(end, p + HEAD_BYTES);
+  let k = p;
+  while (k < lim) {
+    let e = k;
+    while (e < lim && isKeyByte(buf[e])) e++;
+    if (e === k || e >= lim || buf[e] !== 61) return false; // not key=…
+    let v = e + 1, ve: number;
+    if (v < lim && buf[v] === 34) {
+      ve = stringEnd(buf, v, lim);
+      if (ve < 0) return false;
+      v++;
+    } else {
+      ve = v;
+      while (ve < lim && buf[ve] !== 32) ve++;
+    }
+    if (isTimeKey(buf, k, e)) {
+      OFF = NaN;
+      YEARLESS = false;
+      if (headAt(buf, v, ve)) return true;
+      const t = isDigit(buf[v]) ? epochNumberMs(buf, v, ve) : NaN;
+      if (!Number.isNaN(t)) {
+        EPOCH = t;
+        return true;
+      }
+    }
+    k = v > e + 1 ? ve + 1 : ve; // past a closing quote
+    while (k < lim && buf[k] === 32) k++;
+  }
+  return false;
+}
+
+/** A logfmt key's byte: a letter, digit, `_`, `.`, `-`, `@`. */
+function isKeyByte(c: number): boolean {
+  return isAlnum(c) || c === 95 || c === 46 || c === 45 || c === 64;
+}
+
 /** Any head layout starting exactly at `p` (dispatch on the first byte). */
 function headAt(buf: Uint8Array, p: number, end: number): boolean {
   if (p >= end) return false;
@@ -314,6 +378,7 @@ function headAt(buf: Uint8Array, p: number, end: number): boolean {
       const c4 = buf[p + 4];
       if (c4 === 45 || c4 === 47) return isoAt(buf, p, end);
       if (buf[p + 2] === 47) return yyAt(buf, p, end);
+      if (buf[p + 2] === 45) return logcatAt(buf, p, end);
       if (buf[p + 6] === 32) return hdfsAt(buf, p, end);
       if (buf[p + 10] === 46) return squidAt(buf, p, end);
     }
@@ -463,9 +528,13 @@ function jsonAt(buf: Uint8Array, p: number, end: number): boolean {
 
 class Clock implements LineClock {
   readonly zone: string;
+  zoneUsed = false;
+  yearInferred = false;
   readonly #toEpoch: (wall: number) => number;
   readonly #ref: number;
   readonly #refYear: number;
+  #lastDate = -1;
+  #lastDayMs = 0;
 
   constructor(zone: string, ref: number) {
     this.zone = zone;
@@ -499,6 +568,7 @@ class Clock implements LineClock {
         const q = afterLevelWord(buf, p, end);
         if (q >= 0) ok = headAt(buf, q, end);
       }
+      if (!ok && (buf[p] | 0x20) >= 97 && (buf[p] | 0x20) <= 122) ok = logfmtAt(buf, p, end);
       if (!ok) {
         const lim = Math.min(end, start + HEAD_BYTES);
         let b = start;
@@ -508,16 +578,30 @@ class Clock implements LineClock {
     }
     if (!ok) return NaN;
     if (!Number.isNaN(EPOCH)) return EPOCH;
-    if (YEARLESS) return this.#yearless();
-    const wall = wallMs(Y, MO, D, H, MI, S, MS);
+    if (Number.isNaN(OFF)) this.zoneUsed = true;
+    if (YEARLESS) {
+      this.yearInferred = true;
+      return this.#yearless();
+    }
+    const wall = this.#dayMs(Y, MO, D) + H * 3_600_000 + MI * 60_000 + S * 1000 + MS;
     return Number.isNaN(OFF) ? this.#toEpoch(wall) : wall - OFF;
+  }
+
+  /** `daysFromCivil(y, mo, d)` in ms, remembered for the date of the line before. */
+  #dayMs(y: number, mo: number, d: number): number {
+    const key = (y * 16 + mo) * 32 + d;
+    if (key !== this.#lastDate) {
+      this.#lastDate = key;
+      this.#lastDayMs = daysFromCivil(y, mo, d) * DAY;
+    }
+    return this.#lastDayMs;
   }
 
   /** The latest year (from the reference's) that puts MO-D at or before the reference + a day. */
   #yearless(): number {
     for (let y = this.#refYear; y > this.#refYear - 9; y--) {
       if (D > daysInMonth(y, MO)) continue; // Feb 29 of a common year
-      const t = this.#toEpoch(wallMs(y, MO, D, H, MI, S, MS));
+      const t = this.#toEpoch(this.#dayMs(y, MO, D) + H * 3_600_000 + MI * 60_000 + S * 1000 + MS);
       if (t <= this.#ref + DAY) return t;
     }
     return NaN;

@@ -271,3 +271,38 @@ Deno.test("epochNumberMs: units told apart by size", () => {
   assert.ok(Number.isNaN(n("")));
   assert.ok(Number.isNaN(n("12a")));
 });
+
+Deno.test("timeOf: logfmt fields and logcat heads", () => {
+  const cases: [string, string][] = [
+    ['time=2024-01-02T03:04:05.678Z level=INFO msg="started"', "2024-01-02T03:04:05.678Z"],
+    ['time="2024-01-02T03:04:05+01:00" level=info msg="a b"', "2024-01-02T02:04:05.000Z"],
+    ["level=info ts=2024-01-02T03:04:05.6Z caller=main.go:12", "2024-01-02T03:04:05.600Z"],
+    ['level=info msg="time=2023-01-01T00:00:00Z" ts=1700000000', "2023-11-14T22:13:20.000Z"],
+    ["ts=1700000000123 msg=x", "2023-11-14T22:13:20.123Z"],
+    ["01-31 10:00:00.123  1234  5678 I ActivityManager: x", "2005-01-31T10:00:00.123Z"], // after Jan 15 2006 + a day
+    ["12-31 23:59:59.999 D/tag( 12): x", "2005-12-31T23:59:59.999Z"],
+  ];
+  for (const [line, want] of cases) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
+  const none = [
+    "level=info msg=started",
+    "user=bob time=soon",
+    "note: time=2024-01-02T03:04:05Z", // not logfmt: the first field is not key=…
+    'time="2024-01-02T03:04:05Z',
+    "13-01 10:00:00.000 x",
+    "01-31 10:00 x",
+  ];
+  for (const line of none) assert.equal(iso(timeIn(UTC_2006, line)), "none", line);
+});
+
+Deno.test("timeOf: zoneUsed and yearInferred say what a reading assumed", () => {
+  const c = lineClock({ zone: "Europe/Berlin", modifiedMs: Date.UTC(2006, 0, 15) });
+  timeIn(c, "2024-01-02T03:04:05Z x");
+  timeIn(c, '{"ts":1700000000}');
+  timeIn(c, "no time here");
+  assert.deepEqual([c.zoneUsed, c.yearInferred], [false, false]);
+  timeIn(c, "2024-01-02 03:04:05 x");
+  assert.deepEqual([c.zoneUsed, c.yearInferred], [true, false]);
+  const s = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2006, 0, 15) });
+  timeIn(s, "Jun 14 15:16:01 combo x");
+  assert.deepEqual([s.zoneUsed, s.yearInferred], [true, true]);
+});
