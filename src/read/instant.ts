@@ -329,12 +329,14 @@ export function formatInstant(ms: number, zone: string): string {
 /** Units of a duration back from now. */
 const UNIT_MS: Record<string, number> = { s: 1000, m: MINUTE, h: HOUR, d: DAY, w: 7 * DAY };
 
-const DURATION = /^-(\d{1,9})([smhdw])$/;
+const DURATION = /^-((?:\d{1,9}[smhdw])+)$/;
+const PART = /(\d+)([smhdw])/g;
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 const ACCEPTED = 'an RFC 3339 / ISO 8601 instant ("2024-05-01T10:00:00Z", "2024-05-01 10:00:00,5+02:00", ' +
-  '"2024-05-01T10:00", "2024-05-01") or a duration back from now ("-30s", "-15m", "-2h", "-3d", "-1w")';
+  '"2024-05-01T10:00", "2024-05-01"), a duration back from now ("-30s", "-15m", "-2h", "-3d", "-1w", ' +
+  '"-1h30m"), or "now"';
 
 /**
  * Reads a `since`/`until` argument.
@@ -346,7 +348,9 @@ const ACCEPTED = 'an RFC 3339 / ISO 8601 instant ("2024-05-01T10:00:00Z", "2024-
  *   {@linkcode zonedEpoch} for times a change of offset skips or repeats). A leap second `:60` is read as
  *   the next second's start (RFC 3339 §5.6 allows it; epoch ms have no place for it).
  * - a duration back from `nowMs`: `-` then a whole number (up to 9 digits) and a unit: `s` seconds,
- *   `m` minutes, `h` hours, `d` days (of 24 h), `w` weeks (of 7 days).
+ *   `m` minutes, `h` hours, `d` days (of 24 h), `w` weeks (of 7 days); several may follow one another
+ *   (`-1h30m`).
+ * - `now` (any case): `nowMs`.
  *
  * Spaces around the text are ignored.
  *
@@ -358,14 +362,19 @@ const ACCEPTED = 'an RFC 3339 / ISO 8601 instant ("2024-05-01T10:00:00Z", "2024-
  */
 export function parseInstant(text: string, nowMs: number, zone: string): number {
   const t = text.trim();
+  if (t.toLowerCase() === "now") return nowMs;
   const dur = DURATION.exec(t);
-  if (dur) return nowMs - Number(dur[1]) * UNIT_MS[dur[2]];
+  if (dur) {
+    let back = 0;
+    for (const [, n, unit] of dur[1].matchAll(PART)) back += Number(n) * UNIT_MS[unit];
+    return nowMs - back;
+  }
   const m = ISO.exec(t);
   if (!m) {
-    const hint = /^\d+[smhdw]$/.test(t)
+    const hint = /^(?:\d+[smhdw])+$/.test(t)
       ? ` (a duration goes back from now: write "-${t}")`
-      : /^-\d+\s*[a-zA-Z]+$/.test(t)
-      ? " (units are s, m, h, d, w)"
+      : /^-[\d.]+\s*[a-zA-Z]+/.test(t)
+      ? ' (a duration is whole numbers with units s, m, h, d, w: "-90m", "-1h30m")'
       : "";
     throw new RangeError(`cannot read ${JSON.stringify(text)} as a time${hint}: give ${ACCEPTED}`);
   }

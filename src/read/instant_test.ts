@@ -194,6 +194,10 @@ Deno.test("parseInstant: durations back from now", () => {
   assert.equal(parseInstant("-1w", now, "UTC"), now - 7 * 86_400_000);
   assert.equal(parseInstant("-0m", now, "UTC"), now);
   assert.equal(parseInstant(" -15m ", now, "UTC"), now - 900_000);
+  assert.equal(parseInstant("-1h30m", now, "UTC"), now - 5_400_000);
+  assert.equal(parseInstant("-1d12h", now, "UTC"), now - 36 * 3_600_000);
+  assert.equal(parseInstant("now", now, "UTC"), now);
+  assert.equal(parseInstant("NOW", now, "Europe/Berlin"), now);
 });
 
 Deno.test("parseInstant: errors say what was given and what is accepted", () => {
@@ -201,8 +205,12 @@ Deno.test("parseInstant: errors say what was given and what is accepted", () => 
     ["", /cannot read "" as a time/],
     ["yesterday", /cannot read "yesterday"/],
     ["15m", /write "-15m"/],
-    ["-2 hours", /units are s, m, h, d, w/],
-    ["-2y", /units are s, m, h, d, w/],
+    ["-2 hours", /whole numbers with units s, m, h, d, w/],
+    ["-2y", /whole numbers with units s, m, h, d, w/],
+    ["-1.5h", /whole numbers with units s, m, h, d, w/],
+    ["-15M", /whole numbers with units s, m, h, d, w/], // months or minutes? neither
+    ["1h30m", /write "-1h30m"/],
+    ["-", /cannot read "-"/],
     ["+15m", /cannot read "\+15m"/],
     ["2024-13-01", /no month 13/],
     ["2023-02-29", /no day 29 of 2023-02/],

@@ -5,19 +5,20 @@
  * Layouts read (the line's first bytes; `<PRI>` is a syslog priority, RFC 5424 §6.2.1):
  * - RFC 3339 / ISO 8601: `2015-10-18T18:01:47.978Z`, `2015-10-18 18:01:47,978`, `2024/05/01 10:00:00`
  *   (nginx's error log); `T`, `t` or a space; seconds optional; a fraction after `.` or `,` of any length
- *   (cut to ms); a zone `Z`, `±hh:mm`, `±hhmm`, `±hh`, or ` ±hhmm` after a space. Also after `<PRI>1 `
+ *   (cut to ms); a zone `Z`, `±hh:mm`, `±hhmm`, `±hh`, or after a space ` ±hhmm`, ` UTC`, ` GMT` (other
+ *   zone abbreviations are ambiguous: the time is then read in the clock's zone). Also after `<PRI>1 `
  *   (RFC 5424 syslog), after `[` (`[2024-01-01 10:00:00]`), and after a level word in capitals
  *   (`INFO 2024-…`, `[WARN] 2024-…`, `ERROR: 2024-…`).
- * - RFC 3164 syslog: `Jun 14 15:16:01`, `Jun  4 15:16:01` (space-padded day), optionally after `<PRI>`,
- *   optionally with a fraction. No year: see {@linkcode lineClock}.
+ * - RFC 3164 syslog: `Jun 14 15:16:01`, `Jun  4 15:16:01` (space-padded day; `Jun 4` too), optionally
+ *   after `<PRI>`, optionally with a fraction. No year: see {@linkcode lineClock}.
  * - ctime / Apache error log: `[Sun Dec 04 04:47:44 2005]`, `[Sun Dec 04 04:47:44.123456 2005]` (also
  *   without the bracket).
  * - Apache/nginx access log (Common Log Format): `[10/Oct/2000:13:55:36 -0700]` as the first `[` of the
  *   line's first {@linkcode HEAD_BYTES} bytes (the host, ident and user come before it).
  * - JSON lines (`{` first): the first of the top-level fields `time`, `ts`, `timestamp`, `@timestamp`
  *   whose value is a time, within the first {@linkcode JSON_BYTES} bytes: a string in any layout above, or
- *   a number of seconds, milliseconds, microseconds or nanoseconds since the epoch (see
- *   {@linkcode epochNumberMs} for how they are told apart).
+ *   a number (or a string of digits) of seconds, milliseconds, microseconds or nanoseconds since the
+ *   epoch (see {@linkcode epochNumberMs} for how they are told apart).
  * - logfmt (`key=value` fields; Go's slog and logrus text handlers, go-kit): the first `time=`, `ts=`,
  *   `timestamp=` or `@timestamp=` field among the first {@linkcode HEAD_BYTES} bytes whose value (bare or
  *   quoted) is a time, as for JSON.
@@ -180,6 +181,14 @@ function zoneAt(buf: Uint8Array, p: number, end: number): number {
   }
   let q = p;
   if (c === 32) {
+    // ` UTC` / ` GMT` (PostgreSQL, Java): then no letter or digit may follow
+    if (q + 4 <= end && (q + 4 === end || !isAlnum(buf[q + 4]))) {
+      const k = (buf[q + 1] << 16) | (buf[q + 2] << 8) | buf[q + 3];
+      if (k === 0x555443 || k === 0x474d54) {
+        OFF = 0;
+        return q + 4;
+      }
+    }
     // ` ±hhmm` / ` ±hh:mm` after a space (git, CLF): then no letter or digit may follow
     if (q + 6 > end) return p;
     c = buf[++q];
@@ -268,12 +277,25 @@ function squidAt(buf: Uint8Array, p: number, end: number): boolean {
   return true;
 }
 
-/** `Mmm dd HH:MM:SS[.f]` (RFC 3164; day space-padded or two digits) at `p`, the month read. */
+/**
+ * `Mmm dd HH:MM:SS[.f]` (RFC 3164: the day space-padded, `Jun  4`; also two digits, or one digit unpadded
+ * as some daemons write it, `Jun 4`) at `p`, the month read.
+ */
 function syslogAt(buf: Uint8Array, p: number, end: number, mo: number): boolean {
-  if (p + 15 > end || buf[p + 3] !== 32 || buf[p + 6] !== 32) return false;
-  const d = buf[p + 4] === 32 ? digits(buf, p + 5, 1) : digits(buf, p + 4, 2);
-  if (d < 1 || d > 31 || (mo === 2 && d > 29) || d > daysInMonth(2000, mo)) return false;
-  const q = clockAt(buf, p + 7, end, false);
+  if (p + 14 > end || buf[p + 3] !== 32) return false;
+  let d: number, t: number;
+  if (buf[p + 4] === 32) {
+    d = digits(buf, p + 5, 1);
+    t = p + 7;
+  } else if (buf[p + 5] === 32) {
+    d = digits(buf, p + 4, 1);
+    t = p + 6;
+  } else {
+    d = digits(buf, p + 4, 2);
+    t = p + 7;
+  }
+  if (d < 1 || d > daysInMonth(2000, mo) || buf[t - 1] !== 32) return false;
+  const q = clockAt(buf, t, end, false);
   if (q < 0 || !ends(buf, q, end)) return false;
   MO = mo;
   D = d;
@@ -504,6 +526,11 @@ function jsonAt(buf: Uint8Array, p: number, end: number): boolean {
             YEARLESS = false;
             OFF = NaN;
             if (headAt(buf, v + 1, ve)) return true;
+            const t = isDigit(buf[v + 1]) ? epochNumberMs(buf, v + 1, ve) : NaN; // "1700000000"
+            if (!Number.isNaN(t)) {
+              EPOCH = t;
+              return true;
+            }
             i = ve;
             continue;
           }
@@ -547,6 +574,10 @@ class Clock implements LineClock {
     OFF = NaN;
     YEARLESS = false;
     EPOCH = NaN;
+    // a UTF-8 byte order mark before a log's first line
+    if (start + 3 <= end && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) {
+      start += 3;
+    }
     if (start >= end) return NaN;
     const c = buf[start];
     let ok: boolean;

@@ -137,6 +137,9 @@ Deno.test("timeOf: each layout, against Date.UTC written out by hand", () => {
     ["[WARN] 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
     ["INFO [2024-01-01 10:00:00,5] x", "2024-01-01T10:00:00.500Z"],
     ["2016-12-31T23:59:60Z leap", "2017-01-01T00:00:00.000Z"],
+    ["Jun 4 15:16:01 host x", "2005-06-04T15:16:01.000Z"], // an unpadded day
+    ['{"ts":"1700000000"}', "2023-11-14T22:13:20.000Z"],
+    ["\uFEFF2024-01-01 10:00:00 after a byte order mark", "2024-01-01T10:00:00.000Z"],
   ];
   for (const [line, want] of cases) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
 });
@@ -250,6 +253,11 @@ Deno.test("timeOf: zone-less times in a named zone, and explicit offsets ignorin
   assert.equal(iso(timeIn(ny, "2024-07-01T12:00:00Z x")), "2024-07-01T12:00:00.000Z");
   assert.equal(iso(timeIn(ny, "[10/Oct/2000:13:55:36 +0200]")), "2000-10-10T11:55:36.000Z");
   assert.equal(iso(timeIn(ny, '{"ts":1700000000}')), "2023-11-14T22:13:20.000Z");
+  // " UTC" and " GMT" after a time are zones; other words are not
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00.5 UTC [42] LOG: x")), "2024-07-01T12:00:00.500Z");
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00 GMT")), "2024-07-01T12:00:00.000Z");
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00 UTCX x")), "2024-07-01T16:00:00.000Z");
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00 CEST x")), "2024-07-01T16:00:00.000Z");
   // a fixed-offset zone
   const plus = lineClock({ zone: "+0530", modifiedMs: null });
   assert.equal(plus.zone, "+05:30");
@@ -289,6 +297,9 @@ Deno.test("timeOf: logfmt fields and logcat heads", () => {
     "note: time=2024-01-02T03:04:05Z", // not logfmt: the first field is not key=…
     'time="2024-01-02T03:04:05Z',
     "13-01 10:00:00.000 x",
+    "Jun 4  15:16:01 x",
+    "Jun 123 15:16:01 x",
+    "Jun 0 15:16:01 x",
     "01-31 10:00 x",
   ];
   for (const line of none) assert.equal(iso(timeIn(UTC_2006, line)), "none", line);
