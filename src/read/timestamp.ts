@@ -228,7 +228,10 @@ function isoAt(buf: Uint8Array, p: number, end: number): boolean {
   let q = clockAt(buf, p + 11, end, true);
   if (q < 0) return false;
   q = zoneAt(buf, q, end);
-  if (!ends(buf, q, end)) return false;
+  if (!ends(buf, q, end)) {
+    OFF = NaN; // a later layout must not inherit this zone
+    return false;
+  }
   Y = y;
   MO = mo;
   D = d;
@@ -401,8 +404,8 @@ function headAt(buf: Uint8Array, p: number, end: number): boolean {
       if (c4 === 45 || c4 === 47) return isoAt(buf, p, end);
       if (buf[p + 2] === 47) return yyAt(buf, p, end);
       if (buf[p + 2] === 45) return logcatAt(buf, p, end);
-      if (buf[p + 6] === 32) return hdfsAt(buf, p, end);
-      if (buf[p + 10] === 46) return squidAt(buf, p, end);
+      if (p + 6 < end && buf[p + 6] === 32) return hdfsAt(buf, p, end);
+      if (p + 10 < end && buf[p + 10] === 46) return squidAt(buf, p, end);
     }
     return false;
   }
@@ -536,7 +539,7 @@ function jsonAt(buf: Uint8Array, p: number, end: number): boolean {
           }
           let ne = v;
           while (ne < lim && (isDigit(buf[ne]) || buf[ne] === 46)) ne++;
-          if (ne < end && buf[ne] !== 44 && buf[ne] !== 125 && buf[ne] !== 32) ne = v; // 1e9, true, …
+          if (ne < end && isAlnum(buf[ne])) ne = v; // 1e9, true, …
           const t = ne > v ? epochNumberMs(buf, v, ne) : NaN;
           if (!Number.isNaN(t)) {
             EPOCH = t;
@@ -599,7 +602,7 @@ class Clock implements LineClock {
         const q = afterLevelWord(buf, p, end);
         if (q >= 0) ok = headAt(buf, q, end);
       }
-      if (!ok && (buf[p] | 0x20) >= 97 && (buf[p] | 0x20) <= 122) ok = logfmtAt(buf, p, end);
+      if (!ok && p < end && (buf[p] | 0x20) >= 97 && (buf[p] | 0x20) <= 122) ok = logfmtAt(buf, p, end);
       if (!ok) {
         const lim = Math.min(end, start + HEAD_BYTES);
         let b = start;

@@ -27,11 +27,12 @@ async function gnuDates(texts: string[], tz: string): Promise<number[]> {
   return new TextDecoder().decode(out.stdout).trim().split("\n").map(Number);
 }
 
-/** Time of `line` read by `clock`, with bytes of another line around it (nothing past `end` may count). */
-function timeIn(clock: ReturnType<typeof lineClock>, line: string): number {
-  const pre = enc.encode("2024-01-01 00:00:00 previous\n"),
-    body = enc.encode(line),
-    post = enc.encode("99:99\n");
+/**
+ * Time of `line` read by `clock`, with bytes of another line around it (nothing past `end` may count);
+ * `post` is what follows the line in the buffer.
+ */
+function timeIn(clock: ReturnType<typeof lineClock>, line: string, post = enc.encode("99:99\n")): number {
+  const pre = enc.encode("2024-01-01 00:00:00 previous\n"), body = enc.encode(line);
   const buf = new Uint8Array(pre.length + body.length + post.length);
   buf.set(pre);
   buf.set(body, pre.length);
@@ -90,100 +91,130 @@ for (const tz of ["UTC", "Europe/Berlin", "America/New_York"]) {
 const UTC_2006 = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2006, 0, 15) });
 const iso = (t: number) => Number.isNaN(t) ? "none" : new Date(t).toISOString();
 
+/** Lines of each layout and their times, written out by hand (UTC, modified 2006-01-15). */
+const CASES: [string, string][] = [
+  ["2015-10-18T18:01:47.978Z msg", "2015-10-18T18:01:47.978Z"],
+  ["2015-10-18t18:01:47Z", "2015-10-18T18:01:47.000Z"],
+  ["2015-10-18 18:01:47,978 INFO x", "2015-10-18T18:01:47.978Z"],
+  ["2015-10-18 18:01 x", "2015-10-18T18:01:00.000Z"],
+  ["2015-10-18T18:01:47.978123456Z", "2015-10-18T18:01:47.978Z"], // nanoseconds cut, not rounded
+  ["2015-10-18T18:01:47.9+02:00", "2015-10-18T16:01:47.900Z"],
+  ["2015-10-18T18:01:47-0530 x", "2015-10-18T23:31:47.000Z"],
+  ["2015-10-18T18:01:47+05 x", "2015-10-18T13:01:47.000Z"],
+  ["2015-10-18 18:01:47 -0700 x", "2015-10-19T01:01:47.000Z"],
+  ["2015-10-18 18:01:47 - INFO x", "2015-10-18T18:01:47.000Z"], // a dash, not an offset
+  ["2024/05/01 10:00:00 [error] 1#1: x", "2024-05-01T10:00:00.000Z"],
+  ["<34>1 2003-10-11T22:14:15.003Z mymachine su - ID47", "2003-10-11T22:14:15.003Z"],
+  ["<165>1 2003-08-24T05:14:15.000003-07:00 host", "2003-08-24T12:14:15.000Z"],
+  ["Jun 14 15:16:01 combo sshd[1]: x", "2005-06-14T15:16:01.000Z"],
+  ["Jun  4 15:16:01 combo x", "2005-06-04T15:16:01.000Z"],
+  ["<13>Oct 11 22:14:15 mymachine x", "2005-10-11T22:14:15.000Z"],
+  ["Jan 15 10:00:00.123 host x", "2006-01-15T10:00:00.123Z"],
+  ["[Sun Dec 04 04:47:44 2005] [notice] x", "2005-12-04T04:47:44.000Z"],
+  ["[Sun Dec 04 04:47:44.123456 2005] [core:notice] x", "2005-12-04T04:47:44.123Z"],
+  [
+    '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326',
+    "2000-10-10T20:55:36.000Z",
+  ],
+  ['::1 - - [01/Jan/2024:00:00:00 +0000] "GET / HTTP/1.1" 200', "2024-01-01T00:00:00.000Z"],
+  ['{"ts":1700000000.123,"msg":"x"}', "2023-11-14T22:13:20.123Z"],
+  ['{"ts":1700000000123}', "2023-11-14T22:13:20.123Z"],
+  ['{"time":1700000000123456}', "2023-11-14T22:13:20.123Z"],
+  ['{"timestamp":1700000000123456789}', "2023-11-14T22:13:20.123Z"],
+  ['{"@timestamp":"2024-01-02T03:04:05.678Z","level":"info"}', "2024-01-02T03:04:05.678Z"],
+  ['{ "level": "info", "time" : "2024-01-02 03:04:05+01:00" }', "2024-01-02T02:04:05.000Z"],
+  ['{"msg":"time","ctx":{"ts":1},"ts":1700000000}', "2023-11-14T22:13:20.000Z"], // nested "ts" is not it
+  ['{"msg":"a \\"ts\\": 5","time":"bad","timestamp":"2024-01-02T03:04:05Z"}', "2024-01-02T03:04:05.000Z"],
+  ["I0501 10:00:00.000000   12345 main.go:12] x", "2005-05-01T10:00:00.000Z"],
+  ["E1231 23:59:59.999999 1 x.go:1] x", "2005-12-31T23:59:59.999Z"],
+  ["081109 203615 148 INFO dfs.DataNode", "2008-11-09T20:36:15.000Z"],
+  ["700101 000000 x", "1970-01-01T00:00:00.000Z"], // %y: 70 is 1970
+  ["17/06/09 20:10:40 INFO executor", "2017-06-09T20:10:40.000Z"],
+  ["2015-07-29 17:41:44,747 - INFO  [QuorumPeer", "2015-07-29T17:41:44.747Z"],
+  ["1286536309.450    100 10.0.0.1 TCP_MISS/200", "2010-10-08T11:11:49.450Z"],
+  ["INFO 2024-01-01 10:00:00 started", "2024-01-01T10:00:00.000Z"],
+  ["WARNING: 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
+  ["[2024-01-01 10:00:00] local.ERROR: x", "2024-01-01T10:00:00.000Z"],
+  ["[WARN] 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
+  ["INFO [2024-01-01 10:00:00,5] x", "2024-01-01T10:00:00.500Z"],
+  ["2016-12-31T23:59:60Z leap", "2017-01-01T00:00:00.000Z"],
+  ["Jun 4 15:16:01 host x", "2005-06-04T15:16:01.000Z"], // an unpadded day
+  ['{"ts":"1700000000"}', "2023-11-14T22:13:20.000Z"],
+  ["\uFEFF2024-01-01 10:00:00 after a byte order mark", "2024-01-01T10:00:00.000Z"],
+];
+
 Deno.test("timeOf: each layout, against Date.UTC written out by hand", () => {
-  const cases: [string, string][] = [
-    ["2015-10-18T18:01:47.978Z msg", "2015-10-18T18:01:47.978Z"],
-    ["2015-10-18t18:01:47Z", "2015-10-18T18:01:47.000Z"],
-    ["2015-10-18 18:01:47,978 INFO x", "2015-10-18T18:01:47.978Z"],
-    ["2015-10-18 18:01 x", "2015-10-18T18:01:00.000Z"],
-    ["2015-10-18T18:01:47.978123456Z", "2015-10-18T18:01:47.978Z"], // nanoseconds cut, not rounded
-    ["2015-10-18T18:01:47.9+02:00", "2015-10-18T16:01:47.900Z"],
-    ["2015-10-18T18:01:47-0530 x", "2015-10-18T23:31:47.000Z"],
-    ["2015-10-18T18:01:47+05 x", "2015-10-18T13:01:47.000Z"],
-    ["2015-10-18 18:01:47 -0700 x", "2015-10-19T01:01:47.000Z"],
-    ["2015-10-18 18:01:47 - INFO x", "2015-10-18T18:01:47.000Z"], // a dash, not an offset
-    ["2024/05/01 10:00:00 [error] 1#1: x", "2024-05-01T10:00:00.000Z"],
-    ["<34>1 2003-10-11T22:14:15.003Z mymachine su - ID47", "2003-10-11T22:14:15.003Z"],
-    ["<165>1 2003-08-24T05:14:15.000003-07:00 host", "2003-08-24T12:14:15.000Z"],
-    ["Jun 14 15:16:01 combo sshd[1]: x", "2005-06-14T15:16:01.000Z"],
-    ["Jun  4 15:16:01 combo x", "2005-06-04T15:16:01.000Z"],
-    ["<13>Oct 11 22:14:15 mymachine x", "2005-10-11T22:14:15.000Z"],
-    ["Jan 15 10:00:00.123 host x", "2006-01-15T10:00:00.123Z"],
-    ["[Sun Dec 04 04:47:44 2005] [notice] x", "2005-12-04T04:47:44.000Z"],
-    ["[Sun Dec 04 04:47:44.123456 2005] [core:notice] x", "2005-12-04T04:47:44.123Z"],
-    [
-      '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326',
-      "2000-10-10T20:55:36.000Z",
-    ],
-    ['::1 - - [01/Jan/2024:00:00:00 +0000] "GET / HTTP/1.1" 200', "2024-01-01T00:00:00.000Z"],
-    ['{"ts":1700000000.123,"msg":"x"}', "2023-11-14T22:13:20.123Z"],
-    ['{"ts":1700000000123}', "2023-11-14T22:13:20.123Z"],
-    ['{"time":1700000000123456}', "2023-11-14T22:13:20.123Z"],
-    ['{"timestamp":1700000000123456789}', "2023-11-14T22:13:20.123Z"],
-    ['{"@timestamp":"2024-01-02T03:04:05.678Z","level":"info"}', "2024-01-02T03:04:05.678Z"],
-    ['{ "level": "info", "time" : "2024-01-02 03:04:05+01:00" }', "2024-01-02T02:04:05.000Z"],
-    ['{"msg":"time","ctx":{"ts":1},"ts":1700000000}', "2023-11-14T22:13:20.000Z"], // nested "ts" is not it
-    ['{"msg":"a \\"ts\\": 5","time":"bad","timestamp":"2024-01-02T03:04:05Z"}', "2024-01-02T03:04:05.000Z"],
-    ["I0501 10:00:00.000000   12345 main.go:12] x", "2005-05-01T10:00:00.000Z"],
-    ["E1231 23:59:59.999999 1 x.go:1] x", "2005-12-31T23:59:59.999Z"],
-    ["081109 203615 148 INFO dfs.DataNode", "2008-11-09T20:36:15.000Z"],
-    ["700101 000000 x", "1970-01-01T00:00:00.000Z"], // %y: 70 is 1970
-    ["17/06/09 20:10:40 INFO executor", "2017-06-09T20:10:40.000Z"],
-    ["2015-07-29 17:41:44,747 - INFO  [QuorumPeer", "2015-07-29T17:41:44.747Z"],
-    ["1286536309.450    100 10.0.0.1 TCP_MISS/200", "2010-10-08T11:11:49.450Z"],
-    ["INFO 2024-01-01 10:00:00 started", "2024-01-01T10:00:00.000Z"],
-    ["WARNING: 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
-    ["[2024-01-01 10:00:00] local.ERROR: x", "2024-01-01T10:00:00.000Z"],
-    ["[WARN] 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
-    ["INFO [2024-01-01 10:00:00,5] x", "2024-01-01T10:00:00.500Z"],
-    ["2016-12-31T23:59:60Z leap", "2017-01-01T00:00:00.000Z"],
-    ["Jun 4 15:16:01 host x", "2005-06-04T15:16:01.000Z"], // an unpadded day
-    ['{"ts":"1700000000"}', "2023-11-14T22:13:20.000Z"],
-    ["\uFEFF2024-01-01 10:00:00 after a byte order mark", "2024-01-01T10:00:00.000Z"],
-  ];
-  for (const [line, want] of cases) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
+  for (const [line, want] of CASES) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
 });
 
+/** Lines with no time of their own. */
+const NONE = [
+  "\tat org.foo.Bar(Bar.java:12)",
+  "    at org.foo.Bar(Bar.java:12)",
+  "12345 requests served",
+  "192.168.1.10 connected",
+  "10.0.0.1",
+  "1.2.3",
+  "v1.2.3 released",
+  "Backup finished at 2024-01-01 10:00:00",
+  "ERROR retry at 2024-01-01 10:00:00",
+  "Caused by: java.io.IOException: 2024-01-01 10:00:00",
+  "   2024-01-01 10:00:00 indented",
+  "2024-13-01 10:00:00 month 13",
+  "2023-02-29 10:00:00 not a leap year",
+  "2024-01-01 24:00:00 hour 24",
+  "2024-01-01 10:60:00 minute 60",
+  "2024-01-01 10:00:00123 runs on",
+  "2024-01-01 x",
+  "2024-01-01",
+  "Jun 31 10:00:00 host x",
+  "Jun 14 15:16 host",
+  "June 14 15:16:01 host",
+  "123456 1234567 x",
+  "081309 203615 month 13",
+  "I1301 10:00:00.000000 x",
+  "X0501 10:00:00.000000 x",
+  "[notice] 10/Oct/2000:13:55:36 -0700",
+  "x [10/Oct/2000:13:55:36] no zone",
+  '{"msg":"2024-01-01T00:00:00Z"}',
+  '{"ts":"soon"}',
+  '{"ts":true}',
+  '{"ts":1e9}',
+  '{"ts":-5}',
+  "[]",
+  "",
+  "{",
+  "<34>",
+];
+
 Deno.test("timeOf: lines that have no time of their own", () => {
-  const none = [
-    "\tat org.foo.Bar(Bar.java:12)",
-    "    at org.foo.Bar(Bar.java:12)",
-    "12345 requests served",
-    "192.168.1.10 connected",
-    "10.0.0.1",
-    "1.2.3",
-    "v1.2.3 released",
-    "Backup finished at 2024-01-01 10:00:00",
-    "ERROR retry at 2024-01-01 10:00:00",
-    "Caused by: java.io.IOException: 2024-01-01 10:00:00",
-    "   2024-01-01 10:00:00 indented",
-    "2024-13-01 10:00:00 month 13",
-    "2023-02-29 10:00:00 not a leap year",
-    "2024-01-01 24:00:00 hour 24",
-    "2024-01-01 10:60:00 minute 60",
-    "2024-01-01 10:00:00123 runs on",
-    "2024-01-01 x",
-    "2024-01-01",
-    "Jun 31 10:00:00 host x",
-    "Jun 14 15:16 host",
-    "June 14 15:16:01 host",
-    "123456 1234567 x",
-    "081309 203615 month 13",
-    "I1301 10:00:00.000000 x",
-    "X0501 10:00:00.000000 x",
-    "[notice] 10/Oct/2000:13:55:36 -0700",
-    "x [10/Oct/2000:13:55:36] no zone",
-    '{"msg":"2024-01-01T00:00:00Z"}',
-    '{"ts":"soon"}',
-    '{"ts":true}',
-    '{"ts":1e9}',
-    '{"ts":-5}',
-    "[]",
-    "",
-    "{",
-    "<34>",
+  for (const line of NONE) assert.equal(iso(timeIn(UTC_2006, line)), "none", JSON.stringify(line));
+});
+
+Deno.test("timeOf: every prefix of every line reads the same whatever bytes follow its end", () => {
+  const lines = [
+    ...CASES.map(([l]) => l),
+    ...NONE,
+    'time="2024-01-02T03:04:05+01:00" level=info msg="a b"',
+    "level=info ts=1700000000.5 caller=main.go:12",
+    "01-31 10:00:00.123  1234  5678 I ActivityManager: x",
+    "Jun 4 15:16:01 host x",
   ];
-  for (const line of none) assert.equal(iso(timeIn(UTC_2006, line)), "none", JSON.stringify(line));
+  const after = ["", "0", "99:99:99.999 +0200]", " UTC", ":00Z", "5 2005]", '","ts":1}', "\n"].map((a) =>
+    enc.encode(a)
+  );
+  let timed = 0;
+  for (const line of lines) {
+    for (let n = 0; n <= line.length; n++) {
+      const cut = line.slice(0, n);
+      const want = iso(timeIn(UTC_2006, cut, after[0]));
+      if (want !== "none") timed++;
+      for (const a of after) {
+        assert.equal(iso(timeIn(UTC_2006, cut, a)), want, `${JSON.stringify(cut)} + ${a}`);
+      }
+    }
+  }
+  assert.ok(timed > 500, `${timed} timed prefixes`);
 });
 
 Deno.test("timeOf: the bounded head: an access log's bracket and a JSON field past their limits", () => {
