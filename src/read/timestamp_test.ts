@@ -1,0 +1,350 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { epochNumberMs, HEAD_BYTES, JSON_BYTES, lineClock } from "./timestamp.ts";
+import { sharedDir } from "../../tests/shared_dir.ts";
+
+const enc = new TextEncoder();
+
+/**
+ * GNU `date`'s epoch ms for each text (one per line, `date -f -`), read in `tz`: the independent reading.
+ * Fails when date refuses one.
+ */
+async function gnuDates(texts: string[], tz: string): Promise<number[]> {
+  const p = new Deno.Command("date", {
+    args: ["-f", "-", "+%s%3N"],
+    env: { TZ: tz, LC_ALL: "C" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = p.output(); // read while writing: a full pipe would stall both
+  const w = p.stdin.getWriter();
+  await w.write(enc.encode(texts.join("\n") + "\n"));
+  await w.close();
+  const out = await output;
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim().split("\n").map(Number);
+}
+
+/**
+ * Time of `line` read by `clock`, with bytes of another line around it (nothing past `end` may count);
+ * `post` is what follows the line in the buffer.
+ */
+function timeIn(clock: ReturnType<typeof lineClock>, line: string, post = enc.encode("99:99\n")): number {
+  const pre = enc.encode("2024-01-01 00:00:00 previous\n"), body = enc.encode(line);
+  const buf = new Uint8Array(pre.length + body.length + post.length);
+  buf.set(pre);
+  buf.set(body, pre.length);
+  buf.set(post, pre.length + body.length);
+  return clock.timeOf(buf, pre.length, pre.length + body.length);
+}
+
+/**
+ * What GNU `date` is given for each CSV row: the Date/Time columns rewritten only in ways `date` reads
+ * (the year-less syslog logs get 2005, which a modification time of 2006-01-15 must also give).
+ */
+const TRUTH_TEXT: Record<string, (r: Record<string, string>) => string> = {
+  Apache: (r) => r.Time, // "Sun Dec 04 04:47:44 2005"
+  HDFS: (r) =>
+    `20${r.Date.slice(0, 2)}-${r.Date.slice(2, 4)}-${r.Date.slice(4)} ` +
+    `${r.Time.slice(0, 2)}:${r.Time.slice(2, 4)}:${r.Time.slice(4)}`, // 081109 203615
+  Hadoop: (r) => `${r.Date} ${r.Time.replace(",", ".")}`, // 2015-10-18 18:01:47,978
+  Linux: (r) => `${r.Date} ${r.Month} 2005 ${r.Time}`, // Jun 14 15:16:01
+  OpenSSH: (r) => `${r.Day} ${r.Date} 2005 ${r.Time}`, // Dec 10 06:55:46 (its Date column is the month)
+  Spark: (r) => `20${r.Date.replaceAll("/", "-")} ${r.Time}`, // 17/06/09 20:10:40
+  Zookeeper: (r) => `${r.Date} ${r.Time.replace(",", ".")}`,
+};
+
+const shared = sharedDir("timestamps of the Loghub samples");
+
+for (const tz of ["UTC", "Europe/Berlin", "America/New_York"]) {
+  Deno.test({
+    name: `timeOf: every line of the seven Loghub samples, against GNU date on the CSV columns (${tz})`,
+    ignore: shared === null,
+    async fn() {
+      const dir = join(shared!, "corpus", "loghub");
+      for (const [name, text] of Object.entries(TRUTH_TEXT)) {
+        const rows = parse(Deno.readTextFileSync(join(dir, `${name}_2k.log_structured.csv`)), {
+          columns: true,
+        }) as Record<string, string>[];
+        const want = await gnuDates(rows.map(text), tz);
+        const lines = Deno.readTextFileSync(join(dir, `${name}_2k.log`)).split("\n");
+        if (lines.at(-1) === "") lines.pop();
+        assert.equal(lines.length, 2000, name);
+        assert.equal(rows.length, 2000, name);
+        // The log's modification time decides the year of syslog lines: mid-January 2006 puts
+        // OpenSSH's December lines and Linux's June/July lines in 2005 (the New Year rollback).
+        const clock = lineClock({ zone: tz, modifiedMs: Date.UTC(2006, 0, 15) });
+        let matched = 0;
+        for (let i = 0; i < lines.length; i++) {
+          const t = timeIn(clock, lines[i]);
+          assert.equal(t, want[i], `${name} line ${i + 1}: ${lines[i].slice(0, 60)}`);
+          if (t === want[i]) matched++;
+        }
+        assert.equal(matched, 2000, name);
+      }
+    },
+  });
+}
+
+const UTC_2006 = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2006, 0, 15) });
+const iso = (t: number) => Number.isNaN(t) ? "none" : new Date(t).toISOString();
+
+/** Lines of each layout and their times, written out by hand (UTC, modified 2006-01-15). */
+const CASES: [string, string][] = [
+  ["2015-10-18T18:01:47.978Z msg", "2015-10-18T18:01:47.978Z"],
+  ["2015-10-18t18:01:47Z", "2015-10-18T18:01:47.000Z"],
+  ["2015-10-18 18:01:47,978 INFO x", "2015-10-18T18:01:47.978Z"],
+  ["2015-10-18 18:01 x", "2015-10-18T18:01:00.000Z"],
+  ["2015-10-18T18:01:47.978123456Z", "2015-10-18T18:01:47.978Z"], // nanoseconds cut, not rounded
+  ["2015-10-18T18:01:47.9+02:00", "2015-10-18T16:01:47.900Z"],
+  ["2015-10-18T18:01:47-0530 x", "2015-10-18T23:31:47.000Z"],
+  ["2015-10-18T18:01:47+05 x", "2015-10-18T13:01:47.000Z"],
+  ["2015-10-18 18:01:47 -0700 x", "2015-10-19T01:01:47.000Z"],
+  ["2015-10-18 18:01:47 - INFO x", "2015-10-18T18:01:47.000Z"], // a dash, not an offset
+  ["2024/05/01 10:00:00 [error] 1#1: x", "2024-05-01T10:00:00.000Z"],
+  ["<34>1 2003-10-11T22:14:15.003Z mymachine su - ID47", "2003-10-11T22:14:15.003Z"],
+  ["<165>1 2003-08-24T05:14:15.000003-07:00 host", "2003-08-24T12:14:15.000Z"],
+  ["Jun 14 15:16:01 combo sshd[1]: x", "2005-06-14T15:16:01.000Z"],
+  ["Jun  4 15:16:01 combo x", "2005-06-04T15:16:01.000Z"],
+  ["<13>Oct 11 22:14:15 mymachine x", "2005-10-11T22:14:15.000Z"],
+  ["Jan 15 10:00:00.123 host x", "2006-01-15T10:00:00.123Z"],
+  ["[Sun Dec 04 04:47:44 2005] [notice] x", "2005-12-04T04:47:44.000Z"],
+  ["[Sun Dec 04 04:47:44.123456 2005] [core:notice] x", "2005-12-04T04:47:44.123Z"],
+  [
+    '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326',
+    "2000-10-10T20:55:36.000Z",
+  ],
+  ['::1 - - [01/Jan/2024:00:00:00 +0000] "GET / HTTP/1.1" 200', "2024-01-01T00:00:00.000Z"],
+  ['{"ts":1700000000.123,"msg":"x"}', "2023-11-14T22:13:20.123Z"],
+  ['{"ts":1700000000123}', "2023-11-14T22:13:20.123Z"],
+  ['{"time":1700000000123456}', "2023-11-14T22:13:20.123Z"],
+  ['{"timestamp":1700000000123456789}', "2023-11-14T22:13:20.123Z"],
+  ['{"@timestamp":"2024-01-02T03:04:05.678Z","level":"info"}', "2024-01-02T03:04:05.678Z"],
+  ['{ "level": "info", "time" : "2024-01-02 03:04:05+01:00" }', "2024-01-02T02:04:05.000Z"],
+  ['{"msg":"time","ctx":{"ts":1},"ts":1700000000}', "2023-11-14T22:13:20.000Z"], // nested "ts" is not it
+  ['{"msg":"a \\"ts\\": 5","time":"bad","timestamp":"2024-01-02T03:04:05Z"}', "2024-01-02T03:04:05.000Z"],
+  ["I0501 10:00:00.000000   12345 main.go:12] x", "2005-05-01T10:00:00.000Z"],
+  ["E1231 23:59:59.999999 1 x.go:1] x", "2005-12-31T23:59:59.999Z"],
+  ["081109 203615 148 INFO dfs.DataNode", "2008-11-09T20:36:15.000Z"],
+  ["700101 000000 x", "1970-01-01T00:00:00.000Z"], // %y: 70 is 1970
+  ["17/06/09 20:10:40 INFO executor", "2017-06-09T20:10:40.000Z"],
+  ["2015-07-29 17:41:44,747 - INFO  [QuorumPeer", "2015-07-29T17:41:44.747Z"],
+  ["1286536309.450    100 10.0.0.1 TCP_MISS/200", "2010-10-08T11:11:49.450Z"],
+  ["INFO 2024-01-01 10:00:00 started", "2024-01-01T10:00:00.000Z"],
+  ["WARNING: 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
+  ["[2024-01-01 10:00:00] local.ERROR: x", "2024-01-01T10:00:00.000Z"],
+  ["[WARN] 2024-01-01 10:00:00 x", "2024-01-01T10:00:00.000Z"],
+  ["INFO [2024-01-01 10:00:00,5] x", "2024-01-01T10:00:00.500Z"],
+  ["2016-12-31T23:59:60Z leap", "2017-01-01T00:00:00.000Z"],
+  ["Jun 4 15:16:01 host x", "2005-06-04T15:16:01.000Z"], // an unpadded day
+  ['{"ts":"1700000000"}', "2023-11-14T22:13:20.000Z"],
+  ["\uFEFF2024-01-01 10:00:00 after a byte order mark", "2024-01-01T10:00:00.000Z"],
+];
+
+Deno.test("timeOf: each layout, against Date.UTC written out by hand", () => {
+  for (const [line, want] of CASES) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
+});
+
+/** Lines with no time of their own. */
+const NONE = [
+  "\tat org.foo.Bar(Bar.java:12)",
+  "    at org.foo.Bar(Bar.java:12)",
+  "12345 requests served",
+  "192.168.1.10 connected",
+  "10.0.0.1",
+  "1.2.3",
+  "v1.2.3 released",
+  "Backup finished at 2024-01-01 10:00:00",
+  "ERROR retry at 2024-01-01 10:00:00",
+  "Caused by: java.io.IOException: 2024-01-01 10:00:00",
+  "   2024-01-01 10:00:00 indented",
+  "2024-13-01 10:00:00 month 13",
+  "2023-02-29 10:00:00 not a leap year",
+  "2024-01-01 24:00:00 hour 24",
+  "2024-01-01 10:60:00 minute 60",
+  "2024-01-01 10:00:00123 runs on",
+  "2024-01-01 x",
+  "2024-01-01",
+  "Jun 31 10:00:00 host x",
+  "Jun 14 15:16 host",
+  "June 14 15:16:01 host",
+  "123456 1234567 x",
+  "081309 203615 month 13",
+  "I1301 10:00:00.000000 x",
+  "X0501 10:00:00.000000 x",
+  "[notice] 10/Oct/2000:13:55:36 -0700",
+  "x [10/Oct/2000:13:55:36] no zone",
+  '{"msg":"2024-01-01T00:00:00Z"}',
+  '{"ts":"soon"}',
+  '{"ts":true}',
+  '{"ts":1e9}',
+  '{"ts":-5}',
+  "[]",
+  "",
+  "{",
+  "<34>",
+];
+
+Deno.test("timeOf: lines that have no time of their own", () => {
+  for (const line of NONE) assert.equal(iso(timeIn(UTC_2006, line)), "none", JSON.stringify(line));
+});
+
+Deno.test("timeOf: every prefix of every line reads the same whatever bytes follow its end", () => {
+  const lines = [
+    ...CASES.map(([l]) => l),
+    ...NONE,
+    'time="2024-01-02T03:04:05+01:00" level=info msg="a b"',
+    "level=info ts=1700000000.5 caller=main.go:12",
+    "01-31 10:00:00.123  1234  5678 I ActivityManager: x",
+    "Jun 4 15:16:01 host x",
+  ];
+  const after = ["", "0", "99:99:99.999 +0200]", " UTC", ":00Z", "5 2005]", '","ts":1}', "\n"].map((a) =>
+    enc.encode(a)
+  );
+  let timed = 0;
+  for (const line of lines) {
+    for (let n = 0; n <= line.length; n++) {
+      const cut = line.slice(0, n);
+      const want = iso(timeIn(UTC_2006, cut, after[0]));
+      if (want !== "none") timed++;
+      for (const a of after) {
+        assert.equal(iso(timeIn(UTC_2006, cut, a)), want, `${JSON.stringify(cut)} + ${a}`);
+      }
+    }
+  }
+  assert.ok(timed > 500, `${timed} timed prefixes`);
+});
+
+Deno.test("timeOf: the bounded head: an access log's bracket and a JSON field past their limits", () => {
+  const clf = "[10/Oct/2000:13:55:36 -0700]";
+  const near = "h".repeat(HEAD_BYTES - 1) + clf, far = "h".repeat(HEAD_BYTES) + clf;
+  assert.equal(iso(timeIn(UTC_2006, near)), "2000-10-10T20:55:36.000Z");
+  assert.equal(iso(timeIn(UTC_2006, far)), "none");
+  const pad = (n: number) => `{"msg":"${"m".repeat(n)}","ts":1700000000}`;
+  const fits = JSON_BYTES - `{"msg":"","ts":1700000000}`.length;
+  // the field's last digit is the limit's last byte (the closing brace may lie past it); then one past
+  assert.equal(iso(timeIn(UTC_2006, pad(fits + 1))), "2023-11-14T22:13:20.000Z");
+  assert.equal(iso(timeIn(UTC_2006, pad(fits + 2))), "none");
+});
+
+Deno.test("timeOf: a line cut short anywhere reads no byte past its end", () => {
+  // Each prefix of a timed line, followed in the buffer by digits that would complete it wrongly.
+  const line = "2015-10-18 18:01:47,978 INFO";
+  for (let n = 0; n <= line.length; n++) {
+    const t = timeIn(UTC_2006, line.slice(0, n));
+    const want = n < 16 || n === 17 || n === 18
+      ? "none"
+      : n === 16
+      ? "2015-10-18T18:01:00.000Z"
+      : n < 21
+      ? "2015-10-18T18:01:47.000Z"
+      : n === 21
+      ? "2015-10-18T18:01:47.900Z"
+      : n === 22
+      ? "2015-10-18T18:01:47.970Z"
+      : "2015-10-18T18:01:47.978Z";
+    assert.equal(iso(t), want, line.slice(0, n));
+  }
+});
+
+Deno.test("timeOf: the year of year-less layouts rolls back over New Year", () => {
+  const jan2 = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2024, 0, 2, 8) });
+  assert.equal(iso(timeIn(jan2, "Dec 31 23:59:59 h x")), "2023-12-31T23:59:59.000Z");
+  assert.equal(iso(timeIn(jan2, "Jan  2 07:00:00 h x")), "2024-01-02T07:00:00.000Z");
+  // a day of slack: a clock a little ahead of the file's modification time stays in this year
+  assert.equal(iso(timeIn(jan2, "Jan  3 08:00:00 h x")), "2024-01-03T08:00:00.000Z");
+  assert.equal(iso(timeIn(jan2, "Jan  3 08:00:01 h x")), "2023-01-03T08:00:01.000Z");
+  assert.equal(iso(timeIn(jan2, "W1231 23:59:59.5 x")), "2023-12-31T23:59:59.500Z");
+  // February 29 goes back to the last leap year
+  const y2023 = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2023, 5, 1) });
+  assert.equal(iso(timeIn(y2023, "Feb 29 12:00:00 h x")), "2020-02-29T12:00:00.000Z");
+  // the reference's year is the zone's: 2024-01-01T03:00Z is still 2023 in New York
+  const ny = lineClock({ zone: "America/New_York", modifiedMs: Date.UTC(2024, 0, 1, 3) });
+  assert.equal(iso(timeIn(ny, "Dec 31 21:00:00 h x")), "2024-01-01T02:00:00.000Z");
+  // no modification time: now
+  const now = lineClock({ zone: "UTC", modifiedMs: null });
+  const t = timeIn(now, "Jan  1 00:00:00 h x");
+  assert.equal(new Date(t).getUTCFullYear(), new Date(Date.now() + 86_400_000).getUTCFullYear());
+});
+
+Deno.test("timeOf: zone-less times in a named zone, and explicit offsets ignoring it, against GNU date", async () => {
+  const lines = [
+    "2024-03-10 01:59:59 x",
+    "2024-03-10 03:00:00 x",
+    "2024-11-03 00:59:59 x",
+    "2024-11-03 01:30:00 x", // repeated: west of Greenwich the earlier, as GNU date
+    "2024-11-03 02:00:00 x",
+    "2024-07-01 12:00:00.250 x",
+  ];
+  const ny = lineClock({ zone: "America/New_York", modifiedMs: null });
+  const want = await gnuDates(lines.map((l) => l.slice(0, l.length - 2)), "America/New_York");
+  for (let i = 0; i < lines.length; i++) assert.equal(timeIn(ny, lines[i]), want[i], lines[i]);
+  assert.equal(iso(timeIn(ny, "2024-07-01T12:00:00Z x")), "2024-07-01T12:00:00.000Z");
+  assert.equal(iso(timeIn(ny, "[10/Oct/2000:13:55:36 +0200]")), "2000-10-10T11:55:36.000Z");
+  assert.equal(iso(timeIn(ny, '{"ts":1700000000}')), "2023-11-14T22:13:20.000Z");
+  // " UTC" and " GMT" after a time are zones; other words are not
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00.5 UTC [42] LOG: x")), "2024-07-01T12:00:00.500Z");
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00 GMT")), "2024-07-01T12:00:00.000Z");
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00 UTCX x")), "2024-07-01T16:00:00.000Z");
+  assert.equal(iso(timeIn(ny, "2024-07-01 12:00:00 CEST x")), "2024-07-01T16:00:00.000Z");
+  // a fixed-offset zone
+  const plus = lineClock({ zone: "+0530", modifiedMs: null });
+  assert.equal(plus.zone, "+05:30");
+  assert.equal(iso(timeIn(plus, "2024-01-01 05:30:00 x")), "2024-01-01T00:00:00.000Z");
+  assert.throws(() => lineClock({ zone: "Mars/Olympus", modifiedMs: null }), RangeError);
+});
+
+Deno.test("epochNumberMs: units told apart by size", () => {
+  const n = (s: string) => epochNumberMs(enc.encode(s), 0, s.length);
+  assert.equal(n("0"), 0);
+  assert.equal(n("99999999999"), 99999999999000); // < 1e11: seconds
+  assert.equal(n("100000000000"), 100000000000); // 1e11: milliseconds
+  assert.equal(n("1700000000.5"), 1700000000500);
+  assert.equal(n("1700000000.98765"), 1700000000987);
+  assert.equal(n("1700000000123.9"), 1700000000123);
+  assert.equal(n("1700000000123456"), 1700000000123);
+  assert.equal(n("1700000000123456789"), 1700000000123);
+  assert.ok(Number.isNaN(n("1.")));
+  assert.ok(Number.isNaN(n("")));
+  assert.ok(Number.isNaN(n("12a")));
+});
+
+Deno.test("timeOf: logfmt fields and logcat heads", () => {
+  const cases: [string, string][] = [
+    ['time=2024-01-02T03:04:05.678Z level=INFO msg="started"', "2024-01-02T03:04:05.678Z"],
+    ['time="2024-01-02T03:04:05+01:00" level=info msg="a b"', "2024-01-02T02:04:05.000Z"],
+    ["level=info ts=2024-01-02T03:04:05.6Z caller=main.go:12", "2024-01-02T03:04:05.600Z"],
+    ['level=info msg="time=2023-01-01T00:00:00Z" ts=1700000000', "2023-11-14T22:13:20.000Z"],
+    ["ts=1700000000123 msg=x", "2023-11-14T22:13:20.123Z"],
+    ["01-31 10:00:00.123  1234  5678 I ActivityManager: x", "2005-01-31T10:00:00.123Z"], // after Jan 15 2006 + a day
+    ["12-31 23:59:59.999 D/tag( 12): x", "2005-12-31T23:59:59.999Z"],
+  ];
+  for (const [line, want] of cases) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
+  const none = [
+    "level=info msg=started",
+    "user=bob time=soon",
+    "note: time=2024-01-02T03:04:05Z", // not logfmt: the first field is not key=…
+    'time="2024-01-02T03:04:05Z',
+    "13-01 10:00:00.000 x",
+    "Jun 4  15:16:01 x",
+    "Jun 123 15:16:01 x",
+    "Jun 0 15:16:01 x",
+    "01-31 10:00 x",
+  ];
+  for (const line of none) assert.equal(iso(timeIn(UTC_2006, line)), "none", line);
+});
+
+Deno.test("timeOf: zoneUsed and yearInferred say what a reading assumed", () => {
+  const c = lineClock({ zone: "Europe/Berlin", modifiedMs: Date.UTC(2006, 0, 15) });
+  timeIn(c, "2024-01-02T03:04:05Z x");
+  timeIn(c, '{"ts":1700000000}');
+  timeIn(c, "no time here");
+  assert.deepEqual([c.zoneUsed, c.yearInferred], [false, false]);
+  timeIn(c, "2024-01-02 03:04:05 x");
+  assert.deepEqual([c.zoneUsed, c.yearInferred], [true, false]);
+  const s = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2006, 0, 15) });
+  timeIn(s, "Jun 14 15:16:01 combo x");
+  assert.deepEqual([s.zoneUsed, s.yearInferred], [true, true]);
+});
