@@ -61,14 +61,15 @@ config prints a server entry for an MCP client, starting logpeek with the narrow
 
 Environment (whole numbers; sizes in bytes, times in ms):
   LOGPEEK_TAIL_BYTES          log_tail reads at most this much from a log's end   (262144)
-  LOGPEEK_SEARCH_MS           log_search time budget                              (2000)
-  LOGPEEK_SEARCH_BYTES        log_search byte budget                              (5242880)
+  LOGPEEK_SEARCH_MS           log_search time budget                              (10000)
+  LOGPEEK_SEARCH_BYTES        log_search byte budget                              (4294967296)
   LOGPEEK_LEVELS_MS           log_levels time budget                              (30000)
   LOGPEEK_MAX_LINE            most characters of one returned line                (1000)
   LOGPEEK_INLINE_CHARS        longer answers spill to an artifact                 (8000)
   LOGPEEK_ARTIFACT_TTL_S      seconds an artifact is kept                         (86400)
   LOGPEEK_ARTIFACT_MAX_BYTES  all artifacts together at most                      (268435456)
   LOGPEEK_TRACE_MAX_BYTES     the trace rotates at this size                      (10485760)
+  LOGPEEK_TZ                  zone of timestamps that name none (IANA or +hh:mm)  (UTC)
 
 Run with Deno's narrowest permissions (as \`deno task start\` and config do), e.g.:
   deno run ${serverFlags(["/var/log/app"], "/home/me/.local/state/logpeek").join(" \\\n    ")} \\

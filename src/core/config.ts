@@ -11,9 +11,16 @@
 export interface Limits {
   /** `LOGPEEK_TAIL_BYTES`: the most `log_tail` reads from a log's end (default 262144, the seed's TAIL_BYTES). */
   tailBytes: number;
-  /** `LOGPEEK_SEARCH_MS`: `log_search`'s time budget (default 2000). */
+  /**
+   * `LOGPEEK_SEARCH_MS`: `log_search`'s time budget (default 10000). Issue #12: the time budget governs a
+   * page; with the defaults one call reads a whole 1 GiB plain log on this machine (a literal search does
+   * in ~0.3–0.7 s, a time window in ~2–4 s).
+   */
   searchMs: number;
-  /** `LOGPEEK_SEARCH_BYTES`: `log_search`'s byte budget (default 5242880). */
+  /**
+   * `LOGPEEK_SEARCH_BYTES`: `log_search`'s byte budget (default 4 GiB, 4294967296: at least 1 GiB, issue
+   * #12; a 2 GiB log took 410 calls at the old 5 MiB).
+   */
   searchBytes: number;
   /** `LOGPEEK_LEVELS_MS`: `log_levels`'s time budget (default 30000). */
   levelsMs: number;
@@ -33,13 +40,19 @@ export interface Limits {
   artifactMaxBytes: number;
   /** `LOGPEEK_TRACE_MAX_BYTES`: the trace file rotates at this size, one previous file kept (default 10 MiB). */
   traceMaxBytes: number;
+  /**
+   * `LOGPEEK_TZ`: the zone a timestamp that names none is read in (`since`/`until`, issue #12): `UTC`, an
+   * IANA name (`Europe/Berlin`) or a fixed offset (`+02:00`), as `Intl.DateTimeFormat` takes it (default
+   * `UTC`). Not a number: read by {@linkcode readLimits} apart from the others.
+   */
+  tz: string;
 }
 
 /** The defaults. */
 export const DEFAULT_LIMITS: Readonly<Limits> = {
   tailBytes: 262144,
-  searchMs: 2000,
-  searchBytes: 5242880,
+  searchMs: 10000,
+  searchBytes: 4 * 1024 * 1024 * 1024,
   levelsMs: 30000,
   maxLine: 1000,
   pieceSize: 1024 * 1024,
@@ -47,9 +60,10 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   artifactTtlS: 86400,
   artifactMaxBytes: 256 * 1024 * 1024,
   traceMaxBytes: 10 * 1024 * 1024,
+  tz: "UTC",
 };
 
-const VARS: [keyof Limits, string, number][] = [
+const VARS: [Exclude<keyof Limits, "tz">, string, number][] = [
   ["tailBytes", "LOGPEEK_TAIL_BYTES", 1],
   ["searchMs", "LOGPEEK_SEARCH_MS", 0],
   ["searchBytes", "LOGPEEK_SEARCH_BYTES", 0],
@@ -65,7 +79,11 @@ const VARS: [keyof Limits, string, number][] = [
 export const STATE_ENV_NAMES: readonly string[] = ["LOGPEEK_STATE_DIR", "XDG_STATE_HOME", "HOME"];
 
 /** The names of the environment variables logpeek reads, for `--allow-env=…`. */
-export const ENV_NAMES: readonly string[] = [...VARS.map(([, name]) => name), ...STATE_ENV_NAMES];
+export const ENV_NAMES: readonly string[] = [
+  ...VARS.map(([, name]) => name),
+  "LOGPEEK_TZ",
+  ...STATE_ENV_NAMES,
+];
 
 /**
  * Reads the limits from `env`.
@@ -74,7 +92,8 @@ export const ENV_NAMES: readonly string[] = [...VARS.map(([, name]) => name), ..
  *   the environment may not be read.
  * @param warn Receives one line when the environment may not be read.
  * @returns The limits.
- * @throws {RangeError} when a variable is not a whole number in its range, naming the variable.
+ * @throws {RangeError} when a variable is not a whole number in its range, or `LOGPEEK_TZ` not a zone, naming
+ *   the variable.
  */
 export function readLimits(env: (name: string) => string | undefined, warn: (msg: string) => void): Limits {
   const limits: Limits = { ...DEFAULT_LIMITS };
@@ -96,5 +115,25 @@ export function readLimits(env: (name: string) => string | undefined, warn: (msg
     }
     limits[key] = n;
   }
+  const tz = env("LOGPEEK_TZ");
+  if (tz !== undefined && tz !== "") limits.tz = checkTz(tz);
   return limits;
+}
+
+/**
+ * Checks a zone name for `LOGPEEK_TZ`: one `Intl.DateTimeFormat` knows (IANA names, `UTC`, fixed
+ * offsets `+02:00`).
+ *
+ * @param tz The zone.
+ * @returns The zone, canonical as Intl spells it (`utc` → `UTC`).
+ * @throws {RangeError} naming the variable and the zone, when Intl does not know it.
+ */
+export function checkTz(tz: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    throw new RangeError(
+      `LOGPEEK_TZ must be a time zone: UTC, an IANA name such as Europe/Berlin, or an offset such as +02:00; got '${tz}'`,
+    );
+  }
 }

@@ -37,3 +37,18 @@ Deno.test("readLimits uses the defaults, with one warning, when the environment 
   assert.equal(warn.length, 1);
   assert.match(warn[0], /--allow-env=LOGPEEK_TAIL_BYTES,/);
 });
+
+Deno.test("LOGPEEK_TZ: a zone Intl knows, canonical; anything else stops the start, naming the variable", () => {
+  const tz = (v: string) => readLimits((n) => (n === "LOGPEEK_TZ" ? v : undefined), () => {}).tz;
+  assert.equal(readLimits(() => undefined, () => {}).tz, "UTC");
+  assert.equal(tz("Europe/Berlin"), "Europe/Berlin");
+  assert.equal(tz("utc"), "UTC");
+  assert.equal(tz("+0530"), "+05:30");
+  for (const bad of ["Mars/Olympus", "+25:00", "local time"]) {
+    assert.throws(
+      () => tz(bad),
+      { name: "RangeError", message: /^LOGPEEK_TZ must be a time zone: .*got/ },
+      bad,
+    );
+  }
+});
