@@ -18,8 +18,13 @@ await using s = await connect([root]);
 const { tools } = (await s.client.listTools()) as { tools: { name: string; description?: string }[] };
 console.log(`logpeek serves ${root}\ntools: ${tools.map((t) => t.name).join(", ")}\n`);
 
+// An incident in three calls (issue #12): the newest logs; what went wrong in a window, in all of them,
+// with the lines around it; how many lines of each level that window has.
+const window = { since: "2026-10-28T10:59:00Z", until: "2026-10-28T11:05:00Z" };
 const calls: [string, Record<string, unknown>][] = [
-  ["log_files", {}],
+  ["log_files", { sort: "modified", limit: 10 }],
+  ["log_search", { file: "**/*", text: "error", ignore_case: true, ...window, context: 2, limit: 6 }],
+  ["log_levels", { file: "**/*", ...window }],
   ["log_levels", { file: "app.log" }],
   ["log_tail", { file: "app.log", lines: 5 }],
   ["log_search", { file: "app.log", text: "order=A-1009", limit: 5 }],

@@ -110,7 +110,9 @@ Deno.test({
       assert.equal(r.isError, undefined, r.content[0].text);
       lines.push(...r.structuredContent.matches.map((m: { line_no: number }) => m.line_no));
       cursor = r.structuredContent.next_cursor ?? undefined;
-      if (cursor) assert.match(r.content[0].text, /call log_search again with the same text and cursor="/);
+      if (cursor) {
+        assert.match(r.content[0].text, /call log_search again with the same arguments and cursor="/);
+      }
       pages++;
     } while (cursor);
     const want = Array.from({ length: 3000 }, (_, i) => i + 1).filter((n) => (n - 1) % 7 === 0);

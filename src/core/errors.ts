@@ -26,7 +26,11 @@
  * - `file_changed`: the log shrank while it was being read (truncated, rotated in place), was rewritten
  *   in place (its modification time changed, its size did not), or changed under a resume cursor;
  * - `invalid_cursor`: a cursor this server did not make, or made for another tool, log or query;
- * - `invalid_pattern`: a regular expression that does not compile.
+ * - `invalid_pattern`: a regular expression that does not compile;
+ * - `invalid_time`: a `since` or `until` that is no instant or duration, or a window that ends before it
+ *   begins (issue #12);
+ * - `no_timestamps`: a time window was asked of logs in which no line's timestamp could be read, so no
+ *   line could be placed in it (issue #12: never an empty "complete" answer).
  */
 export type ToolErrorKind =
   | "not_found"
@@ -43,7 +47,9 @@ export type ToolErrorKind =
   | "artifact_not_found"
   | "file_changed"
   | "invalid_cursor"
-  | "invalid_pattern";
+  | "invalid_pattern"
+  | "invalid_time"
+  | "no_timestamps";
 
 /**
  * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an

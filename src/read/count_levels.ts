@@ -9,6 +9,8 @@ import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
+import { levelOf } from "./level.ts";
+import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode countLevels}. */
 export interface LevelsOptions {
@@ -18,6 +20,10 @@ export interface LevelsOptions {
   pieceSize: number;
   /** Where a resumed count goes on (from a cursor). */
   resume?: ResumePoint;
+  /** A time window (issue #12): only lines whose time is in it are counted (as `log_search`'s). */
+  window?: WindowOptions;
+  /** When the page must end (`performance.now()` ms); default `levelsMs` from the start. */
+  deadline?: number;
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
   /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
@@ -40,6 +46,10 @@ export interface LevelsResult {
   next: ResumePoint | null;
   /** True when the page could not get anywhere within its budget (so no cursor is given). */
   stuck: boolean;
+  /** Bytes read by this page (a seek's probes included). */
+  scanned_bytes: number;
+  /** With a window: how the log's times were read. */
+  time?: TimeReport;
 }
 
 /**
@@ -52,15 +62,75 @@ export interface LevelsResult {
  * @returns The counts so far, and whether they cover the whole file.
  */
 export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
+  const deadline = opts.deadline ?? performance.now() + opts.levelsMs;
+  const win = opts.window;
+  const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  if (!win) return await countPage(log, opts, opts.resume ?? start, deadline, true, null, 0);
+  const plan = planWindow(log, win, opts.resume !== undefined);
+  const known = opts.resume ? (win.lineKnown ?? true) : plan.from === null;
+  const page = await countPage(
+    log,
+    opts,
+    plan.from ?? opts.resume ?? start,
+    deadline,
+    known,
+    plan.order,
+    plan.probes,
+  );
+  page.scanned_bytes += plan.bytesRead;
+  if (!page.disorder) return page;
+  // Out of order after the seek: lines before it may be in the window after all. Count from the start.
+  const again = await countPage(log, opts, start, deadline, true, "out_of_order", plan.probes);
+  again.scanned_bytes += page.scanned_bytes;
+  return again;
+}
+
+/** One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules). */
+async function countPage(
+  log: ReadableLog,
+  opts: LevelsOptions,
+  from: ResumePoint,
+  deadline: number,
+  lineKnown: boolean,
+  order: TimeReport["order"] | null,
+  probes: number,
+): Promise<LevelsResult & { disorder: boolean }> {
   const counts = new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
-  const from = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
-  // The scanner counts each line's level itself (no sink call per line): the sink is never called.
-  const r = await scan(src, { line: () => true }, {
-    levelCounts: counts,
+  const win = opts.window;
+  const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
+  let ended = false;
+  let broke = false;
+  let inWindow = 0;
+  // Without a window the scanner counts each line's level itself (no sink call per line); with one, the
+  // sink reads each line's time first.
+  const r = await scan(src, {
+    line: times
+      ? (buf, s, e, _no, _cut, hint) => {
+        const t = times.see(buf, s, e);
+        if (times.disorder && order !== "out_of_order") {
+          if (order === "seek") {
+            broke = true;
+            return false;
+          }
+          order = "out_of_order";
+        }
+        if (order !== "out_of_order" && times.pastEnd(t)) {
+          ended = true;
+          return false;
+        }
+        if (times.inside(t)) {
+          counts[levelOf(buf, s, e, hint)]++;
+          inWindow++;
+        }
+        return true;
+      }
+      : () => true,
+  }, {
+    levelCounts: times ? undefined : counts,
     pieceSize: opts.pieceSize,
-    deadline: performance.now() + opts.levelsMs,
+    deadline,
     headBytes,
     lineBase: from.line,
     resume,
@@ -70,17 +140,32 @@ export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promis
       : undefined,
   });
   const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];
-  const stop = r.stop ?? damage();
+  const stop = ended || broke ? damage() : (r.stop ?? damage());
   const next: ResumePoint | null = stop === "time_budget"
     ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
     : null;
+  const time: TimeReport | undefined = times
+    ? {
+      earliest: times.earliest,
+      latest: times.latest,
+      untimed: times.untimed,
+      carry: times.carry(),
+      order: order!,
+      probes,
+      endedEarly: ended,
+      lineKnown,
+    }
+    : undefined;
   return {
     counts: out,
     stuck: next !== null && progressed(from, next) === null,
-    total_lines: r.lines - from.line,
+    total_lines: times ? inWindow : r.lines - from.line,
     last_line: r.lines,
     complete: stop === null,
     stop_reason: stop,
     next,
+    scanned_bytes: r.bytesRead,
+    time,
+    disorder: broke,
   };
 }

@@ -34,7 +34,7 @@ export interface Cursor extends ResumePoint {
    * cursor stays short whatever the name's length (up to 4096 characters, more than a cursor may hold).
    */
   f: string;
-  /** Hash of the query (text, level, options); "" for log_levels. */
+  /** Hash of the query (text, level, options, window, glob); "" for log_levels of one log without a window. */
   q: string;
   /** Device and inode of the log. */
   dev: number;
@@ -48,9 +48,29 @@ export interface Cursor extends ResumePoint {
   /** Fingerprints: FNV-1a of the first bytes, and of the bytes just before `off`. */
   h0: string;
   h1: string;
+  /**
+   * A time window's instants (epoch ms) as the first page resolved them (`-15m` means the same on every
+   * page), null for an open side or no window (issue #12).
+   */
+  t0: number | null;
+  t1: number | null;
+  /** The last and the greatest timestamp read before `off` (null: none): `time_window.ts` `TimeCarry`. */
+  lt: number | null;
+  mx: number | null;
+  /** Line numbers are known: false when the first page entered the log by a seek. */
+  nk: boolean;
+  /**
+   * A call over many logs (a glob): FNV-1a of the matching names, sorted, and which of them are done (a
+   * bit per name in that order, base64url); both "" for one log.
+   */
+  g: string;
+  dn: string;
   /** The seal: HMAC-SHA-256 of the payload under the server's cursor key, base64url. */
   s: string;
 }
+
+/** The fields a one-log cursor without a window leaves at their defaults. */
+type CursorExtras = "t0" | "t1" | "lt" | "mx" | "nk" | "g" | "dn";
 
 const FINGERPRINT_BYTES = 256;
 
@@ -104,7 +124,31 @@ function macOf(key: Uint8Array, payload: string): string {
 }
 
 /** The fields of a cursor's payload, in the order it is written. */
-const FIELDS = ["k", "f", "q", "dev", "ino", "off", "ls", "line", "pending", "skip", "h0", "h1"] as const;
+const FIELDS = [
+  "k",
+  "f",
+  "q",
+  "dev",
+  "ino",
+  "off",
+  "ls",
+  "line",
+  "pending",
+  "skip",
+  "h0",
+  "h1",
+  "t0",
+  "t1",
+  "lt",
+  "mx",
+  "nk",
+  "g",
+  "dn",
+] as const;
+
+/** An instant in a cursor: a whole number of ms within ±8.64e15 (what `Date` holds), or null. */
+const isInstant = (v: unknown): boolean =>
+  v === null || (Number.isSafeInteger(v) && Math.abs(v as number) <= 8.64e15);
 
 /** A whole number from 0 to 2^53 − 1 (an offset, a line count). */
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -131,9 +175,14 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
   if (o.ls > o.off || o.line > o.ls) return null;
   if (o.skip !== 0 && o.skip !== o.line + 1) return null;
   if (typeof o.pending !== "boolean") return null;
-  if (o.k === "log_levels" && (o.pending || o.skip !== 0 || o.q !== "")) return null;
+  if (o.k === "log_levels" && (o.pending || o.skip !== 0)) return null;
   if (typeof o.h0 !== "string" || !HEX8.test(o.h0)) return null;
   if (typeof o.h1 !== "string" || !(HEX8.test(o.h1) || /^size-(0|[1-9][0-9]{0,15})$/.test(o.h1))) return null;
+  if (![o.t0, o.t1, o.lt, o.mx].every(isInstant) || typeof o.nk !== "boolean") return null;
+  if (typeof o.g !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.g)) return null;
+  if (typeof o.dn !== "string" || !/^[A-Za-z0-9_-]{0,200}$/.test(o.dn) || (o.g === "") !== (o.dn === "")) {
+    return null;
+  }
   return o as unknown as Omit<Cursor, "s">;
 }
 
@@ -148,11 +197,18 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
  */
 export function makeCursor(
   log: ReadableLog,
-  c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s">,
+  c: Omit<Cursor, "dev" | "ino" | "h0" | "h1" | "s" | CursorExtras> & Partial<Pick<Cursor, CursorExtras>>,
   key: Uint8Array,
 ): string {
   const st = log.identity();
   const all: Omit<Cursor, "s"> = {
+    t0: null,
+    t1: null,
+    lt: null,
+    mx: null,
+    nk: true,
+    g: "",
+    dn: "",
     ...c,
     f: nameHash(c.f),
     dev: st.dev,
@@ -165,25 +221,18 @@ export function makeCursor(
 }
 
 /**
- * Checks a cursor against the call and the log, and says where to resume. First its seal (the MAC,
- * compared in constant time), then every field's type and range, then that it belongs to this call,
- * then the log: same file, not truncated below it, the part already read unchanged.
+ * Reads a cursor: first its seal (the MAC, compared in constant time), then every field's type and
+ * range, then that it belongs to this tool and query. The log it names is checked apart
+ * ({@linkcode checkCursorLog}): a call over many logs first finds which log that is.
  *
  * @param text The cursor string.
- * @param log The open log.
- * @param expect The tool, log name and query hash of this call.
+ * @param expect The tool and query hash of this call.
  * @param key The cursor key it was made with.
  * @returns The cursor's contents.
  * @throws {ToolError} `invalid_cursor` (not sealed with this key, malformed, a field out of range, or
- *   for another tool, file or query) or `file_changed` (rotated, truncated, or its already-read part
- *   changed).
+ *   for another tool or query).
  */
-export function checkCursor(
-  text: string,
-  log: ReadableLog,
-  expect: { k: Cursor["k"]; f: string; q: string },
-  key: Uint8Array,
-): Cursor {
+export function readCursor(text: string, expect: { k: Cursor["k"]; q: string }, key: Uint8Array): Cursor {
   const dot = text.indexOf(".");
   const payload = text.slice(0, dot);
   const mac = text.slice(dot + 1);
@@ -208,21 +257,40 @@ export function checkCursor(
   if (c.k !== expect.k) {
     throw new ToolError("invalid_cursor", `the cursor belongs to ${c.k}, not ${expect.k}`);
   }
-  if (c.f !== nameHash(expect.f)) {
-    throw new ToolError("invalid_cursor", `the cursor belongs to another log, not ${printable(expect.f)}`);
-  }
   if (c.q !== expect.q) {
     throw new ToolError(
       "invalid_cursor",
-      "the cursor belongs to another query: use the same text, level and options",
+      "the cursor belongs to another query: use the same text, level, options and window",
     );
+  }
+  return c;
+}
+
+/** True when the cursor `c` names the log called `name` (its hash). */
+export function cursorNames(c: Cursor, name: string): boolean {
+  return c.f === nameHash(name);
+}
+
+/**
+ * Checks that a read cursor goes on in `log`: the same name, the same file, not truncated below it, the
+ * part already read unchanged.
+ *
+ * @param c The cursor ({@linkcode readCursor}).
+ * @param log The open log.
+ * @param name The log's name.
+ * @throws {ToolError} `invalid_cursor` (for another log) or `file_changed` (rotated, truncated, or its
+ *   already-read part changed).
+ */
+export function checkCursorLog(c: Cursor, log: ReadableLog, name: string): void {
+  if (c.f !== nameHash(name)) {
+    throw new ToolError("invalid_cursor", `the cursor belongs to another log, not ${printable(name)}`);
   }
   const st = log.identity();
   if (st.dev !== c.dev || st.ino !== c.ino) {
     throw new ToolError(
       "file_changed",
       `${
-        printable(expect.f)
+        printable(name)
       } is another file now (rotated?): the cursor cannot go on; start again without cursor`,
     );
   }
@@ -230,7 +298,7 @@ export function checkCursor(
   if (!log.gzip && st.size < c.off) {
     throw new ToolError(
       "file_changed",
-      `${printable(expect.f)} was truncated below where the last page stopped; start again without cursor`,
+      `${printable(name)} was truncated below where the last page stopped; start again without cursor`,
     );
   }
   const now = fingerprints(log, c.off);
@@ -238,9 +306,35 @@ export function checkCursor(
     throw new ToolError(
       "file_changed",
       `the part of ${
-        printable(expect.f)
+        printable(name)
       } already read has changed since the last page; start again without cursor`,
     );
   }
+}
+
+/**
+ * Checks a cursor against the call and the log, and says where to resume ({@linkcode readCursor}, then
+ * {@linkcode checkCursorLog}).
+ *
+ * @param text The cursor string.
+ * @param log The open log.
+ * @param expect The tool, log name and query hash of this call.
+ * @param key The cursor key it was made with.
+ * @returns The cursor's contents.
+ * @throws {ToolError} `invalid_cursor` (not sealed with this key, malformed, a field out of range, or
+ *   for another tool, file or query) or `file_changed` (rotated, truncated, or its already-read part
+ *   changed).
+ */
+export function checkCursor(
+  text: string,
+  log: ReadableLog,
+  expect: { k: Cursor["k"]; f: string; q: string },
+  key: Uint8Array,
+): Cursor {
+  const c = readCursor(text, expect, key);
+  if (c.g !== "") {
+    throw new ToolError("invalid_cursor", "the cursor belongs to a call over many logs (a glob)");
+  }
+  checkCursorLog(c, log, expect.f);
   return c;
 }

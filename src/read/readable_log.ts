@@ -41,6 +41,11 @@ export interface ReadableLog extends Disposable {
   readonly size: number;
   /** Bytes of a UTF-8 byte-order mark at its start (0 or 3), which no line includes. */
   readonly bomLength: number;
+  /**
+   * When it was last modified when opened (epoch ms), or null/absent when not known: the year of a
+   * timestamp that has none (RFC 3164 syslog) is taken from it (`timestamp.ts`).
+   */
+  readonly modifiedMs?: number | null;
   /** True for a gzip-compressed log (read through `gzip_source.ts`; offsets are decompressed ones). */
   readonly gzip: boolean;
   /**

@@ -275,6 +275,13 @@ Deno.test("a cursor sealed with the right key but holding fields this server nev
     "skip",
     "h0",
     "h1",
+    "t0",
+    "t1",
+    "lt",
+    "mx",
+    "nk",
+    "g",
+    "dn",
   ]);
   const seal = (o: unknown) => {
     const payload = b64(o);
@@ -307,6 +314,11 @@ Deno.test("a cursor sealed with the right key but holding fields this server nev
     ["null", null],
     ["a number", 7],
     ["a log_levels cursor with a pending line", { ...base, k: "log_levels", q: "", pending: true }],
+    ["an instant not whole", { ...base, t0: 1.5 }],
+    ["an instant past Date's range", { ...base, lt: 9e15 }],
+    ["line numbers known as a string", { ...base, nk: "true" }],
+    ["a done set without a glob", { ...base, dn: "AQ" }],
+    ["a glob hash not hex", { ...base, g: "zz", dn: "AQ" }],
   ];
   for (const [what, o] of bad) {
     assert.throws(

@@ -20,6 +20,8 @@ import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
+import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { ContextCollector, type WithContext } from "./context.ts";
 
 /** Options of {@linkcode searchLog}. */
 export interface SearchOptions {
@@ -58,11 +60,25 @@ export interface SearchOptions {
    * default: a worker started for this search.
    */
   patterns?: PatternTester;
+  /**
+   * A time window (issue #12): only lines whose time (`time_window.ts`) is in it match. With `since`, a
+   * plain log not resumed is entered by a binary search over timestamps (`time_seek.ts`).
+   */
+  window?: WindowOptions;
+  /** Lines of context before and after each match, 0..10 (issue #12; `context.ts`). */
+  context?: number;
+  /**
+   * When the page must end, `performance.now()` ms; default: `searchMs` from the search's start. A call
+   * over many logs shares one.
+   */
+  deadline?: number;
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
   /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
   onProgress?: (offset: number, total: number, message: string) => void;
 }
+
+export type { TimeReport, WindowOptions } from "./time_window.ts";
 
 /** What {@linkcode searchLog} found: the `log_search` result without its `file`. */
 export interface SearchResult {
@@ -84,6 +100,12 @@ export interface SearchResult {
   stuck: boolean;
   /** Lines longer than the part a pattern was tested on ({@linkcode TESTED_BYTES}); regex only. */
   partially_tested?: number;
+  /** Bytes read by this page (the seek's probes included). */
+  scanned_bytes: number;
+  /** With `context`: each match's lines before and after, in the order of `matches`. */
+  contexts?: WithContext<LogLine>[];
+  /** With a window: how the log's times were read. */
+  time?: TimeReport;
 }
 
 /**
@@ -98,8 +120,11 @@ export interface SearchResult {
  * @throws {ToolError} `invalid_pattern` for a `regex` that RE2 cannot run ({@linkcode compilePattern}).
  */
 export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
+  const every = (opts.context ?? 0) > 0 || opts.window !== undefined;
   // deno-lint-ignore no-control-regex
-  if (opts.regex || (opts.ignoreCase && /[^\x00-\x7f]/.test(opts.text))) return await searchByLine(log, opts);
+  if (every || opts.regex || (opts.ignoreCase && /[^\x00-\x7f]/.test(opts.text))) {
+    return await searchByLine(log, opts);
+  }
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const matches: LogLine[] = [];
   let replaced = 0;
@@ -132,13 +157,16 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
     ignoreCase: opts.ignoreCase,
     verify: folded ? (buf, s, e) => folded.test(utf8.decode(buf.subarray(s, e))) : undefined,
     maxBytes: opts.searchBytes,
-    deadline: started + opts.searchMs,
+    deadline: opts.deadline ?? started + opts.searchMs,
     headBytes,
     lineBase: from.line,
     resume,
     ...steering(opts, log, reached, () => matches.length),
   });
-  return pageResult(from, r, damage(), lastReported, matches, replaced, redactor.count);
+  return {
+    ...pageResult(from, r, damage(), lastReported, matches, replaced, redactor.count),
+    scanned_bytes: r.bytesRead,
+  };
 }
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -180,35 +208,121 @@ export const TESTED_BYTES = 65536;
 async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   // The budget counts from here: compiling a pattern with a large counted repeat takes tens of ms.
   const started = performance.now();
+  const deadline = opts.deadline ?? started + opts.searchMs;
+  const win = opts.window;
+  const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  if (!win) return await searchPage(log, opts, opts.resume ?? start, deadline, true, null, 0);
+  const plan = planWindow(log, win, opts.resume !== undefined);
+  const known = opts.resume ? (win.lineKnown ?? true) : plan.from === null;
+  const page = await searchPage(
+    log,
+    opts,
+    plan.from ?? opts.resume ?? start,
+    deadline,
+    known,
+    plan.order,
+    plan.probes,
+  );
+  page.scanned_bytes += plan.bytesRead;
+  if (!page.time?.disorder) return page;
+  // Out of order after the seek: lines before it may be in the window after all. Read from the start.
+  const again = await searchPage(log, opts, start, deadline, true, "out_of_order", plan.probes);
+  again.scanned_bytes += page.scanned_bytes;
+  return again;
+}
+
+/** A byte search for a literal in `buf[s, e)` (case-sensitive: the needle's own bytes). */
+function holds(buf: Uint8Array, s: number, e: number, needle: Uint8Array): boolean {
+  const n = needle.length;
+  const b0 = needle[0];
+  for (let i = buf.indexOf(b0, s); i >= 0 && i + n <= e; i = buf.indexOf(b0, i + 1)) {
+    let k = 1;
+    while (k < n && buf[i + k] === needle[k]) k++;
+    if (k === n) return true;
+  }
+  return false;
+}
+
+/**
+ * One page of {@linkcode searchByLine}, from `first`: the scan, each line tested, the window and the
+ * context applied.
+ *
+ * @param lineKnown False after a seek: line numbers are not known (null).
+ * @param order How the window's order stands so far (null: no window).
+ * @param probes The seek's probes, reported.
+ */
+async function searchPage(
+  log: ReadableLog,
+  opts: SearchOptions,
+  first: ResumePoint,
+  deadline: number,
+  lineKnown: boolean,
+  order: TimeReport["order"] | null,
+  probes: number,
+): Promise<SearchResult & { time?: TimeReport & { disorder?: boolean } }> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const win = opts.window;
+  const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
+  const seeked = order === "seek";
+  const n = opts.context ?? 0;
+  const every = n > 0 || win !== undefined;
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
-  const folded = re ? null : foldMatcher(opts.text);
-  const literal = re ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact) : null;
+  // Without a pattern: a text in either case is compared by simple case folding, decoded; else its bytes.
+  const folded = !re && opts.ignoreCase ? foldMatcher(opts.text) : null;
+  const plain = re || folded ? null : new TextEncoder().encode(opts.text);
+  const literal = re && !every
+    ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
+    : null;
   const size = re ? re.programSize() : 0;
   // A line that does not match as read cannot match as shown: its bytes are tested first.
   const proof = re !== null && opts.redact && maskProof(opts.text);
-  using own = opts.patterns ? null : new PatternOffload();
-  const tester: PatternTester = opts.patterns ?? own!;
+  using own = opts.patterns || !re ? null : new PatternOffload();
+  const tester: PatternTester | null = opts.patterns ?? own;
   const flags = opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
-  if (re) tester.warm();
+  if (re) tester!.warm();
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
   const carry = literal ? matchSpan(literal.bytes, literal.ignoreCase) - 1 : 0;
-  const first = opts.resume ?? { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  const deadline = started + opts.searchMs;
   let replaced = 0;
   let partial = 0;
   let lastReported = 0;
+  const shownNo = (lineNo: number) => (lineKnown ? lineNo : null);
+  const collector = n > 0
+    ? new ContextCollector<LogLine>(n, opts.maxLine * 4 + 1, (bytes, len, lineNo, cut) => {
+      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor);
+      replaced += bad;
+      return line;
+    })
+    : null;
+  const contexts: WithContext<LogLine>[] = [];
+  /** Past the limit, reading on for the last match's after-lines: where the next page starts. */
+  let after: ResumePoint | null = null;
+  /** The scan stopped because no later line can be in the window (complete), or the order broke. */
+  let ended = false;
+  let brokeOrder = false;
   /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
   let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
   let heavyBuf: Uint8Array | null = null;
   const accept = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
+    if (after) return false; // a match among the after-lines: the next page starts with it
     lastReported = lineNo;
-    const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
+    const { line, replaced: bad } = toLogLine(buf, s, e, shownNo(lineNo), cut, opts.maxLine, redactor);
     matches.push(line);
     replaced += bad;
-    return matches.length < opts.limit;
+    if (collector) contexts.push(collector.match(shownNo(lineNo)));
+    if (matches.length < opts.limit) return true;
+    if (collector?.wantsAfter()) {
+      after = { off: -1, ls: -1, line: lineNo, pending: false, skip: 0 }; // its offset: the next line's
+      return true;
+    }
+    return false;
+  };
+  /** A line that is no match: context for the matches around it. */
+  const other = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
+    if (!collector) return true;
+    collector.other(buf, s, e, shownNo(lineNo), cut);
+    return !after || collector.wantsAfter();
   };
   /**
    * What the pattern is tested on (issue #11 trial: it must depend on the masked text only, or a
@@ -250,19 +364,46 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   const src = await sourceFor(log, first, headBytes, carry);
   const r = await scan(src.src, {
     line(buf, s, e, lineNo, cut, hint, at) {
-      if (lineNo === first.skip) return true;
-      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+      if (after && after.off < 0) {
+        after.off = after.ls = first.off + at;
+      }
+      let t = NaN;
+      if (times) {
+        t = times.see(buf, s, e);
+        if (times.disorder && (seeked || order === "in_order")) {
+          if (seeked) {
+            brokeOrder = true;
+            return false;
+          }
+          order = "out_of_order";
+        }
+        if (order !== "out_of_order" && times.pastEnd(t) && !after) {
+          ended = true;
+          return false;
+        }
+      }
+      if (lineNo === first.skip) return other(buf, s, e, lineNo, cut); // returned (cut) by the page before
+      if (times && !times.inside(t)) return other(buf, s, e, lineNo, cut);
+      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return other(buf, s, e, lineNo, cut);
+      if (plain) {
+        // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
+        if (cut) partial++;
+        return holds(buf, s, e, plain) ? accept(buf, s, e, lineNo, cut) : other(buf, s, e, lineNo, cut);
+      }
       // A line cut by the budget before 64 KiB of it were read is not a pattern's to decide (`$` or
       // `\b` would match at the cut): it is not reported, and the next page, which re-reads its start,
       // tests it whole. (A line cut anywhere else has at least its first 64 KiB here.)
-      if (re && cut && e - s < TESTED_BYTES) return true;
+      if (re && cut && e - s < TESTED_BYTES) return other(buf, s, e, lineNo, cut);
       const end = Math.min(e, s + TESTED_BYTES);
       if (cut || e - s > TESTED_BYTES) partial++;
       if (folded) {
-        if (!folded.test(decodeLine(buf.subarray(s, end), Infinity, end < e || cut).text)) return true;
+        if (!folded.test(decodeLine(buf.subarray(s, end), Infinity, end < e || cut).text)) {
+          return other(buf, s, e, lineNo, cut);
+        }
         return accept(buf, s, e, lineNo, cut);
       }
       if (isHeavy(size, end - s)) {
+        if (after) return false; // not tested for an after-line: the next page starts at it
         // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on.
         if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
         heavyBuf.set(buf.subarray(s, e));
@@ -276,7 +417,7 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
         const tested = subject(raw, end < e || cut);
         hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
       }
-      const go = hit ? accept(buf, s, e, lineNo, cut) : true;
+      const go = hit ? accept(buf, s, e, lineNo, cut) : other(buf, s, e, lineNo, cut);
       // The budget and a cancel inside a piece (its lines may cost tens of ms each): the clock is read
       // every CHECK_COST of pattern work; the scan stops after this line, or lets the event loop turn.
       if (go && (spent += size * (end - s)) >= CHECK_COST) {
@@ -315,13 +456,13 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
         pause = null;
         return true;
       }
-      if (!heavy) return false; // the limit
+      if (!heavy) return false; // the limit, the window's end, the order broken
       const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
       heavy = null;
       const end = Math.min(h.e, TESTED_BYTES);
       const shown = subject(h.bytes.subarray(0, end), end < h.e || h.cut);
       const tested = typeof shown === "string" ? new TextEncoder().encode(shown) : shown;
-      let outcome = await tester.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
+      let outcome = await tester!.test(opts.text, flags, tested, deadline - performance.now(), opts.signal);
       // No worker (its module is not readable): tested here, where it cannot be stopped.
       if (outcome === "unavailable") outcome = re!.test(tested) ? "match" : "no_match";
       if (outcome === "time_budget" || outcome === "cancelled") {
@@ -330,15 +471,47 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
         return false;
       }
       sliceStart = performance.now();
-      return outcome === "match" ? accept(h.bytes, 0, h.e, h.lineNo, h.cut) : true;
+      return outcome === "match"
+        ? accept(h.bytes, 0, h.e, h.lineNo, h.cut)
+        : other(h.bytes, 0, h.e, h.lineNo, h.cut);
     },
   });
   const damage = src.damage();
   const stopped = untested as { stop: StopReason; lineNo: number; at: number } | null;
   let result: SearchResult;
-  const common = { matches, replaced_bytes: replaced, redactions: redactor.count };
+  const common = {
+    matches,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+    scanned_bytes: r.bytesRead,
+  };
   const paused = pause as "yield" | "time" | null;
-  if (stopped || paused) {
+  const afterPoint = after as ResumePoint | null;
+  if (ended || brokeOrder) {
+    // No later line can be in the window (or the order broke after a seek: the caller reads again).
+    result = {
+      ...common,
+      scanned_lines: r.lines,
+      complete: damage === null,
+      stop_reason: damage,
+      next: null,
+      stuck: false,
+    };
+  } else if (afterPoint) {
+    // Past the limit, the after-lines of the last match read: the next page starts after that match.
+    const next: ResumePoint | null = afterPoint.off >= 0
+      ? { off: afterPoint.off, ls: afterPoint.off, line: afterPoint.line, pending: false, skip: 0 }
+      : null; // the match was the log's last line
+    const stop = next ? "limit" : damage;
+    result = {
+      ...common,
+      scanned_lines: afterPoint.line,
+      complete: stop === null,
+      stop_reason: stop,
+      next,
+      stuck: false,
+    };
+  } else if (stopped || paused) {
     // Stopped before a heavy line (not tested: the next page starts at it), or after a line when the
     // budget ran out or the client cancelled within a piece.
     const stop: StopReason = stopped ? stopped.stop : opts.signal?.aborted ? "cancelled" : "time_budget";
@@ -369,9 +542,25 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
       };
     }
   } else {
-    result = pageResult(first, r, damage, lastReported, matches, replaced, redactor.count);
+    result = {
+      ...pageResult(first, r, damage, lastReported, matches, replaced, redactor.count),
+      scanned_bytes: r.bytesRead,
+    };
   }
-  return { ...result, partially_tested: partial };
+  const report = times
+    ? {
+      earliest: times.earliest,
+      latest: times.latest,
+      untimed: times.untimed,
+      carry: times.carry(),
+      order: order!,
+      probes,
+      endedEarly: ended,
+      lineKnown,
+      disorder: brokeOrder,
+    }
+    : undefined;
+  return { ...result, partially_tested: partial, contexts: collector ? contexts : undefined, time: report };
 }
 
 /**
@@ -435,7 +624,7 @@ function pageResult(
   matches: LogLine[],
   replaced: number,
   redactions: number,
-): SearchResult {
+): Omit<SearchResult, "scanned_bytes"> {
   const stop = r.stop ?? damage;
   const next = nextPoint(from, r, stop, lastReported);
   return {

@@ -17,6 +17,9 @@ import { scan } from "./scanner.ts";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { LineRedactor } from "../guard/redact.ts";
+import { LineTimes, TIME_SLACK_MS } from "./time_window.ts";
+import { seekTime } from "./time_seek.ts";
+import type { TimeReport, WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode tailLog}. */
 export interface TailOptions {
@@ -36,6 +39,11 @@ export interface TailOptions {
   gzipMs: number;
   /** Aborted when the client cancels (decompressing a whole `.gz` can take a while). */
   signal?: AbortSignal;
+  /**
+   * A time window (issue #12): the last lines whose time is in it. With `until`, a plain log's tail window
+   * ends where `until` is passed (found by a binary search over timestamps), not at the file's end.
+   */
+  window?: WindowOptions;
 }
 
 /** What {@linkcode tailLog} found: the `log_tail` result without its `file`. */
@@ -50,6 +58,15 @@ export interface TailResult {
   replaced_bytes: number;
   /** Secrets masked in the returned lines. */
   redactions: number;
+  /** Bytes read (a seek's probes included). */
+  scanned_bytes: number;
+  /** With a window: how the log's times were read. */
+  time?: TimeReport;
+  /**
+   * With a window: lines at the tail window's start whose time is not known (no timestamp of their own,
+   * and the timestamped line before them lies before the window): not returned.
+   */
+  unplaced_lines?: number;
 }
 
 interface Kept {
@@ -73,18 +90,52 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   const size = log.size;
   // A gzip log has no end to seek to: all of it is decompressed, keeping only the last lines, so its
   // line numbers are known (issue #5).
-  const start = log.gzip ? 0 : Math.max(log.bomLength, size - opts.tailBytes);
+  const win = opts.window;
+  let end = size;
+  let probes = 0;
+  let probeBytes = 0;
+  let order: TimeReport["order"] = "in_order";
+  let floor = log.bomLength;
+  if (win && !log.gzip) {
+    // The window's end, then its start, found by binary searches (bounded reads) on a log in time order.
+    if (win.span.until !== Infinity) {
+      const e = seekTime(log, win.timeOf, win.span.until + TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
+      probes += e.probes;
+      probeBytes += e.bytesRead;
+      if (e.ordered) end = e.end;
+      else order = "out_of_order";
+    }
+    if (win.span.since !== -Infinity && order !== "out_of_order") {
+      const b = seekTime(log, win.timeOf, win.span.since - TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
+      probes += b.probes;
+      probeBytes += b.bytesRead;
+      if (b.ordered) floor = b.off;
+      else order = "out_of_order";
+    }
+    if (order === "out_of_order") end = size; // read as a plain tail, every line's time tested
+    else if (probes > 0) order = "seek";
+  }
+  const start = log.gzip ? 0 : Math.max(floor, end - opts.tailBytes);
   const whole = log.gzip || start === log.bomLength;
+  const times = win ? new LineTimes(win.timeOf, win.span) : null;
+  /** Lines before the first timestamped line of the tail window, when it did not start at a known time. */
+  let unplaced = 0;
+  const placed = start === log.bomLength || start === floor;
   const firstLineWhole = whole || log.byteAt(start - 1) === 10;
   const keepBytes = opts.maxLine * 4 + 1;
   const ring: Kept[] = [];
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const gz = log.gzip ? gzipSource(log) : null;
-  const src = gz ?? log.bytes(start);
+  const src = gz ?? log.bytes(start, end);
   // The inflater's native state is freed as soon as the scan ends (`check()` and `corrupt` still answer).
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut, hint) {
+      if (times) {
+        const t = times.see(buf, s, e);
+        if (t !== t && !placed) unplaced++;
+        if (!times.inside(t)) return true;
+      }
       if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
       let slot = ring[next];
       if (!slot) slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false };
@@ -98,7 +149,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     },
   }, {
     pieceSize: opts.pieceSize,
-    maxBytes: gz ? Infinity : size - start,
+    maxBytes: gz ? Infinity : end - start,
     maxBytesIsEnd: !gz,
     firstLineWhole,
     headBytes: keepBytes,
@@ -144,5 +195,19 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     dropped_partial: r.droppedPartial,
     replaced_bytes: replaced,
     redactions: redactor.count,
+    scanned_bytes: r.bytesRead + probeBytes,
+    time: times
+      ? {
+        earliest: times.earliest,
+        latest: times.latest,
+        untimed: times.untimed,
+        carry: times.carry(),
+        order: times.disorder ? "out_of_order" : order,
+        probes,
+        endedEarly: false,
+        lineKnown: whole,
+      }
+      : undefined,
+    unplaced_lines: times ? unplaced : undefined,
   };
 }

@@ -223,6 +223,7 @@ function fileLog(ref: LogRef, fd: number, snap: Snapshot, bomLength: number, gzi
     ref,
     name: ref.file,
     size: snap.size,
+    modifiedMs: snap.mtimeMs,
     bomLength,
     gzip,
     bytes: (start, end = snap.size) => fileBytes(fd, start, end, snap),

@@ -9,7 +9,18 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
-import { checkCursor, makeCursor } from "../read/cursor.ts";
+import { queryHash, readCursor } from "../read/cursor.ts";
+import { isGlob } from "../source/log_source.ts";
+import { overLogs } from "./many_logs.ts";
+import {
+  renderWindow,
+  requireTimestamps,
+  resolveSpan,
+  timeFields,
+  timeFieldsSchema,
+  windowArgs,
+} from "./time_args.ts";
+import { windowFor } from "./time_args.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import {
@@ -23,21 +34,42 @@ import {
 import { renderStop } from "./render.ts";
 
 const inputSchema = z.object({
-  file: z.string().describe("the log, as log_files lists it"),
+  file: z.string().describe(
+    "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every matching log " +
+      "is counted, newest first, under one budget",
+  ),
   cursor: z.string().max(2000).optional().describe(
     "next_cursor from an incomplete answer: counts the rest, from exactly where it stopped",
   ),
+  ...windowArgs,
 });
+
+const countsSchema = z.object(Object.fromEntries(LEVELS.map((l) => [l, z.number().int()])) as Record<
+  (typeof LEVELS)[number],
+  z.ZodNumber
+>);
 
 const outputSchema = z.object({
   file: z.string(),
-  counts: z.object(Object.fromEntries(LEVELS.map((l) => [l, z.number().int()])) as Record<
-    (typeof LEVELS)[number],
-    z.ZodNumber
-  >).describe("lines per level; UNKNOWN: lines with no level"),
+  counts: countsSchema.describe("lines per level; UNKNOWN: lines with no level (with a window: lines in it)"),
   total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
-  last_line: z.number().int().describe("the number of the last line counted, from the file's start"),
+  last_line: z.number().int().nullable().describe(
+    "the number of the last line read, from the file's start (null when not known: after a time seek, or over many logs)",
+  ),
   next_cursor: z.string().nullable().describe("pass as cursor to count the rest"),
+  progress: z.boolean().describe(
+    "false when this page counted nothing within its budget (then there is no cursor: calling again would not help)",
+  ),
+  scanned_bytes: z.number().int().describe("bytes read by this call (probes of a time seek included)"),
+  logs: z.array(z.object({
+    file: z.string(),
+    complete: z.boolean(),
+    stop_reason: z.enum(["time_budget", "file_changed", "cancelled", "corrupt_gzip", "not_reached"])
+      .nullable(),
+    scanned_lines: z.number().int(),
+    counts: countsSchema.optional(),
+  })).optional().describe("a call over a glob: each matching log, in the order read (newest first)"),
+  ...timeFieldsSchema,
   complete: z.boolean().describe("every line of the file was counted"),
   stop_reason: z.enum(["time_budget", "file_changed", "cancelled", "corrupt_gzip"]).nullable().describe(
     "why not complete",
@@ -68,10 +100,11 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
     {
       title: "Count lines by level",
       description:
-        "Counts every line of a log by level (TRACE DEBUG INFO NOTICE WARN ERROR FATAL, UNKNOWN for " +
-        "lines with none), in one pass whose time grows with the file's size. Stops after LOGPEEK_LEVELS_MS ms " +
-        `(${deps.limits.levelsMs}) with complete false, the counts so far, and a next_cursor to count the rest. ` +
-        "Reads .gz logs through decompression.",
+        "Counts every line of a log (or of every log a glob matches, newest first) by level (TRACE DEBUG " +
+        "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
+        "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
+        `Stops after LOGPEEK_LEVELS_MS ms (${deps.limits.levelsMs}) with complete false, the counts so far, ` +
+        "and a next_cursor to count the rest. Reads .gz logs through decompression.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Count lines by level" },
@@ -92,27 +125,106 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  using log = await ctx.source.open(args.file);
-  const resume = args.cursor !== undefined
-    ? checkCursor(args.cursor, log, { k: "log_levels", f: log.name, q: "" }, ctx.cursorKey)
-    : undefined;
-  const r = await countLevels(log, {
-    ...ctx.limits,
-    resume,
-    signal: call?.signal,
-    onProgress: call?.progress,
-  });
-  const next_cursor = r.next
-    ? makeCursor(log, { k: "log_levels", f: log.name, q: "", ...r.next }, ctx.cursorKey)
-    : null;
-  const more = next_cursor
-    ? `\nTo count the rest, call log_levels again with cursor="${next_cursor}"; add the pages' counts up.`
+  const deadline = performance.now() + ctx.limits.levelsMs;
+  const windowed = args.since !== undefined || args.until !== undefined;
+  const query = windowed || isGlob(args.file)
+    ? queryHash({ since: args.since, until: args.until, file: isGlob(args.file) ? args.file : undefined })
     : "";
-  const stuck = r.stuck
-    ? "\nThis page counted nothing within LOGPEEK_LEVELS_MS: calling again may not help; raise it."
+  const zone = ctx.limits.tz;
+  const first = args.cursor !== undefined
+    ? readCursor(args.cursor, { k: "log_levels", q: query }, ctx.cursorKey)
+    : undefined;
+  const span = resolveSpan(args, zone, first);
+  const many = await overLogs<LevelsResult>(ctx, {
+    tool: "log_levels",
+    file: args.file,
+    query,
+    cursor: args.cursor,
+    bytes: Infinity,
+    deadline,
+    span,
+  }, (log, resume) =>
+    countLevels(log, {
+      ...ctx.limits,
+      deadline,
+      resume,
+      window: span ? windowFor(span, log, zone, resume) : undefined,
+      signal: call?.signal,
+      onProgress: call?.progress,
+    }));
+  const runs = many.runs;
+  const read = runs.reduce((n, r) => n + (r.page.time ? r.page.last_line : r.page.total_lines), 0);
+  requireTimestamps(span, runs.map((r) => r.page.time), read, args.file);
+  const counts = Object.fromEntries(
+    LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.counts[l], 0)]),
+  ) as LevelsResult["counts"];
+  const last = runs[runs.length - 1].page;
+  const known = !many.glob && (last.time?.lineKnown ?? true);
+  const r: LevelsResult = {
+    counts,
+    total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
+    last_line: last.last_line,
+    complete: many.complete,
+    stop_reason: many.complete ? null : last.stop_reason,
+    next: null,
+    stuck: !many.progress,
+    scanned_bytes: runs.reduce((n, x) => n + x.page.scanned_bytes, 0),
+  };
+  const time = timeFields(span, zone, runs.map((x) => x.page.time));
+  const logs = many.glob
+    ? [
+      ...runs.map((x) => ({
+        file: x.file,
+        complete: x.page.complete,
+        stop_reason: x.page.stop_reason as
+          | "time_budget"
+          | "file_changed"
+          | "cancelled"
+          | "corrupt_gzip"
+          | null,
+        scanned_lines: x.page.last_line,
+        counts: x.page.counts,
+      })),
+      ...many.pending.map((file) => ({
+        file,
+        complete: false,
+        stop_reason: "not_reached" as const,
+        scanned_lines: 0,
+        counts: undefined,
+      })),
+    ]
+    : undefined;
+  const shownFile = many.glob ? args.file : runs[0].file;
+  const next_cursor = many.next_cursor;
+  const more = next_cursor
+    ? `\nTo count the rest, call log_levels again with the same arguments and cursor="${next_cursor}"; add the pages' counts up.`
+    : "";
+  const stuck = !many.progress
+    ? "\nThis page counted nothing within LOGPEEK_LEVELS_MS, so no cursor is given: calling again would not help; raise it."
+    : "";
+  const perLog = logs
+    ? "\nlogs (newest first): " +
+      logs.map((l) =>
+        `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}` +
+        (l.counts
+          ? `: ${
+            LEVELS.filter((v) => l.counts![v] > 0).map((v) => `${v} ${l.counts![v]}`).join(", ") || "none"
+          }`
+          : "")
+      ).join("; ")
     : "";
   return okResult(
-    { file: log.name, ...r, next: undefined, stuck: undefined, next_cursor },
-    renderLevels(log.name, r) + more + stuck,
+    {
+      file: shownFile,
+      ...r,
+      last_line: known ? r.last_line : null,
+      next: undefined,
+      stuck: undefined,
+      next_cursor,
+      progress: many.progress,
+      logs,
+      ...time,
+    },
+    renderLevels(shownFile, r) + renderWindow(time) + perLog + more + stuck,
   );
 }

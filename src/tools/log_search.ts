@@ -8,9 +8,21 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { checkCursor, makeCursor, queryHash } from "../read/cursor.ts";
+import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
+import { isGlob } from "../source/log_source.ts";
+import { overLogs } from "./many_logs.ts";
+import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
+import {
+  renderWindow,
+  requireTimestamps,
+  resolveSpan,
+  timeFields,
+  timeFieldsSchema,
+  windowArgs,
+  windowFor,
+} from "./time_args.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { searchLog, type SearchResult } from "../read/search.ts";
 import {
@@ -21,14 +33,20 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { renderLine, renderStop } from "./render.ts";
+import { plural, renderLine, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 /** The most matches one call may ask for (issue #3; larger answers spill to an artifact). */
 export const MAX_LIMIT = 5000;
 
+/** The most context lines before and after a match (issue #12). */
+export const MAX_CONTEXT = 10;
+
 const inputSchema = z.object({
-  file: z.string().describe("the log, as log_files lists it"),
+  file: z.string().describe(
+    "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*, nginx/*: * and ? do " +
+      "not cross /, ** crosses folders): every matching log is read, newest first, under one budget",
+  ),
   text: z.string().min(1).max(100).refine((t) => !/[\r\n]/.test(t), {
     message: "text must be on one line: each line of the log is searched on its own",
   }).refine((t) => !t.includes("\uFFFD"), {
@@ -57,11 +75,40 @@ const inputSchema = z.object({
   limit: z.number().int().min(1).max(MAX_LIMIT).default(20).describe(
     `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with read_artifact`,
   ),
+  ...windowArgs,
+  context: z.number().int().min(0).max(MAX_CONTEXT).default(0).describe(
+    `lines of context before and after each match (0..${MAX_CONTEXT}), as grep -C shows them: each line once`,
+  ),
 });
 
-const outputSchema = z.object({
+const matchSchema = logLineSchema.extend({
+  file: z.string().optional().describe("the log it is in (a call over a glob)"),
+  before: z.array(logLineSchema).optional().describe(
+    "with context: the lines just before, not shown already",
+  ),
+  after: z.array(logLineSchema).optional().describe(
+    "with context: the lines just after, up to the next match",
+  ),
+});
+
+const logsSchema = z.array(z.object({
   file: z.string(),
-  matches: z.array(logLineSchema),
+  complete: z.boolean(),
+  stop_reason: z.enum([
+    "limit",
+    "time_budget",
+    "size_budget",
+    "file_changed",
+    "cancelled",
+    "corrupt_gzip",
+    "not_reached",
+  ]).nullable().describe("not_reached: the call stopped before this log (the cursor reads it)"),
+  scanned_lines: z.number().int(),
+})).optional().describe("a call over a glob: each matching log, in the order read (newest first)");
+
+const outputSchema = z.object({
+  file: z.string().describe("the log, or the glob"),
+  matches: z.array(matchSchema),
   scanned_lines: z.number().int().describe("lines read to their end"),
   complete: z.boolean().describe("the whole file was read and every match returned"),
   stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed", "cancelled", "corrupt_gzip"])
@@ -74,6 +121,12 @@ const outputSchema = z.object({
   next_cursor: z.string().nullable().describe(
     "pass as cursor to the same call to go on where this one stopped",
   ),
+  progress: z.boolean().describe(
+    "false when this page read nothing within its budget (then there is no cursor: calling again would not help)",
+  ),
+  scanned_bytes: z.number().int().describe("bytes read by this call (probes of a time seek included)"),
+  logs: logsSchema,
+  ...timeFieldsSchema,
   partially_tested: z.number().int().optional().describe(
     "regex, or ignore_case on a text with letters outside ASCII: lines longer than the 64 KiB (65,536 bytes) " +
       "that were tested; a match beyond that was not looked for",
@@ -91,18 +144,20 @@ const outputSchema = z.object({
  * @param text The text or pattern searched for.
  * @param r The search's result.
  * @param kind What `text` is: a literal (default), a literal in either case, or a pattern.
+ * @param scope What a complete answer read, when not simply the whole file (many logs, a window).
  */
 export function searchHeader(
   file: string,
   text: string,
   r: SearchResult,
   kind: { regex?: boolean; ignore_case?: boolean } = {},
+  scope?: string,
 ): string {
   const what = `${kind.regex ? "pattern" : "text"} "${printable(text)}"${
     kind.ignore_case ? " (ignoring case)" : ""
   }`;
   return `${printable(file)}: ${r.matches.length} match(es) for ${what}; ` +
-    renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS") +
+    (r.complete && scope ? scope : renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS")) +
     (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
     (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
 }
@@ -120,11 +175,13 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
       title: "Search a log",
       description:
         "Finds lines holding a literal text, or matching an RE2 regular expression (optionally of one " +
-        "level), from the file's start, with " +
-        "exact line numbers. Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
-        `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}), and says so: ` +
-        "complete is true only when the whole file was read. Zero matches with complete false proves nothing: " +
-        "pass next_cursor as cursor to go on where it stopped. Options: level, ignore_case, regex. Reads .gz logs.",
+        "level, in a time window since/until, with context lines), with exact line numbers, in one log or in " +
+        "every log a glob matches (newest first). Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
+        `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}) for the whole call, ` +
+        "and says so: complete is true only when every log was read to its end (or, in a window, past it). " +
+        "Zero matches with complete false proves nothing: pass next_cursor as cursor to go on where it stopped. " +
+        "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
+        "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Search a log" },
@@ -145,66 +202,168 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  using log = await ctx.source.open(args.file);
+  const deadline = performance.now() + ctx.limits.searchMs;
   const query = queryHash({
     text: args.text,
     level: args.level,
     ignore_case: args.ignore_case,
     regex: args.regex,
+    since: args.since,
+    until: args.until,
+    context: args.context || undefined,
+    file: isGlob(args.file) ? args.file : undefined,
   });
-  const resume = args.cursor !== undefined
-    ? checkCursor(args.cursor, log, { k: "log_search", f: log.name, q: query }, ctx.cursorKey)
+  const zone = ctx.limits.tz;
+  const first = args.cursor !== undefined
+    ? readCursor(args.cursor, { k: "log_search", q: query }, ctx.cursorKey)
     : undefined;
-  const r = await searchLog(log, {
-    ...ctx.limits,
-    text: args.text,
-    level: args.level,
-    limit: args.limit,
-    redact: ctx.redact,
-    ignoreCase: args.ignore_case,
-    regex: args.regex,
-    resume,
-    signal: call?.signal,
-    onProgress: call?.progress,
-    patterns: ctx.patterns,
-  });
-  const next_cursor = r.next
-    ? makeCursor(log, { k: "log_search", f: log.name, q: query, ...r.next }, ctx.cursorKey)
-    : null;
-  const header = searchHeader(log.name, args.text, r, args);
-  const partial = r.partially_tested
-    ? `\n${r.partially_tested} line(s) were longer than the 64 KiB (65,536 bytes) ${
-      args.regex ? "a pattern" : "a case-insensitive text with letters outside ASCII"
+  const span = resolveSpan(args, zone, first);
+  let found = 0;
+  const many = await overLogs<SearchResult>(ctx, {
+    tool: "log_search",
+    file: args.file,
+    query,
+    cursor: args.cursor,
+    bytes: ctx.limits.searchBytes,
+    deadline,
+    span,
+  }, (log, resume, bytesLeft) =>
+    searchLog(log, {
+      ...ctx.limits,
+      searchBytes: Math.max(0, bytesLeft),
+      deadline,
+      text: args.text,
+      level: args.level,
+      limit: args.limit - found,
+      redact: ctx.redact,
+      ignoreCase: args.ignore_case,
+      regex: args.regex,
+      resume,
+      window: span ? windowFor(span, log, zone, resume) : undefined,
+      context: args.context,
+      signal: call?.signal,
+      onProgress: call?.progress,
+      patterns: ctx.patterns,
+    }).then((r) => {
+      found += r.matches.length;
+      return r;
+    }));
+  const runs = many.runs;
+  const last = runs[runs.length - 1].page;
+  const scannedLines = runs.reduce((n, r) => n + r.page.scanned_lines, 0);
+  requireTimestamps(span, runs.map((r) => r.page.time), scannedLines, args.file);
+  const flatContexts = runs.flatMap((r) => r.page.contexts ?? r.page.matches.map(() => undefined));
+  const matches = runs.flatMap((r) =>
+    r.page.matches.map((m, i) => ({
+      ...m,
+      ...(many.glob ? { file: r.file } : {}),
+      ...(r.page.contexts ? { before: r.page.contexts[i].before, after: r.page.contexts[i].after } : {}),
+    }))
+  );
+  const partial = runs.reduce((n, r) => n + (r.page.partially_tested ?? 0), 0);
+  const result: SearchResult = {
+    matches,
+    scanned_lines: scannedLines,
+    complete: many.complete,
+    stop_reason: many.complete ? null : (last.stop_reason ?? (many.next_cursor ? "time_budget" : null)),
+    replaced_bytes: runs.reduce((n, r) => n + r.page.replaced_bytes, 0),
+    redactions: runs.reduce((n, r) => n + r.page.redactions, 0),
+    next: null,
+    stuck: !many.progress,
+    scanned_bytes: runs.reduce((n, r) => n + r.page.scanned_bytes, 0),
+    partially_tested: partial,
+  };
+  const time = timeFields(span, zone, runs.map((r) => r.page.time));
+  const logs = many.glob
+    ? [
+      ...runs.map((r) => ({
+        file: r.file,
+        complete: r.page.complete,
+        stop_reason: r.page.stop_reason,
+        scanned_lines: r.page.scanned_lines,
+      })),
+      ...many.pending.map((file) => ({
+        file,
+        complete: false,
+        stop_reason: "not_reached" as const,
+        scanned_lines: 0,
+      })),
+    ]
+    : undefined;
+  const shownFile = many.glob ? args.file : runs[0].file;
+  const skipped = runs.some((x) => x.page.time && (x.page.time.order === "seek" || x.page.time.endedEarly));
+  const scope = many.glob || skipped
+    ? `complete: ${many.glob ? `every matching log (${runs.length}) was read` : "the window was read"}` +
+      `${skipped ? ", the lines outside the window skipped where the log is in time order" : ""} (${
+        plural(scannedLines, "line")
+      } read)`
+    : undefined;
+  const header = searchHeader(shownFile, args.text, result, args, scope) +
+    renderWindow(time) +
+    (logs ? `\n${renderLogs(logs)}` : "");
+  const next_cursor = many.next_cursor;
+  const partialNote = partial
+    ? `\n${partial} line(s) were longer than the ${
+      args.regex ? "64 KiB (65,536 bytes) a pattern" : "part of a line a case-insensitive or windowed text"
     } is tested on: a match beyond that was not looked for` +
       (args.regex ? ", and an end anchor `$` may have matched at the cut." : ".")
     : "";
-  const stuck = r.stuck
-    ? (next_cursor
-      ? "\nThis page got nowhere within its budget: calling again with the same budgets may not help; raise " +
-        "LOGPEEK_SEARCH_MS or LOGPEEK_SEARCH_BYTES."
-      : `\nNo cursor: the pattern did not finish on line ${
-        r.scanned_lines + 1
-      } within the time budget, and would ` +
-        "not next time either: simplify the pattern, or raise LOGPEEK_SEARCH_MS.")
+  const stuck = !many.progress
+    ? "\nThis page read nothing within its budget, so no cursor is given: calling again with the same " +
+      "budgets would not help; raise LOGPEEK_SEARCH_MS or LOGPEEK_SEARCH_BYTES, or simplify the pattern."
     : "";
   const more = next_cursor
-    ? `\nTo go on from where this stopped, call log_search again with the same text and cursor="${next_cursor}".`
+    ? `\nTo go on from where this stopped, call log_search again with the same arguments and cursor="${next_cursor}".`
     : "";
+  // One item a line: a match, a context line, a separator or a log's heading; the matches shown are
+  // those whose lines are all shown.
+  const blocks = args.context > 0
+    ? renderContextBlocks(matches.map((m, i) => ({
+      line: m,
+      context: flatContexts[i]!,
+      file: many.glob ? m.file : undefined,
+    })))
+    : matches.map((m, i) =>
+      many.glob && (i === 0 || matches[i - 1].file !== m.file)
+        ? [renderFileHeading(m.file!), renderLine(m)]
+        : [renderLine(m)]
+    );
+  const items = blocks.flat();
+  const lastItemOf: number[] = [];
+  blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
   const out = spill(
     ctx,
     "log_search",
-    header + more + stuck + partial,
-    r.matches.map(renderLine),
-    r.matches.map((l) => l.level),
+    header + more + stuck + partialNote,
+    items,
+    matches.map((m) => m.level),
   );
+  const shownMatches = out.shown >= items.length
+    ? matches.length
+    : lastItemOf.filter((k) => k <= out.shown).length;
   return okResult({
-    file: log.name,
-    ...r,
-    matches: r.matches.slice(0, out.shown),
+    file: shownFile,
+    ...result,
+    matches: matches.slice(0, shownMatches),
     next: undefined,
     stuck: undefined,
     next_cursor,
+    progress: many.progress,
+    logs,
+    ...time,
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);
+}
+
+/** The per-log list of a call over a glob, as text. */
+function renderLogs(
+  logs: { file: string; complete: boolean; stop_reason: string | null; scanned_lines: number }[],
+): string {
+  return "logs (newest first): " +
+    logs.map((l) =>
+      `${printable(l.file)} ${
+        l.complete ? "complete" : `NOT complete (${l.stop_reason})`
+      }, ${l.scanned_lines} line(s)`
+    ).join("; ");
 }

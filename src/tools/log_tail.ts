@@ -21,12 +21,22 @@ import {
   type ToolDeps,
 } from "./deps.ts";
 import { renderLine } from "./render.ts";
+import {
+  renderWindow,
+  requireTimestamps,
+  resolveSpan,
+  timeFields,
+  timeFieldsSchema,
+  windowArgs,
+  windowFor,
+} from "./time_args.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 const inputSchema = z.object({
   file: z.string().describe("the log, as log_files lists it"),
   lines: z.number().int().min(1).max(200).default(20).describe("how many lines at most (1..200)"),
   level: levelSchema.optional().describe("keep only lines of this level"),
+  ...windowArgs,
 });
 
 const outputSchema = z.object({
@@ -36,6 +46,12 @@ const outputSchema = z.object({
   dropped_partial: z.boolean().describe("the window began inside a line; that fragment was dropped"),
   replaced_bytes: z.number().int().describe("invalid UTF-8 bytes replaced by U+FFFD in the returned lines"),
   redactions: z.number().int().describe("secrets masked in the returned lines"),
+  scanned_bytes: z.number().int().describe("bytes read (probes of a time seek included)"),
+  unplaced_lines: z.number().int().optional().describe(
+    "with a window: lines at the tail window's start with no timestamp of their own whose time is not known " +
+      "(the timestamped line before them lies before the window): not returned",
+  ),
+  ...timeFieldsSchema,
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
@@ -71,7 +87,9 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
         `it reads at most the last ${deps.limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's ` +
         "size; line numbers are given only when that window covers the whole file, and a fragment at the " +
         "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
-        "so its line numbers are known. A long answer shows the newest lines and saves all in an artifact.",
+        "so its line numbers are known. since/until keep the lines of a time window: with until, the tail " +
+        "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
+        "A long answer shows the newest lines and saves all in an artifact.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Tail a log" },
@@ -93,6 +111,8 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  */
 export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
   using log = await ctx.source.open(args.file);
+  const zone = ctx.limits.tz;
+  const span = resolveSpan(args, zone, undefined);
   const r = await tailLog(log, {
     ...ctx.limits,
     lines: args.lines,
@@ -100,13 +120,21 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     redact: ctx.redact,
     gzipMs: ctx.limits.levelsMs,
     signal: call?.signal,
+    window: span ? windowFor(span, log, zone, undefined) : undefined,
   });
-  const header = tailHeader(log.name, r, ctx.limits.tailBytes, args.level);
+  requireTimestamps(span, [r.time], r.scanned_bytes > 0 ? 1 : 0, log.name);
+  const time = timeFields(span, zone, [r.time]);
+  const header = tailHeader(log.name, r, ctx.limits.tailBytes, args.level) + renderWindow(time) +
+    (r.unplaced_lines
+      ? `; ${r.unplaced_lines} line(s) at the tail window's start had no timestamp and their time is not known`
+      : "");
   // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.
   const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level), true);
   return okResult({
     file: log.name,
     ...r,
+    time: undefined,
+    ...time,
     lines: r.lines.slice(out.from, out.from + out.shown),
     artifact: out.artifact,
     spill_summary: out.summary,

@@ -1,0 +1,204 @@
+/**
+ * Time windows over log lines (issue #12): `since` (inclusive) and `until` (exclusive), each line's time,
+ * and the order the lines' times keep.
+ *
+ * A line's time is the timestamp in its header (`timestamp.ts`); a line without one (a stack-trace line)
+ * has the time of the last timestamped line before it, and a line before any timestamped line has none
+ * and is in no window. A log is **ordered within slack W** ({@linkcode TIME_SLACK_MS}) when every line's
+ * time is at least the greatest time of any earlier line minus W. Under that rule a timed line Z with
+ * t(Z) ≥ until + W has no line after it with t < until (each later line has t ≥ t(Z) − W ≥ until), so a
+ * scan may stop at Z; `time_seek.ts` proves the same for where a scan may start. A line read with
+ * t < (greatest time so far) − W breaks the rule: the scan then reads to the end (and a scan that was
+ * started by a seek starts again from the log's start).
+ *
+ * @module
+ */
+
+import type { ReadableLog, ResumePoint } from "./readable_log.ts";
+import { seekTime } from "./time_seek.ts";
+
+/** The time of a line's header, epoch ms, or NaN when it has none (`LineClock.timeOf`). */
+export type TimeOf = (buf: Uint8Array, start: number, end: number) => number;
+
+/**
+ * The slack W of the order rule, in ms: how far a line's time may fall behind the greatest earlier one
+ * and the log still count as ordered (writers on several threads stamp lines a little out of order).
+ */
+export const TIME_SLACK_MS = 5000;
+
+/** A window: epoch ms, `since` inclusive, `until` exclusive; −∞ and +∞ for an open side. */
+export interface TimeSpan {
+  since: number;
+  until: number;
+}
+
+/** What a scan carries from one page to the next (in the cursor): the last time, the greatest time. */
+export interface TimeCarry {
+  /** The time of the last timestamped line read (NaN: none yet). */
+  last: number;
+  /** The greatest time read so far (−∞: none yet). */
+  max: number;
+}
+
+/**
+ * The times of one scan's lines, in file order: each line's time, whether it is in the window, whether the
+ * scan may stop, and the span and order seen.
+ */
+export class LineTimes {
+  /** Earliest and latest timestamps read (NaN: none). */
+  earliest = NaN;
+  latest = NaN;
+  /** Lines read that had no timestamp of their own. */
+  untimed = 0;
+  /** A line fell behind the greatest earlier time by more than the slack. */
+  disorder = false;
+  /** The time of the last timestamped line (untimed lines take it). */
+  last: number;
+  /** The greatest time read. */
+  max: number;
+
+  /**
+   * @param timeOf The header parser.
+   * @param span The window.
+   * @param carry The state a resumed page starts from.
+   * @param slackMs The slack W.
+   */
+  constructor(
+    readonly timeOf: TimeOf,
+    readonly span: TimeSpan,
+    carry?: TimeCarry,
+    readonly slackMs: number = TIME_SLACK_MS,
+  ) {
+    this.last = carry?.last ?? NaN;
+    this.max = carry?.max ?? -Infinity;
+  }
+
+  /**
+   * The time of the line `buf[start, end)` (its own, or the last timestamped line's), noting span, order
+   * and untimed lines. Call once per line, in file order.
+   */
+  see(buf: Uint8Array, start: number, end: number): number {
+    const t = this.timeOf(buf, start, end);
+    if (t !== t) { // NaN: no timestamp of its own
+      this.untimed++;
+      return this.last;
+    }
+    if (t < this.max - this.slackMs) this.disorder = true;
+    if (t > this.max) this.max = t;
+    if (!(t >= this.earliest)) this.earliest = t;
+    if (!(t <= this.latest)) this.latest = t;
+    this.last = t;
+    return t;
+  }
+
+  /** True when time `t` (from {@linkcode see}) is in the window (NaN never is). */
+  inside(t: number): boolean {
+    return t >= this.span.since && t < this.span.until;
+  }
+
+  /**
+   * True when no later line can be in the window: `t` is at least `until` + slack and no line so far broke
+   * the order (see the module's rule).
+   */
+  pastEnd(t: number): boolean {
+    return !this.disorder && t >= this.span.until + this.slackMs;
+  }
+
+  /** What the next page starts from. */
+  carry(): TimeCarry {
+    return { last: this.last, max: this.max };
+  }
+}
+
+/** True when `span` bounds nothing (no `since`, no `until`). */
+export function openSpan(span: TimeSpan | undefined): boolean {
+  return !span || (span.since === -Infinity && span.until === Infinity);
+}
+
+/** A read's time window (`log_search`, `log_levels`, `log_tail`), and what a resumed page carries. */
+export interface WindowOptions {
+  /** The window, epoch ms. */
+  span: TimeSpan;
+  /** Reads a line's header time. */
+  timeOf: TimeOf;
+  /** From a cursor: the last and greatest times of the pages before. */
+  carry?: TimeCarry;
+  /** From a cursor: false when the first page started after a seek (line numbers unknown). */
+  lineKnown?: boolean;
+  /** No seek (a gzip log cannot; a test compares with the full scan). */
+  noSeek?: boolean;
+}
+
+/** How a windowed search went about the log's order (`time_window.ts`). */
+export interface TimeReport {
+  /** Earliest and latest timestamps read (epoch ms; NaN: none). */
+  earliest: number;
+  latest: number;
+  /** Lines read without a timestamp of their own. */
+  untimed: number;
+  /** What the next page carries. */
+  carry: TimeCarry;
+  /**
+   * `seek`: entered by a binary search (`probes` probes), the log in order within the slack as far as read;
+   * `in_order`: read from the start (or the cursor), in order, maybe stopped early past `until`;
+   * `out_of_order`: times out of order (at the probes or while reading): read in full, no early stop.
+   */
+  order: "seek" | "in_order" | "out_of_order";
+  /** Probes of the seek (0: none). */
+  probes: number;
+  /** The page stopped before the log's end because no later line can be in the window. */
+  endedEarly: boolean;
+  /** Line numbers are known (read from the log's start). */
+  lineKnown: boolean;
+}
+
+/** How a windowed read enters a log ({@linkcode planWindow}). */
+export interface WindowPlan {
+  /** Where to start: a seek's point (line numbers then unknown), or null (the start, or the cursor). */
+  from: ResumePoint | null;
+  /** `seek`, `in_order` (no break seen at the probes) or `out_of_order` (no early stop, no seek). */
+  order: TimeReport["order"];
+  /** The probes made, and the bytes they read. */
+  probes: number;
+  bytesRead: number;
+}
+
+/**
+ * How a windowed read enters a plain log: with `since` on a first page, a binary search over timestamps
+ * (`time_seek.ts`) for a timed line before `since − W`; otherwise (a resumed page, or only `until`) the
+ * same probes toward `until + W` (or `since − W`) only to check the order, so that a log found out of
+ * order at the probes is never cut short at `until`. A gzip log (no offsets to probe) or `noSeek`: read
+ * from the start, its order checked only while reading.
+ *
+ * @param log The open log.
+ * @param win The window.
+ * @param resumed True for a page after the first (from a cursor).
+ * @returns Where to start and what the order is.
+ */
+export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolean): WindowPlan {
+  const none = { from: null, order: "in_order" as const, probes: 0, bytesRead: 0 };
+  const { since, until } = win.span;
+  if (log.gzip || win.noSeek || (since === -Infinity && until === Infinity)) return none;
+  const opts = { slackMs: TIME_SLACK_MS };
+  if (!resumed && since !== -Infinity) {
+    const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, opts);
+    const base = { probes: s.probes, bytesRead: s.bytesRead };
+    if (!s.ordered) return { ...base, from: null, order: "out_of_order" };
+    if (s.off > log.bomLength) {
+      return { ...base, from: { off: s.off, ls: s.off, line: 0, pending: false, skip: 0 }, order: "seek" };
+    }
+    return { ...base, from: null, order: "in_order" };
+  }
+  const c = seekTime(
+    log,
+    win.timeOf,
+    until !== Infinity ? until + TIME_SLACK_MS : since - TIME_SLACK_MS,
+    opts,
+  );
+  return {
+    from: null,
+    order: c.ordered ? "in_order" : "out_of_order",
+    probes: c.probes,
+    bytesRead: c.bytesRead,
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * One call over one log or over many (issue #12): `file` may be a glob, matched against the names
+ * `log_files` gives; the logs are read newest first (modified time), under one budget, and `next_cursor`
+ * goes on across logs exactly where the call stopped.
+ *
+ * A cursor over many logs names the log it stopped in (its name's hash), a hash of the set of matching
+ * names, and which of them are done (a bit each, in name order): the next page lists the logs again and
+ * goes on with those not done, newest first, so a log whose modified time changed meanwhile (it is still
+ * written) is neither lost nor read twice. When the set of matching names changed (a rotation), the
+ * cursor is refused as `file_changed`: the call starts again.
+ *
+ * @module
+ */
+
+import { checkCursorLog, type Cursor, cursorNames, fnv1a, makeCursor, readCursor } from "../read/cursor.ts";
+import type { ReadableLog, ResumePoint } from "../read/readable_log.ts";
+import type { StopReason } from "../read/scanner.ts";
+import type { TimeReport } from "../read/search.ts";
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import { isGlob, matchingLogs } from "../source/log_source.ts";
+import type { TimeSpan } from "../read/time_window.ts";
+import type { ToolContext } from "./deps.ts";
+
+/** The most logs one call over a glob reads. */
+export const MAX_LOGS = 1000;
+
+/** What one log's page must say for the call to go on (a `SearchResult` or a `LevelsResult` has it). */
+export interface LogPage {
+  complete: boolean;
+  stop_reason: StopReason | null;
+  next: ResumePoint | null;
+  stuck: boolean;
+  scanned_bytes: number;
+  time?: TimeReport;
+}
+
+/** One log read by the call, with its page. */
+export interface LogRun<P extends LogPage> {
+  /** The log's name. */
+  file: string;
+  page: P;
+}
+
+/** What {@linkcode overLogs} did. */
+export interface OverLogs<P extends LogPage> {
+  /** The logs read, in the order read. */
+  runs: LogRun<P>[];
+  /** True when `file` was a glob. */
+  glob: boolean;
+  /** Every matching log read to its end, everything returned. */
+  complete: boolean;
+  /** Where the next page goes on, or null. */
+  next_cursor: string | null;
+  /** False when the page read nothing within its budget (then no cursor is given). */
+  progress: boolean;
+  /** Logs matching the glob not read at all by this page (a later page reads them). */
+  pending: string[];
+}
+
+/** A call over logs: the tool, the `file` argument, the query hash, the cursor given, and the budgets. */
+export interface ManyCall {
+  tool: Cursor["k"];
+  file: string;
+  query: string;
+  cursor?: string;
+  /** The byte budget of the whole call. */
+  bytes: number;
+  /** When the whole call must end (`performance.now()` ms). */
+  deadline: number;
+  /** The window's instants as resolved by the first page (kept in the cursor). */
+  span?: TimeSpan;
+}
+
+/** How one log is read: from its start, or from the cursor's point, until the shared deadline. */
+export type ReadOne<P extends LogPage> = (
+  log: ReadableLog,
+  resume: Cursor | undefined,
+  bytesLeft: number,
+) => Promise<P>;
+
+/** The bits of a done set, base64url (a bit per name in sorted order). */
+function packDone(done: boolean[]): string {
+  const bytes = new Uint8Array(Math.ceil(done.length / 8));
+  done.forEach((d, i) => {
+    if (d) bytes[i >> 3] |= 1 << (i & 7);
+  });
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "") || "A";
+}
+
+function unpackDone(text: string, n: number): boolean[] {
+  const bin = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Array.from({ length: n }, (_, i) => ((bin.charCodeAt(i >> 3) || 0) >> (i & 7) & 1) === 1);
+}
+
+/**
+ * Reads one log, or every log a glob matches, newest first, until the page's budget (`bytes`, and the
+ * deadline `one` keeps) or the caller's limit stops it.
+ *
+ * @param ctx The tool context (the source, the cursor key).
+ * @param call The tool, the `file` argument, the query hash, the cursor given, and the byte budget.
+ * @param one Reads one log (its page).
+ * @returns The pages, and where the next call goes on.
+ * @throws {ToolError} what opening the one log throws; `not_found` for a glob that matches nothing
+ *   (naming the closest logs); `invalid_cursor`; `file_changed` when the logs a glob matches changed.
+ */
+export async function overLogs<P extends LogPage>(
+  ctx: ToolContext,
+  call: ManyCall,
+  one: ReadOne<P>,
+): Promise<OverLogs<P>> {
+  const cursor = call.cursor !== undefined
+    ? readCursor(call.cursor, { k: call.tool, q: call.query }, ctx.cursorKey)
+    : undefined;
+  if (!isGlob(call.file)) {
+    using log = await ctx.source.open(call.file);
+    if (cursor) {
+      if (cursor.g !== "") {
+        throw new ToolError("invalid_cursor", "the cursor belongs to a call over many logs (a glob)");
+      }
+      checkCursorLog(cursor, log, log.name);
+    }
+    const page = await one(log, cursor, call.bytes);
+    const next = page.next && !page.stuck ? cursorFor(ctx, call, log, page, "", "") : null;
+    return {
+      runs: [{ file: log.name, page }],
+      glob: false,
+      complete: page.complete,
+      next_cursor: next,
+      progress: !page.stuck,
+      pending: [],
+    };
+  }
+  const entries = matchingLogs(ctx.source, call.file, MAX_LOGS);
+  const names = entries.map((e) => e.file).sort();
+  const g = fnv1a(new TextEncoder().encode(names.join("\n")));
+  let done = names.map(() => false);
+  if (cursor) {
+    if (cursor.g !== g) {
+      throw new ToolError(
+        cursor.g === "" ? "invalid_cursor" : "file_changed",
+        cursor.g === ""
+          ? "the cursor belongs to a call over one log, not a glob"
+          : `the logs matching ${printable(call.file)} changed since the last page (rotated?): start again ` +
+            "without cursor",
+      );
+    }
+    done = unpackDone(cursor.dn, names.length);
+  }
+  const index = new Map(names.map((n, i) => [n, i]));
+  const order = entries.filter((e) => !done[index.get(e.file)!]);
+  // The log the cursor stopped in goes first (it was the newest not done when the last page read it).
+  const current = cursor ? order.findIndex((e) => cursorNames(cursor, e.file)) : -1;
+  if (cursor && current < 0) {
+    throw new ToolError("invalid_cursor", "the cursor names no log that is still to be read; start again");
+  }
+  if (current > 0) order.unshift(...order.splice(current, 1));
+  const runs: LogRun<P>[] = [];
+  let bytesLeft = call.bytes;
+  for (let k = 0; k < order.length; k++) {
+    const name = order[k].file;
+    using log = await ctx.source.open(name);
+    const resume = k === 0 && cursor ? cursor : undefined;
+    if (resume) checkCursorLog(resume, log, name);
+    const page = await one(log, resume, bytesLeft);
+    runs.push({ file: name, page });
+    bytesLeft -= page.scanned_bytes;
+    const stop = page.stop_reason;
+    if (stop === "limit" || stop === "time_budget" || stop === "size_budget" || stop === "cancelled") {
+      const next = stop !== "cancelled" && page.next && !page.stuck
+        ? cursorFor(ctx, call, log, page, g, packDone(done))
+        : null;
+      return {
+        runs,
+        glob: true,
+        complete: false,
+        next_cursor: next,
+        progress: !page.stuck,
+        pending: rest(order, k),
+      };
+    }
+    // Read to its end (or to damage it cannot get past): done.
+    done[index.get(name)!] = true;
+    if (k + 1 < order.length && (bytesLeft <= 0 || performance.now() >= call.deadline)) {
+      // Stopped between two logs: the cursor points at the start of the next one.
+      using nextLog = await ctx.source.open(order[k + 1].file);
+      const start: ResumePoint = {
+        off: nextLog.bomLength,
+        ls: nextLog.bomLength,
+        line: 0,
+        pending: false,
+        skip: 0,
+      };
+      const next = makeCursor(nextLog, {
+        k: call.tool,
+        f: nextLog.name,
+        q: call.query,
+        ...start,
+        ...instants(call.span),
+        g,
+        dn: packDone(done),
+      }, ctx.cursorKey);
+      return {
+        runs,
+        glob: true,
+        complete: false,
+        next_cursor: next,
+        progress: true,
+        pending: rest(order, k),
+      };
+    }
+  }
+  return {
+    runs,
+    glob: true,
+    complete: runs.every((r) => r.page.complete),
+    next_cursor: null,
+    progress: true,
+    pending: [],
+  };
+}
+
+/** A window's instants as a cursor keeps them (null: open). */
+function instants(span?: TimeSpan): { t0: number | null; t1: number | null } {
+  const finite = (x: number) => (Number.isFinite(x) ? Math.round(x) : null);
+  return { t0: span ? finite(span.since) : null, t1: span ? finite(span.until) : null };
+}
+
+/** The names of the logs after the `k`-th. */
+function rest(order: { file: string }[], k: number): string[] {
+  return order.slice(k + 1).map((e) => e.file);
+}
+
+/** The cursor for the page after `page`, which stopped in `log`. */
+function cursorFor(
+  ctx: ToolContext,
+  call: ManyCall,
+  log: ReadableLog,
+  page: LogPage,
+  g: string,
+  dn: string,
+): string {
+  const t = page.time;
+  const finite = (x: number) => (Number.isFinite(x) ? Math.round(x) : null);
+  return makeCursor(log, {
+    k: call.tool,
+    f: log.name,
+    q: call.query,
+    ...page.next!,
+    ...instants(call.span),
+    lt: t ? finite(t.carry.last) : null,
+    mx: t ? finite(t.carry.max) : null,
+    nk: t ? t.lineKnown : true,
+    g,
+    dn,
+  }, ctx.cursorKey);
+}

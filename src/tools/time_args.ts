@@ -1,0 +1,190 @@
+/**
+ * The time window arguments of `log_search`, `log_levels` and `log_tail` (issue #12): `since` (inclusive)
+ * and `until` (exclusive), each an RFC 3339 / ISO 8601 instant or a duration back from now; and the time
+ * fields every windowed answer carries.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import type { Cursor } from "../read/cursor.ts";
+import { formatInstant, parseInstant } from "../read/instant.ts";
+import type { ReadableLog } from "../read/readable_log.ts";
+import type { TimeReport, WindowOptions } from "../read/search.ts";
+import { lineClock } from "../read/timestamp.ts";
+import type { TimeSpan } from "../read/time_window.ts";
+import { TIME_SLACK_MS } from "../read/time_window.ts";
+
+const instant = (side: string) =>
+  z.string().min(1).max(64).optional().describe(
+    `${side}: an RFC 3339 / ISO 8601 instant (2024-05-01T10:02:00Z; 2024-05-01 10:02; without a zone it is ` +
+      "read in LOGPEEK_TZ), or a duration back from now (-30s, -15m, -2h, -3d). Each line's time is the " +
+      "timestamp in its header; a line without one (a stack-trace line) has the time of the timestamped " +
+      "line before it",
+  );
+
+/** The zod fields `since` and `until`. */
+export const windowArgs = {
+  since: instant("keep lines at or after this time (inclusive)"),
+  until: instant("keep lines before this time (exclusive)"),
+};
+
+/** The zod fields of a windowed answer (all null or absent without a window). */
+export const timeFieldsSchema = {
+  window: z.object({
+    since: z.string().nullable(),
+    until: z.string().nullable(),
+    zone: z.string().describe("the zone timestamps without one were read in (LOGPEEK_TZ)"),
+  }).nullable().optional().describe("the window asked for, as RFC 3339 instants; null without since/until"),
+  first_time: z.string().nullable().optional().describe(
+    "the earliest timestamp read by this answer (RFC 3339, with the zone's offset)",
+  ),
+  last_time: z.string().nullable().optional().describe("the latest timestamp read by this answer"),
+  untimed_lines: z.number().int().optional().describe(
+    "lines read that had no timestamp of their own (they take the time of the timestamped line before)",
+  ),
+  time_order: z.enum(["seek", "in_order", "out_of_order"]).optional().describe(
+    "seek: the log was entered by a binary search over timestamps (it is in time order within " +
+      `${TIME_SLACK_MS / 1000} s as far as read); in_order: read from its start (or the cursor), in order; ` +
+      "out_of_order: timestamps out of order, so every line was read and tested",
+  ),
+};
+
+/** The arguments that may carry a window. */
+export interface WindowArgs {
+  since?: string;
+  until?: string;
+}
+
+/**
+ * The window of a call: its instants from the cursor (a resumed page keeps what the first one resolved,
+ * so `-15m` does not move), else from the arguments, read at `nowMs`.
+ *
+ * @param args `since` and `until`.
+ * @param zone The zone of instants without one (`LOGPEEK_TZ`).
+ * @param cursor The cursor, when resumed.
+ * @param nowMs Now, epoch ms.
+ * @returns The span, or undefined without `since` and `until`.
+ * @throws {ToolError} `invalid_time` for an argument that is no instant or duration, or an empty window.
+ */
+export function resolveSpan(
+  args: WindowArgs,
+  zone: string,
+  cursor: Cursor | undefined,
+  nowMs = Date.now(),
+): TimeSpan | undefined {
+  if (args.since === undefined && args.until === undefined) return undefined;
+  const read = (text: string | undefined, kept: number | null | undefined, open: number, name: string) => {
+    if (text === undefined) return open;
+    if (cursor && kept !== null && kept !== undefined) return kept;
+    try {
+      return parseInstant(text, nowMs, zone);
+    } catch (e) {
+      throw new ToolError("invalid_time", `${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const span = {
+    since: read(args.since, cursor?.t0, -Infinity, "since"),
+    until: read(args.until, cursor?.t1, Infinity, "until"),
+  };
+  if (!(span.since < span.until)) {
+    throw new ToolError(
+      "invalid_time",
+      `the window is empty: since (${formatInstant(span.since, zone)}) is not before until ` +
+        `(${formatInstant(span.until, zone)})`,
+    );
+  }
+  return span;
+}
+
+/**
+ * The window options for reading `log`: its clock (the year of year-less timestamps from its modified
+ * time), and what a cursor carries.
+ */
+export function windowFor(
+  span: TimeSpan,
+  log: ReadableLog,
+  zone: string,
+  cursor: Cursor | undefined,
+): WindowOptions {
+  const clock = lineClock({ zone, modifiedMs: log.modifiedMs ?? null });
+  return {
+    span,
+    timeOf: (buf, s, e) => clock.timeOf(buf, s, e),
+    carry: cursor ? { last: cursor.lt ?? NaN, max: cursor.mx ?? -Infinity } : undefined,
+    lineKnown: cursor ? cursor.nk : true,
+  };
+}
+
+/** The time fields of an answer over one or more pages' reports. */
+export function timeFields(
+  span: TimeSpan | undefined,
+  zone: string,
+  reports: (TimeReport | undefined)[],
+): Record<string, unknown> {
+  if (!span) return {};
+  const seen = reports.filter((r): r is TimeReport => r !== undefined);
+  const earliest = Math.min(...seen.map((r) => r.earliest).filter((t) => t === t));
+  const latest = Math.max(...seen.map((r) => r.latest).filter((t) => t === t));
+  const order = seen.some((r) => r.order === "out_of_order")
+    ? "out_of_order"
+    : seen.some((r) => r.order === "seek")
+    ? "seek"
+    : "in_order";
+  return {
+    window: {
+      since: Number.isFinite(span.since) ? formatInstant(span.since, zone) : null,
+      until: Number.isFinite(span.until) ? formatInstant(span.until, zone) : null,
+      zone,
+    },
+    first_time: Number.isFinite(earliest) ? formatInstant(earliest, zone) : null,
+    last_time: Number.isFinite(latest) ? formatInstant(latest, zone) : null,
+    untimed_lines: seen.reduce((n, r) => n + r.untimed, 0),
+    time_order: order,
+  };
+}
+
+/**
+ * Refuses an answer that read lines but no timestamp at all: no line could be placed in the window, and
+ * an empty answer would read as "nothing happened then".
+ *
+ * @param span The window (nothing is refused without one).
+ * @param reports The pages' time reports.
+ * @param lines Lines read.
+ * @param what The log or glob, for the message.
+ * @throws {ToolError} `no_timestamps`.
+ */
+export function requireTimestamps(
+  span: TimeSpan | undefined,
+  reports: (TimeReport | undefined)[],
+  lines: number,
+  what: string,
+): void {
+  if (!span || lines === 0) return;
+  if (reports.some((r) => r && r.earliest === r.earliest)) return;
+  throw new ToolError(
+    "no_timestamps",
+    `no timestamp could be read in the ${lines} line(s) of ${
+      printable(what)
+    } read, so no line can be placed ` +
+      "in the window (since/until). Layouts read: RFC 3339/ISO 8601, RFC 3164 and 5424 syslog, Apache/nginx, " +
+      "JSON time/ts/timestamp/@timestamp, klog, and yyMMdd HHmmss / yy/MM/dd HH:mm:ss. Search without a " +
+      "window, or look at the lines with log_tail",
+  );
+}
+
+/** The header's words for a windowed answer: the window, what was seen, how the log was entered. */
+export function renderWindow(fields: Record<string, unknown>): string {
+  const w = fields.window as { since: string | null; until: string | null; zone: string } | undefined;
+  if (!w) return "";
+  const order = fields.time_order === "seek"
+    ? "entered by a binary search over timestamps"
+    : fields.time_order === "out_of_order"
+    ? "timestamps out of order: every line read and tested"
+    : "read in time order";
+  return `; window ${w.since ?? "-∞"} .. ${w.until ?? "+∞"} (zone-less times read in ${w.zone}); ` +
+    `times seen ${fields.first_time ?? "none"} .. ${fields.last_time ?? "none"}; ` +
+    `${fields.untimed_lines} line(s) without their own timestamp; ${order}`;
+}

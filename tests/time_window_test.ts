@@ -1,0 +1,290 @@
+/**
+ * Time windows end to end (issue #12), through the real client: `since`/`until` on `log_search`,
+ * `log_levels` and `log_tail` over the seven Loghub logs, each line's true time taken from its CSV's
+ * `Date`/`Time` columns (never from logpeek); a seek on a time-ordered log, checked against a plain
+ * split of the file; the errors.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { connect } from "./mcp_client.ts";
+import { tempDir } from "./fixtures.ts";
+import { sharedDir } from "./shared_dir.ts";
+import { LOGHUB, trueLevels } from "./loghub_truth.ts";
+
+const opts = { sanitizeResources: false, sanitizeOps: false };
+/** Whole answers inline (none spilled to an artifact), so that every match is in structuredContent. */
+const WHOLE = { LOGPEEK_INLINE_CHARS: "100000000" };
+const MON = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const mon = (m: string) => MON.indexOf(m);
+const hms = (t: string) => t.split(/[:,]/).map(Number);
+
+/**
+ * Each line's instant (epoch ms, UTC), from its CSV's columns; Linux and OpenSSH have no year: 2005,
+ * which the test fixes by the copy's modified time.
+ */
+function csvTimes(dir: string, name: typeof LOGHUB[number]): number[] {
+  const rows = parse(Deno.readTextFileSync(join(dir, `${name}_2k.log_structured.csv`)), {
+    columns: true,
+  }) as Record<string, string>[];
+  return rows.map((r) => {
+    switch (name) {
+      case "HDFS": {
+        const d = r.Date, t = r.Time.padStart(6, "0");
+        return Date.UTC(
+          2000 + +d.slice(0, 2),
+          +d.slice(2, 4) - 1,
+          +d.slice(4, 6),
+          +t.slice(0, 2),
+          +t.slice(2, 4),
+          +t.slice(4, 6),
+        );
+      }
+      case "Hadoop":
+      case "Zookeeper": {
+        const [y, m, d] = r.Date.split("-").map(Number);
+        const [h, mi, s, ms] = hms(r.Time);
+        return Date.UTC(y, m - 1, d, h, mi, s, ms);
+      }
+      case "Spark": {
+        const [y, m, d] = r.Date.split("/").map(Number);
+        const [h, mi, s] = hms(r.Time);
+        return Date.UTC(2000 + y, m - 1, d, h, mi, s);
+      }
+      case "Apache": {
+        const [, m, d, t, y] = r.Time.split(/\s+/);
+        const [h, mi, s] = hms(t);
+        return Date.UTC(+y, mon(m), +d, h, mi, s);
+      }
+      case "Linux": {
+        const [h, mi, s] = hms(r.Time);
+        return Date.UTC(2005, mon(r.Month), +r.Date, h, mi, s);
+      }
+      case "OpenSSH": {
+        const [h, mi, s] = hms(r.Time);
+        return Date.UTC(2005, mon(r.Date), +r.Day, h, mi, s);
+      }
+    }
+  });
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+Deno.test({
+  name: "e2e: since/until on the Loghub logs: the lines, level counts and tail the CSVs' times give",
+  ...opts,
+  async fn(t) {
+    const shared = sharedDir("time windows over the Loghub logs");
+    if (!shared) return;
+    const src = join(shared, "corpus", "loghub");
+    const dir = tempDir("logpeek-window-");
+    for (const name of LOGHUB) {
+      Deno.copyFileSync(join(src, `${name}_2k.log`), join(dir, `${name}.log`));
+    }
+    // The year of the year-less syslog lines: the one that puts them before the file's modified time.
+    Deno.utimeSync(
+      join(dir, "Linux.log"),
+      new Date("2005-08-01T00:00:00Z"),
+      new Date("2005-08-01T00:00:00Z"),
+    );
+    Deno.utimeSync(
+      join(dir, "OpenSSH.log"),
+      new Date("2005-12-11T00:00:00Z"),
+      new Date("2005-12-11T00:00:00Z"),
+    );
+    await using s = await connect([dir], WHOLE, [], { args: ["--no-redact"] });
+    for (const name of LOGHUB) {
+      await t.step(name, async () => {
+        const times = csvTimes(src, name);
+        const levels = trueLevels(src, name);
+        // As shown: without the line end, cut at LOGPEEK_MAX_LINE (1000) characters.
+        const lines = Deno.readTextFileSync(join(src, `${name}_2k.log`)).split("\n").map((l) =>
+          [...l.replace(/\r$/, "")].slice(0, 1000).join("")
+        );
+        for (const [a, b] of [[0, 2000], [300, 900], [1200, 2000], [1990, 2000], [700, 701]]) {
+          const sorted = [...times].sort((x, y) => x - y);
+          const since = sorted[a];
+          // until after since (several lines may share a second): the first time past since from index b.
+          const later = sorted.slice(b).find((x) => x > since);
+          const until = b < 2000 && later !== undefined ? later : Infinity;
+          const args: Record<string, unknown> = { file: `${name}.log`, since: iso(since) };
+          if (until !== Infinity) args.until = iso(until);
+          const want = times.map((tm, i) => (tm >= since && tm < until ? i : -1)).filter((i) => i >= 0);
+          const r = await s.call("log_search", { ...args, text: ".", regex: true, limit: 5000 });
+          assert.equal(r.isError, undefined, r.content[0].text);
+          const sc = r.structuredContent;
+          assert.equal(sc.complete, true, `${name} ${a}..${b}: ${r.content[0].text.slice(0, 300)}`);
+          assert.deepEqual(
+            sc.matches.map((m: { text: string }) => m.text),
+            want.map((i) => lines[i]),
+            `${name} ${a}..${b}: ${sc.time_order}`,
+          );
+          if (sc.time_order !== "seek") {
+            assert.deepEqual(sc.matches.map((m: { line_no: number }) => m.line_no), want.map((i) => i + 1));
+          } else assert.ok(sc.matches.every((m: { line_no: number | null }) => m.line_no === null));
+          assert.equal(sc.window.zone, "UTC");
+          if (want.length) {
+            assert.ok(Date.parse(sc.first_time) <= Math.min(...want.map((i) => times[i])), sc.first_time);
+            assert.ok(Date.parse(sc.last_time) >= Math.max(...want.map((i) => times[i])), sc.last_time);
+          }
+          if (name === "Zookeeper" && a > 0) assert.equal(sc.time_order, "out_of_order");
+          const l = await s.call("log_levels", args);
+          assert.equal(l.isError, undefined, l.content[0].text);
+          const counts: Record<string, number> = {};
+          for (const i of want) counts[levels[i]] = (counts[levels[i]] ?? 0) + 1;
+          for (const [lv, n] of Object.entries(l.structuredContent.counts)) {
+            if (n || counts[lv]) assert.equal(n, counts[lv] ?? 0, `${name} ${a}..${b} ${lv}`);
+          }
+          assert.equal(l.structuredContent.total_lines, want.length);
+          const tail = await s.call("log_tail", { ...args, lines: 5 });
+          assert.equal(tail.isError, undefined, tail.content[0].text);
+          assert.deepEqual(
+            tail.structuredContent.lines.map((x: { text: string }) => x.text),
+            want.slice(-5).map((i) => lines[i]),
+            `${name} ${a}..${b} tail`,
+          );
+        }
+      });
+    }
+  },
+});
+
+/** A time-ordered log: `n` lines a second apart from `t0`, every 7th followed by two untimed lines. */
+function orderedLog(path: string, n: number, t0: number): { times: number[]; lines: string[] } {
+  const lines: string[] = [];
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const tm = t0 + i * 1000;
+    lines.push(
+      `${iso(tm)} ${i % 13 === 0 ? "ERROR" : "INFO"} worker-${i % 5} handled request ${i} in ${i % 97} ms`,
+    );
+    times.push(tm);
+    if (i % 7 === 0) {
+      lines.push(`\tat com.example.Worker.run(Worker.java:${i % 300})`, "\t... 12 more");
+      times.push(tm, tm);
+    }
+  }
+  Deno.writeTextFileSync(path, lines.join("\n") + "\n");
+  return { times, lines };
+}
+
+Deno.test({
+  name: "e2e: a window on a time-ordered log is entered by a seek: few bytes read, the lines of a full scan",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-seek-");
+    const t0 = Date.UTC(2024, 2, 1);
+    const { times, lines } = orderedLog(join(dir, "app.log"), 200_000, t0);
+    const size = Deno.statSync(join(dir, "app.log")).size;
+    await using s = await connect([dir], WHOLE);
+    const since = times[Math.floor(times.length * 0.99)];
+    const want = lines.filter((_, i) => times[i] >= since);
+    const r = await s.call("log_search", {
+      file: "app.log",
+      text: "request",
+      since: iso(since),
+      limit: 5000,
+    });
+    const sc = r.structuredContent;
+    assert.equal(sc.complete, true, r.content[0].text);
+    assert.equal(sc.time_order, "seek");
+    assert.deepEqual(
+      sc.matches.map((m: { text: string }) => m.text),
+      want.filter((l) => l.includes("request")),
+    );
+    assert.ok(sc.matches.every((m: { line_no: number | null }) => m.line_no === null));
+    // 1% of the file, and the probes (64 KiB windows at most, a few dozen): far less than a full read.
+    assert.ok(sc.scanned_bytes < size * 0.1, `${sc.scanned_bytes} of ${size}`);
+    // The same window with context: the untimed stack lines after a match are its context.
+    const c = await s.call("log_search", {
+      file: "app.log",
+      text: "ERROR",
+      since: iso(since),
+      context: 2,
+      limit: 3,
+    });
+    const first = c.structuredContent.matches[0];
+    const at = lines.indexOf(first.text);
+    assert.deepEqual(first.after.map((x: { text: string }) => x.text), lines.slice(at + 1, at + 3));
+    // Counting by level in the window agrees with the split.
+    const l = await s.call("log_levels", { file: "app.log", since: iso(since) });
+    assert.equal(l.structuredContent.counts.ERROR, want.filter((x) => / ERROR /.test(x)).length);
+    assert.equal(l.structuredContent.last_line, null);
+    // until: the scan stops past it (the log is in order), and says so.
+    const until = times[Math.floor(times.length * 0.02)];
+    const u = await s.call("log_search", {
+      file: "app.log",
+      text: "request",
+      until: iso(until),
+      limit: 5000,
+    });
+    assert.equal(u.structuredContent.complete, true);
+    assert.deepEqual(
+      u.structuredContent.matches.map((m: { line_no: number }) => m.line_no),
+      lines.map((x, i) => (times[i] < until && x.includes("request") ? i + 1 : 0)).filter((i) => i > 0),
+    );
+    // The probes that check the order (< 1 MiB) and the 1 MiB piece in which until is passed.
+    assert.ok(u.structuredContent.scanned_bytes < 2.5 * 1024 * 1024, `${u.structuredContent.scanned_bytes}`);
+    assert.equal(u.structuredContent.time_order, "in_order");
+  },
+});
+
+Deno.test({
+  name: "e2e: a window's cursor keeps its instants (-15m does not move) and pages add up to one answer",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-rel-");
+    const now = Date.now();
+    // One line a minute for an hour, each 30 s off the minute, so no line sits on the window's edge.
+    const times = Array.from({ length: 60 }, (_, i) => now - (60 - i) * 60_000 + 30_000);
+    Deno.writeTextFileSync(join(dir, "r.log"), times.map((tm, i) => `${iso(tm)} WARN tick ${i}\n`).join(""));
+    await using s = await connect([dir], WHOLE);
+    const want = times.map((tm, i) => (tm >= now - 15 * 60_000 ? `tick ${i}` : "")).filter((x) => x);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const r = await s.call("log_search", { file: "r.log", text: "tick", since: "-15m", limit: 4, cursor });
+      assert.equal(r.isError, undefined, r.content[0].text);
+      seen.push(...r.structuredContent.matches.map((m: { text: string }) => m.text.replace(/^.* WARN /, "")));
+      cursor = r.structuredContent.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.deepEqual(seen, want);
+    // A cursor of this window is refused for another window.
+    const r1 = await s.call("log_search", { file: "r.log", text: "tick", since: "-15m", limit: 1 });
+    const other = await s.call("log_search", {
+      file: "r.log",
+      text: "tick",
+      since: "-16m",
+      limit: 1,
+      cursor: r1.structuredContent.next_cursor,
+    });
+    assert.equal(other.isError, true);
+    assert.match(other.content[0].text, /^invalid_cursor/);
+  },
+});
+
+Deno.test({
+  name: "e2e: a window over lines with no timestamp is an explained error; a bad instant too",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-notime-");
+    Deno.writeTextFileSync(join(dir, "plain.log"), "starting\nERROR something broke\ndone\n");
+    await using s = await connect([dir], WHOLE);
+    for (const tool of ["log_search", "log_levels", "log_tail"]) {
+      const r = await s.call(tool, { file: "plain.log", text: "ERROR", since: "2024-01-01T00:00:00Z" });
+      assert.equal(r.isError, true, tool);
+      assert.match(r.content[0].text, /^no_timestamps: no timestamp could be read in the \d+ line/, tool);
+    }
+    const bad = await s.call("log_search", { file: "plain.log", text: "x", since: "yesterday-ish" });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0].text, /^invalid_time: since: /);
+    const empty = await s.call("log_search", {
+      file: "plain.log",
+      text: "x",
+      since: "2024-01-02T00:00:00Z",
+      until: "2024-01-01T00:00:00Z",
+    });
+    assert.match(empty.content[0].text, /^invalid_time: the window is empty/);
+  },
+});
