@@ -634,7 +634,7 @@ class Clock implements LineClock {
     return this.#lastDayMs;
   }
 
-  /** The latest year (from the one after the reference's down) that puts the time at or before the reference + a day. */
+  /** The latest year (the reference's next or earlier) that puts the time at or before reference + a day. */
   #yearless(): number {
     const tod = H * 3_600_000 + MI * 60_000 + S * 1000 + MS;
     const md = MO * 32 + D;

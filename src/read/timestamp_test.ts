@@ -319,7 +319,8 @@ Deno.test("timeOf: logfmt fields and logcat heads", () => {
     ["level=info ts=2024-01-02T03:04:05.6Z caller=main.go:12", "2024-01-02T03:04:05.600Z"],
     ['level=info msg="time=2023-01-01T00:00:00Z" ts=1700000000', "2023-11-14T22:13:20.000Z"],
     ["ts=1700000000123 msg=x", "2023-11-14T22:13:20.123Z"],
-    ["01-31 10:00:00.123  1234  5678 I ActivityManager: x", "2005-01-31T10:00:00.123Z"], // after Jan 15 2006 + a day
+    // Jan 31 2006 is past the modification time (Jan 15 2006) + a day: 2005
+    ["01-31 10:00:00.123  1234  5678 I ActivityManager: x", "2005-01-31T10:00:00.123Z"],
     ["12-31 23:59:59.999 D/tag( 12): x", "2005-12-31T23:59:59.999Z"],
   ];
   for (const [line, want] of cases) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
