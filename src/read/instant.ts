@@ -4,8 +4,9 @@
  *
  * An instant is a number of milliseconds since 1970-01-01T00:00:00Z (epoch ms), as `Date` uses. A zone is
  * `"UTC"`, a fixed offset `"±hh:mm"`, or an IANA name (`"Europe/Berlin"`) whose offsets come from `Intl`
- * (the ICU time zone data Deno carries). Offsets are cached per local hour (see {@linkcode zonedEpoch}),
- * so a caller reading many times of one zone calls `Intl` about once per hour of log.
+ * (the ICU time zone data Deno carries). Offsets are cached per UTC day (per hour, then asked each time,
+ * only where the offset changes) and per local hour, so a caller reading many times of one zone calls
+ * `Intl` about twice per day of log.
  *
  * @module
  */
