@@ -4,8 +4,9 @@
  *
  * An instant is a number of milliseconds since 1970-01-01T00:00:00Z (epoch ms), as `Date` uses. A zone is
  * `"UTC"`, a fixed offset `"±hh:mm"`, or an IANA name (`"Europe/Berlin"`) whose offsets come from `Intl`
- * (the ICU time zone data Deno carries). Offsets are cached per local hour (see {@linkcode zonedEpoch}),
- * so a caller reading many times of one zone calls `Intl` about once per hour of log.
+ * (the ICU time zone data Deno carries). Offsets are cached per UTC day (per hour, then asked each time,
+ * only where the offset changes) and per local hour, so a caller reading many times of one zone calls
+ * `Intl` about twice per day of log.
  *
  * @module
  */
@@ -117,7 +118,9 @@ export function checkZone(zone: string): string {
 /** One IANA zone's offsets, from Intl, cached per UTC hour and per local hour. */
 class ZoneOffsets {
   readonly #fmt: Intl.DateTimeFormat;
-  /** UTC hour number → offset (ms) at that hour's start; transitions fall on whole minutes, see below. */
+  /** UTC day number → the offset (ms) all that day; NaN when the day holds a change. */
+  readonly #byUtcDay = new Map<number, number>();
+  /** UTC hour number → the offset (ms) all that hour; NaN when the hour holds a change. */
   readonly #byUtcHour = new Map<number, number>();
   /** Local hour number → offset (ms) for every wall time of that hour; NaN when the hour holds a change. */
   readonly #byLocalHour = new Map<number, number>();
@@ -173,19 +176,33 @@ class ZoneOffsets {
   }
 
   /**
-   * The offset at instant `t`. Cached per UTC hour when the offset at the hour's start and at its last
-   * second agree (no change inside the hour); otherwise asked of Intl each time.
+   * The offset at instant `t`. Cached per UTC day when the offset at the day's start and at its last
+   * second agree (no change inside it: zones change at most once a day), else per UTC hour likewise;
+   * within an hour that holds a change, asked of Intl each time.
    */
   offsetAt(t: number): number {
-    const key = Math.floor(t / HOUR);
-    let off = this.#byUtcHour.get(key);
+    const day = Math.floor(t / DAY);
+    let off = this.#byUtcDay.get(day);
     if (off === undefined) {
-      const a = this.#intlOffset(key * HOUR), b = this.#intlOffset(key * HOUR + HOUR - 1000);
-      off = a === b ? a : NaN;
+      off = this.#steady(day * DAY, DAY);
+      if (this.#byUtcDay.size > 100_000) this.#byUtcDay.clear();
+      this.#byUtcDay.set(day, off);
+    }
+    if (!Number.isNaN(off)) return off;
+    const hour = Math.floor(t / HOUR);
+    off = this.#byUtcHour.get(hour);
+    if (off === undefined) {
+      off = this.#steady(hour * HOUR, HOUR);
       if (this.#byUtcHour.size > 100_000) this.#byUtcHour.clear();
-      this.#byUtcHour.set(key, off);
+      this.#byUtcHour.set(hour, off);
     }
     return Number.isNaN(off) ? this.#intlOffset(t) : off;
+  }
+
+  /** The offset over [from, from + span) when its first and last seconds agree, else NaN. */
+  #steady(from: number, span: number): number {
+    const a = this.#intlOffset(from), b = this.#intlOffset(from + span - 1000);
+    return a === b ? a : NaN;
   }
 
   /**

@@ -565,6 +565,9 @@ class Clock implements LineClock {
   readonly #refYear: number;
   #lastDate = -1;
   #lastDayMs = 0;
+  /** MO * 32 + D of the last year-less line, and its year (0: decided per line). */
+  #lastMd = -1;
+  #lastYear = 0;
 
   constructor(zone: string, ref: number) {
     this.zone = zone;
@@ -631,14 +634,36 @@ class Clock implements LineClock {
     return this.#lastDayMs;
   }
 
-  /** The latest year (from the reference's) that puts MO-D at or before the reference + a day. */
+  /** The latest year (the reference's next or earlier) that puts the time at or before reference + a day. */
   #yearless(): number {
-    for (let y = this.#refYear; y > this.#refYear - 9; y--) {
+    const tod = H * 3_600_000 + MI * 60_000 + S * 1000 + MS;
+    const md = MO * 32 + D;
+    if (md !== this.#lastMd) {
+      this.#lastMd = md;
+      this.#lastYear = this.#yearOf(MO, D);
+    }
+    if (this.#lastYear !== 0) return this.#toEpoch(this.#dayMs(this.#lastYear, MO, D) + tod);
+    for (let y = this.#refYear + 1; y > this.#refYear - 8; y--) {
       if (D > daysInMonth(y, MO)) continue; // Feb 29 of a common year
-      const t = this.#toEpoch(this.#dayMs(y, MO, D) + H * 3_600_000 + MI * 60_000 + S * 1000 + MS);
+      const t = this.#toEpoch(this.#dayMs(y, MO, D) + tod);
       if (t <= this.#ref + DAY) return t;
     }
     return NaN;
+  }
+
+  /**
+   * The year of month `mo`, day `d` whatever the time of day and the zone's offset (within ±15 h), or 0
+   * when that depends on them (a day next to the reference's).
+   */
+  #yearOf(mo: number, d: number): number {
+    const slack = 15 * 3_600_000, limit = this.#ref + DAY;
+    for (let y = this.#refYear + 1; y > this.#refYear - 8; y--) {
+      if (d > daysInMonth(y, mo)) continue;
+      const first = daysFromCivil(y, mo, d) * DAY;
+      if (first + DAY + slack <= limit) return y; // the day's last instant is at or before the limit
+      if (first - slack <= limit) return 0; // the limit falls within the day: decide per line
+    }
+    return 0;
   }
 }
 

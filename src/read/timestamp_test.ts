@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { epochNumberMs, HEAD_BYTES, JSON_BYTES, lineClock } from "./timestamp.ts";
+import { zonedEpoch } from "./instant.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 
 const enc = new TextEncoder();
@@ -318,7 +319,8 @@ Deno.test("timeOf: logfmt fields and logcat heads", () => {
     ["level=info ts=2024-01-02T03:04:05.6Z caller=main.go:12", "2024-01-02T03:04:05.600Z"],
     ['level=info msg="time=2023-01-01T00:00:00Z" ts=1700000000', "2023-11-14T22:13:20.000Z"],
     ["ts=1700000000123 msg=x", "2023-11-14T22:13:20.123Z"],
-    ["01-31 10:00:00.123  1234  5678 I ActivityManager: x", "2005-01-31T10:00:00.123Z"], // after Jan 15 2006 + a day
+    // Jan 31 2006 is past the modification time (Jan 15 2006) + a day: 2005
+    ["01-31 10:00:00.123  1234  5678 I ActivityManager: x", "2005-01-31T10:00:00.123Z"],
     ["12-31 23:59:59.999 D/tag( 12): x", "2005-12-31T23:59:59.999Z"],
   ];
   for (const [line, want] of cases) assert.equal(iso(timeIn(UTC_2006, line)), want, line);
@@ -348,3 +350,32 @@ Deno.test("timeOf: zoneUsed and yearInferred say what a reading assumed", () => 
   timeIn(s, "Jun 14 15:16:01 combo x");
   assert.deepEqual([s.zoneUsed, s.yearInferred], [true, true]);
 });
+
+Deno.test("timeOf: year-less lines on every day of the year, against the rule worked out by brute force", () => {
+  // The rule, by brute force over candidate years with zonedEpoch (checked against GNU date in
+  // instant_test.ts): the latest year whose reading is at or before the reference plus a day.
+  for (const zone of ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/New_York"]) {
+    for (const ref of [Date.UTC(2024, 0, 1, 3), Date.UTC(2024, 1, 29, 12), Date.UTC(2023, 11, 31, 20)]) {
+      const clock = lineClock({ zone, modifiedMs: ref });
+      for (let day = Date.UTC(2001, 0, 1); day < Date.UTC(2001, 11, 31); day += 86_400_000) {
+        const mo = new Date(day).getUTCMonth() + 1, d = new Date(day).getUTCDate();
+        for (const [h, mi, s] of [[0, 0, 0], [11, 30, 0], [23, 59, 59]]) {
+          let want = NaN;
+          for (let y = 2024; y >= 2016 && Number.isNaN(want); y--) {
+            const t = zonedEpoch(zone, y, mo, d, h, mi, s, 0);
+            if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d && t <= ref + 86_400_000) want = t;
+          }
+          const line = `${MONTH_NAMES[mo - 1]} ${String(d).padStart(2, " ")} ` +
+            `${[h, mi, s].map((n) => String(n).padStart(2, "0")).join(":")} host x`;
+          assert.equal(timeIn(clock, line), want, `${zone} ref ${new Date(ref).toISOString()}: ${line}`);
+        }
+      }
+      // February 29 too (2001 has none)
+      const feb29 = timeIn(clock, "Feb 29 12:00:00 host x");
+      const leap = zonedEpoch(zone, 2024, 2, 29, 12, 0, 0, 0) <= ref + 86_400_000 ? 2024 : 2020;
+      assert.equal(feb29, zonedEpoch(zone, leap, 2, 29, 12, 0, 0, 0), `${zone} Feb 29`);
+    }
+  }
+});
+
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
