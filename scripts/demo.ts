@@ -23,7 +23,15 @@ console.log(`logpeek serves ${root}\ntools: ${tools.map((t) => t.name).join(", "
 const window = { since: "2026-10-28T10:59:00Z", until: "2026-10-28T11:05:00Z" };
 const calls: [string, Record<string, unknown>][] = [
   ["log_files", { sort: "modified", limit: 10 }],
-  ["log_search", { file: "**/*", text: "error", ignore_case: true, ...window, context: 2, limit: 6 }],
+  ["log_search", {
+    file: "**/*.log",
+    text: ".",
+    regex: true,
+    level: "ERROR",
+    ...window,
+    context: 2,
+    limit: 6,
+  }],
   ["log_levels", { file: "**/*", ...window }],
   ["log_levels", { file: "app.log" }],
   ["log_tail", { file: "app.log", lines: 5 }],

@@ -10,7 +10,7 @@ import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
 import { levelOf } from "./level.ts";
-import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { LineTimes, mayEndEarly, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode countLevels}. */
 export interface LevelsOptions {
@@ -116,7 +116,7 @@ async function countPage(
           }
           order = "out_of_order";
         }
-        if (order !== "out_of_order" && times.pastEnd(t)) {
+        if (mayEndEarly(order, probes) && times.pastEnd(t)) {
           ended = true;
           return false;
         }

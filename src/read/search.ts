@@ -20,7 +20,7 @@ import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
-import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { LineTimes, mayEndEarly, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
 import { ContextCollector, type WithContext } from "./context.ts";
 
 /** Options of {@linkcode searchLog}. */
@@ -377,7 +377,7 @@ async function searchPage(
           }
           order = "out_of_order";
         }
-        if (order !== "out_of_order" && times.pastEnd(t) && !after) {
+        if (mayEndEarly(order, probes) && times.pastEnd(t) && !after) {
           ended = true;
           return false;
         }

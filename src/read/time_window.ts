@@ -152,6 +152,21 @@ export interface TimeReport {
   lineKnown: boolean;
 }
 
+/**
+ * A plain log of at most this many bytes (8 MiB, eight pieces: tens of ms to read) is read whole for a
+ * window: no seek, no early stop.
+ */
+export const SMALL_LOG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * True when a page entered by `order` after `probes` probes may stop past `until + W`: the log was
+ * entered by a seek, or the probes found it in order; not when nothing was probed (a small log, a gzip
+ * log) or the order broke.
+ */
+export function mayEndEarly(order: WindowPlan["order"] | null, probes: number): boolean {
+  return order === "seek" || (order === "in_order" && probes > 0);
+}
+
 /** How a windowed read enters a log ({@linkcode planWindow}). */
 export interface WindowPlan {
   /** Where to start: a seek's point (line numbers then unknown), or null (the start, or the cursor). */
@@ -167,8 +182,8 @@ export interface WindowPlan {
  * How a windowed read enters a plain log: with `since` on a first page, a binary search over timestamps
  * (`time_seek.ts`) for a timed line before `since − W`; otherwise (a resumed page, or only `until`) the
  * same probes toward `until + W` (or `since − W`) only to check the order, so that a log found out of
- * order at the probes is never cut short at `until`. A gzip log (no offsets to probe) or `noSeek`: read
- * from the start, its order checked only while reading.
+ * order at the probes is never cut short at `until`. A gzip log (no offsets to probe), a log of at most
+ * {@linkcode SMALL_LOG_BYTES}, or `noSeek`: read from the start to the end, no probes.
  *
  * @param log The open log.
  * @param win The window.
@@ -179,6 +194,8 @@ export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolea
   const none = { from: null, order: "in_order" as const, probes: 0, bytesRead: 0 };
   const { since, until } = win.span;
   if (log.gzip || win.noSeek || (since === -Infinity && until === Infinity)) return none;
+  // A small log is read whole: its line numbers stay known, and no early stop rests on the order rule.
+  if (log.size - log.bomLength <= SMALL_LOG_BYTES) return none;
   const opts = { slackMs: TIME_SLACK_MS };
   if (!resumed && since !== -Infinity) {
     const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, opts);

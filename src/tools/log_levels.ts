@@ -13,12 +13,12 @@ import { queryHash, readCursor } from "../read/cursor.ts";
 import { isGlob } from "../source/log_source.ts";
 import { overLogs } from "./many_logs.ts";
 import {
-  renderWindow,
   requireTimestamps,
   resolveSpan,
   timeFields,
   timeFieldsSchema,
   windowArgs,
+  withWindow,
 } from "./time_args.ts";
 import { windowFor } from "./time_args.ts";
 import { printable } from "../guard/printable.ts";
@@ -225,6 +225,11 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
       logs,
       ...time,
     },
-    renderLevels(shownFile, r) + renderWindow(time) + perLog + more + stuck,
+    withWindow(
+      span && r.complete
+        ? renderLevels(shownFile, r).replace("every line was counted", "every line in the window was counted")
+        : renderLevels(shownFile, r),
+      time,
+    ) + perLog + more + stuck,
   );
 }

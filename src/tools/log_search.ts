@@ -15,13 +15,13 @@ import { isGlob } from "../source/log_source.ts";
 import { overLogs } from "./many_logs.ts";
 import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
 import {
-  renderWindow,
   requireTimestamps,
   resolveSpan,
   timeFields,
   timeFieldsSchema,
   windowArgs,
   windowFor,
+  withWindow,
 } from "./time_args.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { searchLog, type SearchResult } from "../read/search.ts";
@@ -298,8 +298,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
         plural(scannedLines, "line")
       } read)`
     : undefined;
-  const header = searchHeader(shownFile, args.text, result, args, scope) +
-    renderWindow(time) +
+  const header = withWindow(searchHeader(shownFile, args.text, result, args, scope), time) +
     (logs ? `\n${renderLogs(logs)}` : "");
   const next_cursor = many.next_cursor;
   const partialNote = partial

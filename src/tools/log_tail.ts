@@ -22,13 +22,13 @@ import {
 } from "./deps.ts";
 import { renderLine } from "./render.ts";
 import {
-  renderWindow,
   requireTimestamps,
   resolveSpan,
   timeFields,
   timeFieldsSchema,
   windowArgs,
   windowFor,
+  withWindow,
 } from "./time_args.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
@@ -124,10 +124,13 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
   });
   requireTimestamps(span, [r.time], r.scanned_bytes > 0 ? 1 : 0, log.name);
   const time = timeFields(span, zone, [r.time]);
-  const header = tailHeader(log.name, r, ctx.limits.tailBytes, args.level) + renderWindow(time) +
-    (r.unplaced_lines
-      ? `; ${r.unplaced_lines} line(s) at the tail window's start had no timestamp and their time is not known`
-      : "");
+  const header = withWindow(
+    tailHeader(log.name, r, ctx.limits.tailBytes, args.level) +
+      (r.unplaced_lines
+        ? ` ${r.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
+        : ""),
+    time,
+  );
   // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.
   const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level), true);
   return okResult({

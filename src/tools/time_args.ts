@@ -175,6 +175,18 @@ export function requireTimestamps(
   );
 }
 
+/**
+ * A header with the window's words put before its final period (`header` unchanged without a window).
+ *
+ * @param header The answer's first line, ending with a period.
+ * @param fields The answer's time fields ({@linkcode timeFields}).
+ */
+export function withWindow(header: string, fields: Record<string, unknown>): string {
+  const words = renderWindow(fields);
+  if (!words) return header;
+  return (header.endsWith(".") ? header.slice(0, -1) : header) + words + ".";
+}
+
 /** The header's words for a windowed answer: the window, what was seen, how the log was entered. */
 export function renderWindow(fields: Record<string, unknown>): string {
   const w = fields.window as { since: string | null; until: string | null; zone: string } | undefined;
