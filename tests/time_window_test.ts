@@ -195,6 +195,25 @@ Deno.test({
     assert.ok(sc.matches.every((m: { line_no: number | null }) => m.line_no === null));
     // 1% of the file, and the probes (64 KiB windows at most, a few dozen): far less than a full read.
     assert.ok(sc.scanned_bytes < size * 0.1, `${sc.scanned_bytes} of ${size}`);
+    // Paged 500 at a time from a seek: the pages add up to the one answer, none lost, none repeated.
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    for (let k = 0; k < 100; k++) {
+      const p = await s.call("log_search", {
+        file: "app.log",
+        text: "request",
+        since: iso(since),
+        limit: 500,
+        cursor,
+      });
+      assert.equal(p.isError, undefined, p.content[0].text);
+      paged.push(
+        ...p.structuredContent.matches.map((m: { text: string; line_no: null }) => `${m.line_no}:${m.text}`),
+      );
+      cursor = p.structuredContent.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.deepEqual(paged, want.filter((l) => l.includes("request")).map((l) => `null:${l}`));
     // The same window with context: the untimed stack lines after a match are its context.
     const c = await s.call("log_search", {
       file: "app.log",

@@ -163,7 +163,8 @@ export function requireTimestamps(
   what: string,
 ): void {
   if (!span || lines === 0) return;
-  if (reports.some((r) => r && r.earliest === r.earliest)) return;
+  // A timestamp read on this page, or on a page before it (a cursor's last time): lines had times.
+  if (reports.some((r) => r && (r.earliest === r.earliest || r.carry.last === r.carry.last))) return;
   throw new ToolError(
     "no_timestamps",
     `no timestamp could be read in the ${lines} line(s) of ${
