@@ -343,6 +343,7 @@ export async function timeWindowBench(o: TimeWindowOptions): Promise<TimeWindowR
   }
 
   const seek = seeks[0];
+  const window = search ? Math.round((log.size - log.sinceOff) / search.pages) : 0;
   const notes = [
     `Runs: ${awkMs.length}, interleaved (log_search, log_levels, awk, in-process full scan, in-process seek).`,
     search
@@ -351,11 +352,11 @@ export async function timeWindowBench(o: TimeWindowOptions): Promise<TimeWindowR
           search.orders.join(",")
         }; first_time ${search.first.first_time}, last_time ${search.last.last_time}, ` +
         `untimed_lines ${searches[0].last.untimed_lines} (last page); scanned_bytes per page ` +
-        `${search.pageBytes.join(", ")} (the first: the probes and the first ${limit} matches = ` +
-        `${
-          share(search.pageBytes[0], log.size)
-        }; each page reads ahead of the cursor it stops at, and the next ` +
-        `reads those bytes again); the whole answer per run ${searches.map((c) => c.scanned).join(", ")}.`
+        `${search.pageBytes.join(", ")} (the first holds the seek's probes), while the window itself is ` +
+        `${log.size - log.sinceOff} bytes (${window} a page on average): a page reads past the cursor it ` +
+        `stops at, and the next page reads from that cursor again; the whole answer per run ${
+          searches.map((c) => c.scanned).join(", ")
+        }.`
       : "1. log_search failed.",
     lv
       ? `2. log_levels: ${lv.pages} page(s); time_order ${
