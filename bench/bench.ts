@@ -7,13 +7,17 @@
  *    (`../shared/corpus/loghub`; the table is skipped, with a notice, when that folder is absent) with ten
  *    rare lines, and a multi-member gzip of it; searches, `log_levels` and a `.gz` search against
  *    ripgrep, `wc -l` and `zcat | rg`.
- * 2. The synthetic log (issue #2, `bench/gen_log.ts`): one line shape; `log_search` vs `grep -c -F`,
+ * 2. Time windows (issue #12, `bench/time_window.ts`): on a time-ordered log of Loghub lines behind ISO
+ *    8601 headers (`bench/time_log.ts`; skipped, with a notice, when `../shared` is absent), a window over
+ *    its last 1% (`since`) with `log_search` and `log_levels`, entered by a seek: bytes read and ms beside
+ *    a full filtered scan (`LC_ALL=C awk`, and the in-process one of `bench/time_seek.ts`).
+ * 3. The synthetic log (issue #2, `bench/gen_log.ts`): one line shape; `log_search` vs `grep -c -F`,
  *    `log_levels`, `log_tail` vs `tail`; then a paged search with the default budgets (issue #5).
- * 3. Memory (`bench/memory.ts`): peak RSS growth of the server on huge inputs.
+ * 4. Memory (`bench/memory.ts`): peak RSS growth of the server on huge inputs.
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,synthetic,memory` to run; default all),
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory` to run; default all),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
  * says "too slow"; default 60), `LOGPEEK_BENCH_RUNS` (runs a row, median taken; default 5).
  *
@@ -31,6 +35,7 @@ import { makeMemoryInputs, measureMemory, memoryTable } from "./memory.ts";
 import { PAGED_NEEDLE, pagedSearch } from "./pages.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
 import { realLogBench } from "./real_log.ts";
+import { timeWindowBench } from "./time_window.ts";
 import { renderTable, type Row, type Verdict, verdicts } from "./table.ts";
 
 const GIB = 1024 * 1024 * 1024;
@@ -53,7 +58,7 @@ Deno.mkdirSync(dir, { recursive: true });
 const bytes = envNumber("LOGPEEK_BENCH_BYTES", GIB);
 const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
-const parts = new Set((Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,synthetic,memory").split(","));
+const parts = new Set((Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory").split(","));
 const all: Verdict[] = [];
 const mismatches: string[] = [];
 
@@ -82,7 +87,31 @@ if (!parts.has("real")) {
   mismatches.push(...r.mismatches);
 }
 
-// 2. The synthetic log (issue #2).
+// 2. Time windows (issue #12).
+const timeShared = parts.has("time") ? sharedDir("the time-window table (issue #12)") : null;
+if (!parts.has("time")) {
+  console.log("\n(the time-window table is not in LOGPEEK_BENCH_PARTS)");
+} else if (timeShared === null) {
+  console.log("\nSKIPPED: the time-window table (issue #12): ../shared (the Loghub corpus) is absent.");
+} else {
+  const loghub = join(timeShared, "corpus", "loghub");
+  const r = await timeWindowBench({ dir, loghub, bytes, capMs, runs: RUNS });
+  console.log(
+    `\n## Time windows (issue #12): ${r.log.path}\n\n${r.log.size} bytes, ${r.log.lines} lines (Loghub lines ` +
+      `behind ISO 8601 headers in time order, seeded; ${r.log.untimed} untimed stack-trace lines). The window ` +
+      `is its last 1%: since ${r.since} (the builder's record: ${r.log.windowLines} lines from byte ` +
+      `${r.log.sinceOff}). Median of up to ${RUNS} runs, interleaved, file in the page cache; logpeek through ` +
+      `the MCP SDK's client over the line-splitting stdio transport. logpeek GB/s is left empty: a seek does ` +
+      `not read the file. The peers read every byte and test each line's time; ratio = peer ms / logpeek ms.\n`,
+  );
+  console.log(renderTable(r.rows));
+  console.log("");
+  for (const n of r.notes) console.log(`- ${n}`);
+  all.push(...verdicts("time", r.rows));
+  mismatches.push(...r.mismatches);
+}
+
+// 3. The synthetic log (issue #2).
 if (parts.has("synthetic")) {
   const synthName = bytes === GIB ? "bench.log" : `bench-${bytes}.log`;
   console.error(`generating the synthetic log ${synthName} in ${dir} (once; kept for later runs)…`);
@@ -227,7 +256,7 @@ if (parts.has("synthetic")) {
   );
 }
 
-// 3. Memory.
+// 4. Memory.
 if (parts.has("memory")) {
   const memDir = Deno.makeTempDirSync({ prefix: "logpeek-mem-" });
   try {

@@ -31,7 +31,7 @@ import { seekTime } from "../src/read/time_seek.ts";
 import { sharedDir } from "../tests/shared_dir.ts";
 
 /** What a filtered scan kept. */
-interface Kept {
+export interface Kept {
   /** Lines kept. */
   lines: number;
   /** The sum of their start offsets (a check that both ways keep the same lines). */
@@ -46,8 +46,16 @@ interface Kept {
  * Scans `log` from `from` (a line start) to its end in 1 MiB pieces and keeps the lines whose time is
  * ≥ `since` (an untimed line has the time of the timed line before it; untimed lines at `from`, before
  * any timed one, have none). Notes a timed line below the running maximum by more than `slack`.
+ * `bench/time_window.ts` uses it as the in-process full filtered scan beside the tools.
+ *
+ * @param log The log, opened.
+ * @param from Where to start: a line start (`log.bomLength` for the whole file).
+ * @param since The window's start, epoch ms (inclusive).
+ * @param slack How far (ms) a timed line may fall below the running maximum before it counts as disorder.
+ * @returns The lines kept, the sum of their offsets, the bytes read, and whether a disorder was seen.
+ * @throws {RangeError} on a line longer than 1 MiB.
  */
-function filteredScan(log: ReadableLog, from: number, since: number, slack: number): Kept {
+export function filteredScan(log: ReadableLog, from: number, since: number, slack: number): Kept {
   const src = log.bytes(from);
   const buf = new Uint8Array(1 << 20);
   let used = 0;
