@@ -307,3 +307,47 @@ Deno.test({
     assert.match(empty.content[0].text, /^invalid_time: the window is empty/);
   },
 });
+
+Deno.test({
+  name:
+    "e2e: times out of order after a seek: the first page reads again from the start; a later page says so",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-disorder-");
+    const t0 = Date.UTC(2024, 2, 1);
+    const n = 250_000; // 12 MB: more than a log read whole without a seek (8 MiB)
+    const times = Array.from({ length: n }, (_, i) => t0 + i * 1000);
+    const since = times[n - 1000];
+    // Line 6 (index 5) is stamped inside the window, far ahead of its neighbours; 200 lines before the end
+    // a line goes back an hour: the order rule is broken twice, once where no seek looks.
+    times[5] = since + 10_000;
+    times[n - 200] = times[n - 200] - 3_600_000;
+    const lines = times.map((tm, i) => `${iso(tm)} INFO request ${i} done`);
+    Deno.writeTextFileSync(join(dir, "d.log"), lines.join("\n") + "\n");
+    await using s = await connect([dir], WHOLE);
+    const want = lines.filter((_, i) => times[i] >= since);
+    const r = await s.call("log_search", { file: "d.log", text: "request", since: iso(since), limit: 5000 });
+    const sc = r.structuredContent;
+    assert.equal(sc.time_order, "out_of_order", r.content[0].text.slice(0, 400));
+    assert.equal(sc.complete, true);
+    assert.deepEqual(sc.matches.map((m: { text: string }) => m.text), want);
+    assert.equal(sc.matches[0].line_no, 6); // read from the start again: numbers known
+    // Paged 100 at a time: the first pages come from the seek; the page that meets the hour going back
+    // cannot read again what the pages before returned: it says the answer is not complete.
+    let cursor: string | undefined;
+    let last;
+    for (let k = 0; k < 50; k++) {
+      last = await s.call("log_search", {
+        file: "d.log",
+        text: "request",
+        since: iso(since),
+        limit: 100,
+        cursor,
+      });
+      cursor = last.structuredContent.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.equal(last!.structuredContent.complete, false);
+    assert.match(last!.content[0].text, /Timestamps went out of order after the first page entered the log/);
+  },
+});

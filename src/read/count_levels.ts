@@ -102,6 +102,8 @@ async function countPage(
   const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
   let ended = false;
   let broke = false;
+  /** The order broke on a later page of a seek: lines before the seek may be in the window. */
+  let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
   let inWindow = 0;
   // Without a window the scanner counts each line's level itself (no sink call per line); with one, the
   // sink reads each line's time first.
@@ -110,10 +112,11 @@ async function countPage(
       ? (buf, s, e, _no, _cut, hint) => {
         const t = times.see(buf, s, e);
         if (times.disorder && order !== "out_of_order") {
-          if (order === "seek") {
+          if (order === "seek" && !opts.resume) {
             broke = true;
             return false;
           }
+          if (order === "seek") brokeLate = true;
           order = "out_of_order";
         }
         if (mayEndEarly(order, probes) && times.pastEnd(t)) {
@@ -154,6 +157,7 @@ async function countPage(
       probes,
       endedEarly: ended,
       lineKnown,
+      brokenAfterSeek: brokeLate,
     }
     : undefined;
   return {

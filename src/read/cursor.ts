@@ -59,6 +59,8 @@ export interface Cursor extends ResumePoint {
   mx: number | null;
   /** Line numbers are known: false when the first page entered the log by a seek. */
   nk: boolean;
+  /** The order broke on a page after a seek: every later page says the answer is not complete. */
+  ob: boolean;
   /**
    * A call over many logs (a glob): FNV-1a of the matching names, sorted, and which of them are done (a
    * bit per name in that order, base64url); both "" for one log.
@@ -70,7 +72,7 @@ export interface Cursor extends ResumePoint {
 }
 
 /** The fields a one-log cursor without a window leaves at their defaults. */
-type CursorExtras = "t0" | "t1" | "lt" | "mx" | "nk" | "g" | "dn";
+type CursorExtras = "t0" | "t1" | "lt" | "mx" | "nk" | "ob" | "g" | "dn";
 
 const FINGERPRINT_BYTES = 256;
 
@@ -142,6 +144,7 @@ const FIELDS = [
   "lt",
   "mx",
   "nk",
+  "ob",
   "g",
   "dn",
 ] as const;
@@ -178,7 +181,9 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
   if (o.k === "log_levels" && (o.pending || o.skip !== 0)) return null;
   if (typeof o.h0 !== "string" || !HEX8.test(o.h0)) return null;
   if (typeof o.h1 !== "string" || !(HEX8.test(o.h1) || /^size-(0|[1-9][0-9]{0,15})$/.test(o.h1))) return null;
-  if (![o.t0, o.t1, o.lt, o.mx].every(isInstant) || typeof o.nk !== "boolean") return null;
+  if (![o.t0, o.t1, o.lt, o.mx].every(isInstant) || typeof o.nk !== "boolean" || typeof o.ob !== "boolean") {
+    return null;
+  }
   if (typeof o.g !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.g)) return null;
   if (typeof o.dn !== "string" || !/^[A-Za-z0-9_-]{0,200}$/.test(o.dn) || (o.g === "") !== (o.dn === "")) {
     return null;
@@ -207,6 +212,7 @@ export function makeCursor(
     lt: null,
     mx: null,
     nk: true,
+    ob: false,
     g: "",
     dn: "",
     ...c,

@@ -280,6 +280,7 @@ Deno.test("a cursor sealed with the right key but holding fields this server nev
     "lt",
     "mx",
     "nk",
+    "ob",
     "g",
     "dn",
   ]);

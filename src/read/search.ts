@@ -263,7 +263,10 @@ async function searchPage(
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const win = opts.window;
   const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
-  const seeked = order === "seek";
+  // A first page entered by a seek reads again from the start when the order breaks; a later page cannot
+  // (its lines before were returned already): it reads on, and says the seek may have skipped lines.
+  const seeked = order === "seek" && !opts.resume;
+  let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
   const n = opts.context ?? 0;
   const every = n > 0 || win !== undefined;
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
@@ -370,11 +373,12 @@ async function searchPage(
       let t = NaN;
       if (times) {
         t = times.see(buf, s, e);
-        if (times.disorder && (seeked || order === "in_order")) {
+        if (times.disorder && order !== "out_of_order") {
           if (seeked) {
             brokeOrder = true;
             return false;
           }
+          if (order === "seek") brokeLate = true;
           order = "out_of_order";
         }
         if (mayEndEarly(order, probes) && times.pastEnd(t) && !after) {
@@ -558,6 +562,7 @@ async function searchPage(
       endedEarly: ended,
       lineKnown,
       disorder: brokeOrder,
+      brokenAfterSeek: brokeLate,
     }
     : undefined;
   return { ...result, partially_tested: partial, contexts: collector ? contexts : undefined, time: report };

@@ -125,6 +125,8 @@ export interface WindowOptions {
   carry?: TimeCarry;
   /** From a cursor: false when the first page started after a seek (line numbers unknown). */
   lineKnown?: boolean;
+  /** From a cursor: the order broke on a page after a seek (`TimeReport.brokenAfterSeek`). */
+  brokenAfterSeek?: boolean;
   /** No seek (a gzip log cannot; a test compares with the full scan). */
   noSeek?: boolean;
 }
@@ -150,6 +152,11 @@ export interface TimeReport {
   endedEarly: boolean;
   /** Line numbers are known (read from the log's start). */
   lineKnown: boolean;
+  /**
+   * A page after the first found the order broken where the first page had entered the log by a seek:
+   * lines before the seek's point (never read) may be in the window. The answer is then not complete.
+   */
+  brokenAfterSeek?: boolean;
 }
 
 /**
@@ -194,8 +201,12 @@ export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolea
   const none = { from: null, order: "in_order" as const, probes: 0, bytesRead: 0 };
   const { since, until } = win.span;
   if (log.gzip || win.noSeek || (since === -Infinity && until === Infinity)) return none;
+  if (resumed && win.brokenAfterSeek) return { ...none, order: "out_of_order" };
   // A small log is read whole: its line numbers stay known, and no early stop rests on the order rule.
   if (log.size - log.bomLength <= SMALL_LOG_BYTES) return none;
+  // A later page with no end to stop at needs no probes (they would be read again on every page); it
+  // goes on as its first page entered the log.
+  if (resumed && until === Infinity) return { ...none, order: win.lineKnown === false ? "seek" : "in_order" };
   const opts = { slackMs: TIME_SLACK_MS };
   if (!resumed && since !== -Infinity) {
     const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, opts);

@@ -15,6 +15,8 @@ import { overLogs } from "./many_logs.ts";
 import {
   requireTimestamps,
   resolveSpan,
+  SEEK_BROKEN,
+  seekBroken,
   timeFields,
   timeFieldsSchema,
   windowArgs,
@@ -164,7 +166,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     counts,
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
     last_line: last.last_line,
-    complete: many.complete,
+    complete: many.complete && !seekBroken(runs.map((x) => x.page.time)),
     stop_reason: many.complete ? null : last.stop_reason,
     next: null,
     stuck: !many.progress,
@@ -230,6 +232,6 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
         ? renderLevels(shownFile, r).replace("every line was counted", "every line in the window was counted")
         : renderLevels(shownFile, r),
       time,
-    ) + perLog + more + stuck,
+    ) + perLog + more + stuck + (seekBroken(runs.map((x) => x.page.time)) ? SEEK_BROKEN : ""),
   );
 }

@@ -17,6 +17,8 @@ import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
 import {
   requireTimestamps,
   resolveSpan,
+  SEEK_BROKEN,
+  seekBroken,
   timeFields,
   timeFieldsSchema,
   windowArgs,
@@ -261,10 +263,11 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     }))
   );
   const partial = runs.reduce((n, r) => n + (r.page.partially_tested ?? 0), 0);
+  const broken = seekBroken(runs.map((r) => r.page.time));
   const result: SearchResult = {
     matches,
     scanned_lines: scannedLines,
-    complete: many.complete,
+    complete: many.complete && !broken,
     stop_reason: many.complete ? null : (last.stop_reason ?? (many.next_cursor ? "time_budget" : null)),
     replaced_bytes: runs.reduce((n, r) => n + r.page.replaced_bytes, 0),
     redactions: runs.reduce((n, r) => n + r.page.redactions, 0),
@@ -333,7 +336,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const out = spill(
     ctx,
     "log_search",
-    header + more + stuck + partialNote,
+    header + more + stuck + partialNote + (broken ? SEEK_BROKEN : ""),
     items,
     matches.map((m) => m.level),
   );

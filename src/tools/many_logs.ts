@@ -253,6 +253,7 @@ function cursorFor(
     lt: t ? finite(t.carry.last) : null,
     mx: t ? finite(t.carry.max) : null,
     nk: t ? t.lineKnown : true,
+    ob: t?.brokenAfterSeek ?? false,
     g,
     dn,
   }, ctx.cursorKey);

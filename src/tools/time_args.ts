@@ -115,6 +115,7 @@ export function windowFor(
     timeOf: (buf, s, e) => clock.timeOf(buf, s, e),
     carry: cursor ? { last: cursor.lt ?? NaN, max: cursor.mx ?? -Infinity } : undefined,
     lineKnown: cursor ? cursor.nk : true,
+    brokenAfterSeek: cursor?.ob ?? false,
   };
 }
 
@@ -187,6 +188,20 @@ export function withWindow(header: string, fields: Record<string, unknown>): str
   if (!words) return header;
   return (header.endsWith(".") ? header.slice(0, -1) : header) + words + ".";
 }
+
+/**
+ * True when a page found the order broken after its first page entered the log by a seek
+ * (`TimeReport.brokenAfterSeek`): the answer cannot be complete.
+ */
+export function seekBroken(reports: (TimeReport | undefined)[]): boolean {
+  return reports.some((r) => r?.brokenAfterSeek === true);
+}
+
+/** What an answer says when {@linkcode seekBroken}. */
+export const SEEK_BROKEN =
+  "\nTimestamps went out of order after the first page entered the log by a binary search: lines before the " +
+  "point it entered at were never read and may be in the window, so this answer is NOT complete: call again " +
+  "without cursor (the call then finds the disorder and reads the whole log).";
 
 /** The header's words for a windowed answer: the window, what was seen, how the log was entered. */
 export function renderWindow(fields: Record<string, unknown>): string {
