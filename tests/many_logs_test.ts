@@ -167,3 +167,63 @@ Deno.test({
     assert.deepEqual([l.structuredContent.progress, l.structuredContent.next_cursor], [false, null]);
   },
 });
+
+Deno.test({
+  name: "e2e: a glob says which matching logs it did not read, and a name with glob characters is that log",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-notread-");
+    Deno.writeTextFileSync(join(dir, "a.log"), "2024-05-01T10:00:00Z ERROR hi there\n");
+    // xz's magic bytes: a format the reading tools refuse (log_files marks it readable: false).
+    Deno.writeFileSync(join(dir, "a.log.xz"), new Uint8Array([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 1, 2, 3]));
+    Deno.writeTextFileSync(join(dir, "we[ir]d{a,b}.log"), "2024-05-01T10:00:00Z ERROR odd name\n");
+    await using s = await connect([dir], WHOLE);
+    const r = await s.call("log_search", { file: "a.log*", text: "hi" });
+    assert.equal(r.structuredContent.complete, false, r.content[0].text);
+    assert.equal(r.structuredContent.matches.length, 1);
+    assert.match(r.structuredContent.not_read.join(), /a\.log\.xz/);
+    assert.match(r.content[0].text, /NOT read, though the glob matches them.*a\.log\.xz/);
+    const listed = await s.call("log_files", { glob: "a.log*" });
+    const xz = listed.structuredContent.files.find((f: { file: string }) => f.file === "a.log.xz");
+    assert.equal(xz.readable, false);
+    // The name log_files lists is what the tools take, glob characters and all.
+    const odd = await s.call("log_search", { file: "we[ir]d{a,b}.log", text: "odd" });
+    assert.equal(odd.isError, undefined, odd.content[0].text);
+    assert.deepEqual(odd.structuredContent.matches.map((m: { line_no: number }) => m.line_no), [1]);
+    // A window over a glob where one log has no timestamps: that log is named, and nothing is complete.
+    Deno.writeTextFileSync(join(dir, "b.log"), "starting\nfailed to bind\n");
+    const w = await s.call("log_search", { file: "*.log", text: "failed", since: "2024-05-01T09:00:00Z" });
+    assert.equal(w.isError, undefined, w.content[0].text);
+    assert.equal(w.structuredContent.complete, false);
+    const b = w.structuredContent.logs.find((l: { file: string }) => l.file === "b.log");
+    assert.deepEqual([b.complete, b.stop_reason], [false, "no_timestamps"]);
+    assert.match(w.content[0].text, /No timestamp could be read in b\.log/);
+  },
+});
+
+Deno.test({
+  name: "e2e: context paged one match at a time shows every line grep -C shows, once",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-ctxpage-");
+    const lines = Array.from(
+      { length: 60 },
+      (_, i) => (i % 4 === 1 || i === 30 || i === 31 ? `HIT ${i}` : `x ${i}`),
+    );
+    Deno.writeTextFileSync(join(dir, "c.log"), lines.join("\n") + "\n");
+    await using s = await connect([dir], WHOLE);
+    const shown: string[] = [];
+    let cursor: string | undefined;
+    for (let k = 0; k < 100; k++) {
+      const r = await s.call("log_search", { file: "c.log", text: "HIT", context: 2, limit: 1, cursor });
+      for (const m of r.structuredContent.matches) {
+        for (const b of m.before) shown.push(`${b.line_no}-${b.text}`);
+        shown.push(`${m.line_no}:${m.text}`);
+        for (const a of m.after) shown.push(`${a.line_no}-${a.text}`);
+      }
+      cursor = r.structuredContent.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.deepEqual(shown, grep(["-n", "-F", "-C", "2", "HIT", "c.log"], dir).filter((l) => l !== "--"));
+  },
+});

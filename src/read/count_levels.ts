@@ -10,7 +10,7 @@ import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
 import { levelOf } from "./level.ts";
-import { LineTimes, mayEndEarly, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode countLevels}. */
 export interface LevelsOptions {
@@ -100,7 +100,6 @@ async function countPage(
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
   const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
-  let ended = false;
   let broke = false;
   /** The order broke on a later page of a seek: lines before the seek may be in the window. */
   let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
@@ -118,10 +117,6 @@ async function countPage(
           }
           if (order === "seek") brokeLate = true;
           order = "out_of_order";
-        }
-        if (mayEndEarly(order, probes) && times.pastEnd(t)) {
-          ended = true;
-          return false;
         }
         if (times.inside(t)) {
           counts[levelOf(buf, s, e, hint)]++;
@@ -143,7 +138,7 @@ async function countPage(
       : undefined,
   });
   const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];
-  const stop = ended || broke ? damage() : (r.stop ?? damage());
+  const stop = broke ? damage() : (r.stop ?? damage());
   const next: ResumePoint | null = stop === "time_budget"
     ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
     : null;
@@ -155,7 +150,6 @@ async function countPage(
       carry: times.carry(),
       order: order!,
       probes,
-      endedEarly: ended,
       lineKnown,
       brokenAfterSeek: brokeLate,
     }

@@ -20,7 +20,7 @@ import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
-import { LineTimes, mayEndEarly, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
 import { ContextCollector, type WithContext } from "./context.ts";
 
 /** Options of {@linkcode searchLog}. */
@@ -301,8 +301,7 @@ async function searchPage(
   const contexts: WithContext<LogLine>[] = [];
   /** Past the limit, reading on for the last match's after-lines: where the next page starts. */
   let after: ResumePoint | null = null;
-  /** The scan stopped because no later line can be in the window (complete), or the order broke. */
-  let ended = false;
+  /** The order broke after a seek: the caller reads again from the start. */
   let brokeOrder = false;
   /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
   let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
@@ -325,7 +324,7 @@ async function searchPage(
   const other = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
     if (!collector) return true;
     collector.other(buf, s, e, shownNo(lineNo), cut);
-    return !after || collector.wantsAfter();
+    return true;
   };
   /**
    * What the pattern is tested on (issue #11 trial: it must depend on the masked text only, or a
@@ -367,8 +366,12 @@ async function searchPage(
   const src = await sourceFor(log, first, headBytes, carry);
   const r = await scan(src.src, {
     line(buf, s, e, lineNo, cut, hint, at) {
-      if (after && after.off < 0) {
+      if (after) {
+        // Past the limit, reading the last match's after-lines: the next page starts at the first line
+        // not shown (a match, or the line after them), so it neither repeats nor loses one.
         after.off = after.ls = first.off + at;
+        after.line = lineNo - 1;
+        if (!collector!.wantsAfter()) return false;
       }
       let t = NaN;
       if (times) {
@@ -380,10 +383,6 @@ async function searchPage(
           }
           if (order === "seek") brokeLate = true;
           order = "out_of_order";
-        }
-        if (mayEndEarly(order, probes) && times.pastEnd(t) && !after) {
-          ended = true;
-          return false;
         }
       }
       if (lineNo === first.skip) return other(buf, s, e, lineNo, cut); // returned (cut) by the page before
@@ -491,8 +490,8 @@ async function searchPage(
   };
   const paused = pause as "yield" | "time" | null;
   const afterPoint = after as ResumePoint | null;
-  if (ended || brokeOrder) {
-    // No later line can be in the window (or the order broke after a seek: the caller reads again).
+  if (brokeOrder) {
+    // The order broke after a seek: the caller reads again from the start.
     result = {
       ...common,
       scanned_lines: r.lines,
@@ -502,11 +501,13 @@ async function searchPage(
       stuck: false,
     };
   } else if (afterPoint) {
-    // Past the limit, the after-lines of the last match read: the next page starts after that match.
-    const next: ResumePoint | null = afterPoint.off >= 0
+    // Past the limit, the after-lines of the last match read: the next page starts at the first line not
+    // shown; none when the log ended among them (no match followed: nothing is left).
+    const ended = r.stop === null;
+    const stop = ended ? damage : r.stop;
+    const next: ResumePoint | null = !ended && afterPoint.off >= 0
       ? { off: afterPoint.off, ls: afterPoint.off, line: afterPoint.line, pending: false, skip: 0 }
-      : null; // the match was the log's last line
-    const stop = next ? "limit" : damage;
+      : null;
     result = {
       ...common,
       scanned_lines: afterPoint.line,
@@ -559,7 +560,6 @@ async function searchPage(
       carry: times.carry(),
       order: order!,
       probes,
-      endedEarly: ended,
       lineKnown,
       disorder: brokeOrder,
       brokenAfterSeek: brokeLate,

@@ -204,7 +204,6 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
         carry: times.carry(),
         order: times.disorder ? "out_of_order" : order,
         probes,
-        endedEarly: false,
         lineKnown: whole,
       }
       : undefined,

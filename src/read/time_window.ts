@@ -5,11 +5,12 @@
  * A line's time is the timestamp in its header (`timestamp.ts`); a line without one (a stack-trace line)
  * has the time of the last timestamped line before it, and a line before any timestamped line has none
  * and is in no window. A log is **ordered within slack W** ({@linkcode TIME_SLACK_MS}) when every line's
- * time is at least the greatest time of any earlier line minus W. Under that rule a timed line Z with
- * t(Z) ≥ until + W has no line after it with t < until (each later line has t ≥ t(Z) − W ≥ until), so a
- * scan may stop at Z; `time_seek.ts` proves the same for where a scan may start. A line read with
- * t < (greatest time so far) − W breaks the rule: the scan then reads to the end (and a scan that was
- * started by a seek starts again from the log's start).
+ * time is at least the greatest time of any earlier line minus W. Under that rule a scan may start at a
+ * timed line earlier than `since − W` (`time_seek.ts` proves it). A scan never stops early at `until`:
+ * it reads on to the log's end, so a clock that steps back later (a DST fall-back read in a zone, a
+ * restarted host) is seen (a trial found a 30-minute step back, after `until`, that an early stop had
+ * hidden). A line read with t < (greatest time so far) − W breaks the rule: a first page that was started
+ * by a seek then starts again from the log's start; a later page says its answer is not complete.
  *
  * @module
  */
@@ -96,14 +97,6 @@ export class LineTimes {
     return t >= this.span.since && t < this.span.until;
   }
 
-  /**
-   * True when no later line can be in the window: `t` is at least `until` + slack and no line so far broke
-   * the order (see the module's rule).
-   */
-  pastEnd(t: number): boolean {
-    return !this.disorder && t >= this.span.until + this.slackMs;
-  }
-
   /** What the next page starts from. */
   carry(): TimeCarry {
     return { last: this.last, max: this.max };
@@ -142,14 +135,12 @@ export interface TimeReport {
   carry: TimeCarry;
   /**
    * `seek`: entered by a binary search (`probes` probes), the log in order within the slack as far as read;
-   * `in_order`: read from the start (or the cursor), in order, maybe stopped early past `until`;
-   * `out_of_order`: times out of order (at the probes or while reading): read in full, no early stop.
+   * `in_order`: read from the start (or the cursor) to the end, no break of the order seen;
+   * `out_of_order`: times out of order (at the probes or while reading): every line read and tested.
    */
   order: "seek" | "in_order" | "out_of_order";
   /** Probes of the seek (0: none). */
   probes: number;
-  /** The page stopped before the log's end because no later line can be in the window. */
-  endedEarly: boolean;
   /** Line numbers are known (read from the log's start). */
   lineKnown: boolean;
   /**
@@ -161,24 +152,15 @@ export interface TimeReport {
 
 /**
  * A plain log of at most this many bytes (8 MiB, eight pieces: tens of ms to read) is read whole for a
- * window: no seek, no early stop.
+ * window: no seek, so its line numbers stay known.
  */
 export const SMALL_LOG_BYTES = 8 * 1024 * 1024;
-
-/**
- * True when a page entered by `order` after `probes` probes may stop past `until + W`: the log was
- * entered by a seek, or the probes found it in order; not when nothing was probed (a small log, a gzip
- * log) or the order broke.
- */
-export function mayEndEarly(order: WindowPlan["order"] | null, probes: number): boolean {
-  return order === "seek" || (order === "in_order" && probes > 0);
-}
 
 /** How a windowed read enters a log ({@linkcode planWindow}). */
 export interface WindowPlan {
   /** Where to start: a seek's point (line numbers then unknown), or null (the start, or the cursor). */
   from: ResumePoint | null;
-  /** `seek`, `in_order` (no break seen at the probes) or `out_of_order` (no early stop, no seek). */
+  /** `seek`, `in_order` (from the start) or `out_of_order` (the probes saw the order broken: no seek). */
   order: TimeReport["order"];
   /** The probes made, and the bytes they read. */
   probes: number;
@@ -187,10 +169,9 @@ export interface WindowPlan {
 
 /**
  * How a windowed read enters a plain log: with `since` on a first page, a binary search over timestamps
- * (`time_seek.ts`) for a timed line before `since − W`; otherwise (a resumed page, or only `until`) the
- * same probes toward `until + W` (or `since − W`) only to check the order, so that a log found out of
- * order at the probes is never cut short at `until`. A gzip log (no offsets to probe), a log of at most
- * {@linkcode SMALL_LOG_BYTES}, or `noSeek`: read from the start to the end, no probes.
+ * (`time_seek.ts`) for a timed line before `since − W`. A later page goes on from its cursor as its first
+ * page entered the log. A gzip log (no offsets to probe), a log of at most {@linkcode SMALL_LOG_BYTES},
+ * `noSeek`, or no `since`: read from the start, no probes.
  *
  * @param log The open log.
  * @param win The window.
@@ -199,34 +180,22 @@ export interface WindowPlan {
  */
 export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolean): WindowPlan {
   const none = { from: null, order: "in_order" as const, probes: 0, bytesRead: 0 };
-  const { since, until } = win.span;
-  if (log.gzip || win.noSeek || (since === -Infinity && until === Infinity)) return none;
-  if (resumed && win.brokenAfterSeek) return { ...none, order: "out_of_order" };
-  // A small log is read whole: its line numbers stay known, and no early stop rests on the order rule.
-  if (log.size - log.bomLength <= SMALL_LOG_BYTES) return none;
-  // A later page with no end to stop at needs no probes (they would be read again on every page); it
-  // goes on as its first page entered the log.
-  if (resumed && until === Infinity) return { ...none, order: win.lineKnown === false ? "seek" : "in_order" };
-  const opts = { slackMs: TIME_SLACK_MS };
-  if (!resumed && since !== -Infinity) {
-    const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, opts);
-    const base = { probes: s.probes, bytesRead: s.bytesRead };
-    if (!s.ordered) return { ...base, from: null, order: "out_of_order" };
-    if (s.off > log.bomLength) {
-      return { ...base, from: { off: s.off, ls: s.off, line: 0, pending: false, skip: 0 }, order: "seek" };
-    }
-    return { ...base, from: null, order: "in_order" };
+  // A later page goes on as its first page entered the log (the cursor says whether by a seek).
+  if (resumed) {
+    return {
+      ...none,
+      order: win.brokenAfterSeek ? "out_of_order" : win.lineKnown === false ? "seek" : "in_order",
+    };
   }
-  const c = seekTime(
-    log,
-    win.timeOf,
-    until !== Infinity ? until + TIME_SLACK_MS : since - TIME_SLACK_MS,
-    opts,
-  );
-  return {
-    from: null,
-    order: c.ordered ? "in_order" : "out_of_order",
-    probes: c.probes,
-    bytesRead: c.bytesRead,
-  };
+  const since = win.span.since;
+  if (log.gzip || win.noSeek || since === -Infinity) return none;
+  // A small log is read whole: its line numbers stay known.
+  if (log.size - log.bomLength <= SMALL_LOG_BYTES) return none;
+  const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
+  const base = { probes: s.probes, bytesRead: s.bytesRead };
+  if (!s.ordered) return { ...base, from: null, order: "out_of_order" };
+  if (s.off > log.bomLength) {
+    return { ...base, from: { off: s.off, ls: s.off, line: 0, pending: false, skip: 0 }, order: "seek" };
+  }
+  return { ...base, from: null, order: "in_order" };
 }

@@ -11,7 +11,7 @@ import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { isGlob } from "../source/log_source.ts";
-import { overLogs } from "./many_logs.ts";
+import { notReadNote, overLogs } from "./many_logs.ts";
 import {
   requireTimestamps,
   resolveSpan,
@@ -19,6 +19,8 @@ import {
   seekBroken,
   timeFields,
   timeFieldsSchema,
+  timeless,
+  timelessNote,
   windowArgs,
   withWindow,
 } from "./time_args.ts";
@@ -71,6 +73,9 @@ const outputSchema = z.object({
     scanned_lines: z.number().int(),
     counts: countsSchema.optional(),
   })).optional().describe("a call over a glob: each matching log, in the order read (newest first)"),
+  not_read: z.array(z.string()).optional().describe(
+    "a call over a glob: matching entries no page reads, each 'name: why' (the first 20): not complete",
+  ),
   ...timeFieldsSchema,
   complete: z.boolean().describe("every line of the file was counted"),
   stop_reason: z.enum(["time_budget", "file_changed", "cancelled", "corrupt_gzip"]).nullable().describe(
@@ -156,7 +161,12 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     }));
   const runs = many.runs;
   const read = runs.reduce((n, r) => n + (r.page.time ? r.page.last_line : r.page.total_lines), 0);
-  requireTimestamps(span, runs.map((r) => r.page.time), read, args.file);
+  if (args.cursor === undefined) requireTimestamps(span, runs.map((r) => r.page.time), read, args.file);
+  const timelessLogs = span && many.glob
+    ? runs.filter((x, i) =>
+      !(i === 0 && args.cursor !== undefined) && timeless(x.page.time, x.page.time ? x.page.last_line : 0)
+    ).map((x) => x.file)
+    : [];
   const counts = Object.fromEntries(
     LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.counts[l], 0)]),
   ) as LevelsResult["counts"];
@@ -166,7 +176,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     counts,
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
     last_line: last.last_line,
-    complete: many.complete && !seekBroken(runs.map((x) => x.page.time)),
+    complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && timelessLogs.length === 0,
     stop_reason: many.complete ? null : last.stop_reason,
     next: null,
     stuck: !many.progress,
@@ -225,13 +235,21 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
       next_cursor,
       progress: many.progress,
       logs,
+      not_read: many.glob ? many.notRead : undefined,
       ...time,
     },
     withWindow(
       span && r.complete
         ? renderLevels(shownFile, r).replace("every line was counted", "every line in the window was counted")
+        : !r.complete && r.stop_reason === null
+        ? renderLevels(shownFile, { ...r, complete: true }).replace(
+          /complete: every line was counted\.$/,
+          "NOT complete: some matching logs were not read, or their lines could not be placed in the window " +
+            "(see below).",
+        )
         : renderLevels(shownFile, r),
       time,
-    ) + perLog + more + stuck + (seekBroken(runs.map((x) => x.page.time)) ? SEEK_BROKEN : ""),
+    ) + perLog + notReadNote(many.notRead, many.notReadCount) + timelessNote(timelessLogs) + more + stuck +
+      (seekBroken(runs.map((x) => x.page.time)) ? SEEK_BROKEN : ""),
   );
 }

@@ -12,7 +12,7 @@ import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
-import { overLogs } from "./many_logs.ts";
+import { notReadNote, overLogs } from "./many_logs.ts";
 import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
 import {
   requireTimestamps,
@@ -21,6 +21,8 @@ import {
   seekBroken,
   timeFields,
   timeFieldsSchema,
+  timeless,
+  timelessNote,
   windowArgs,
   windowFor,
   withWindow,
@@ -104,7 +106,11 @@ const logsSchema = z.array(z.object({
     "cancelled",
     "corrupt_gzip",
     "not_reached",
-  ]).nullable().describe("not_reached: the call stopped before this log (the cursor reads it)"),
+    "no_timestamps",
+  ]).nullable().describe(
+    "not_reached: the call stopped before this log (the cursor reads it); no_timestamps: read, but none of " +
+      "its lines has a timestamp, so none could be placed in the window",
+  ),
   scanned_lines: z.number().int(),
 })).optional().describe("a call over a glob: each matching log, in the order read (newest first)");
 
@@ -128,6 +134,10 @@ const outputSchema = z.object({
   ),
   scanned_bytes: z.number().int().describe("bytes read by this call (probes of a time seek included)"),
   logs: logsSchema,
+  not_read: z.array(z.string()).optional().describe(
+    "a call over a glob: matching entries no page reads, each 'name: why' (a format the tools refuse, no " +
+      "permission, a link out of the roots; the first 20): the answer is not complete",
+  ),
   ...timeFieldsSchema,
   partially_tested: z.number().int().optional().describe(
     "regex, or ignore_case on a text with letters outside ASCII: lines longer than the 64 KiB (65,536 bytes) " +
@@ -146,7 +156,8 @@ const outputSchema = z.object({
  * @param text The text or pattern searched for.
  * @param r The search's result.
  * @param kind What `text` is: a literal (default), a literal in either case, or a pattern.
- * @param scope What a complete answer read, when not simply the whole file (many logs, a window).
+ * @param scope What the answer read, when not simply the whole file or a stop (many logs, a window, logs
+ *   not read).
  */
 export function searchHeader(
   file: string,
@@ -159,7 +170,7 @@ export function searchHeader(
     kind.ignore_case ? " (ignoring case)" : ""
   }`;
   return `${printable(file)}: ${r.matches.length} match(es) for ${what}; ` +
-    (r.complete && scope ? scope : renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS")) +
+    (scope ?? renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS")) +
     (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
     (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
 }
@@ -253,7 +264,22 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const runs = many.runs;
   const last = runs[runs.length - 1].page;
   const scannedLines = runs.reduce((n, r) => n + r.page.scanned_lines, 0);
-  requireTimestamps(span, runs.map((r) => r.page.time), scannedLines, args.file);
+  // Only a call read from the start can find that nothing had a timestamp (a page after one that read
+  // timestamps may hold only a stack trace, or a long line's middle).
+  if (args.cursor === undefined) {
+    requireTimestamps(
+      span,
+      runs.map((r) => r.page.time),
+      scannedLines,
+      args.file,
+    );
+  }
+  const timelessLogs = span && many.glob
+    ? runs.filter((r, i) =>
+      !(i === 0 && args.cursor !== undefined) && timeless(r.page.time, r.page.scanned_lines)
+    )
+      .map((r) => r.file)
+    : [];
   const flatContexts = runs.flatMap((r) => r.page.contexts ?? r.page.matches.map(() => undefined));
   const matches = runs.flatMap((r) =>
     r.page.matches.map((m, i) => ({
@@ -267,7 +293,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const result: SearchResult = {
     matches,
     scanned_lines: scannedLines,
-    complete: many.complete && !broken,
+    complete: many.complete && !broken && timelessLogs.length === 0,
     stop_reason: many.complete ? null : (last.stop_reason ?? (many.next_cursor ? "time_budget" : null)),
     replaced_bytes: runs.reduce((n, r) => n + r.page.replaced_bytes, 0),
     redactions: runs.reduce((n, r) => n + r.page.redactions, 0),
@@ -281,8 +307,8 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? [
       ...runs.map((r) => ({
         file: r.file,
-        complete: r.page.complete,
-        stop_reason: r.page.stop_reason,
+        complete: r.page.complete && !timelessLogs.includes(r.file),
+        stop_reason: timelessLogs.includes(r.file) ? "no_timestamps" as const : r.page.stop_reason,
         scanned_lines: r.page.scanned_lines,
       })),
       ...many.pending.map((file) => ({
@@ -294,10 +320,19 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ]
     : undefined;
   const shownFile = many.glob ? args.file : runs[0].file;
-  const skipped = runs.some((x) => x.page.time && (x.page.time.order === "seek" || x.page.time.endedEarly));
-  const scope = many.glob || skipped
+  const skipped = runs.some((x) => x.page.time && x.page.time.order === "seek");
+  const scope = !result.complete && result.stop_reason === null
+    ? "NOT complete: " +
+      [
+        many.notReadCount
+          ? `${many.notReadCount} matching entr${many.notReadCount === 1 ? "y" : "ies"} not read`
+          : "",
+        timelessLogs.length ? `${plural(timelessLogs.length, "log")} without timestamps` : "",
+        broken ? "a seek whose log went out of order" : "",
+      ].filter((x) => x).join(", ") + " (see below)"
+    : result.complete && (many.glob || skipped)
     ? `complete: ${many.glob ? `every matching log (${runs.length}) was read` : "the window was read"}` +
-      `${skipped ? ", the lines outside the window skipped where the log is in time order" : ""} (${
+      `${skipped ? ", the lines before the window skipped where the log is in time order" : ""} (${
         plural(scannedLines, "line")
       } read)`
     : undefined;
@@ -306,7 +341,9 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const next_cursor = many.next_cursor;
   const partialNote = partial
     ? `\n${partial} line(s) were longer than the ${
-      args.regex ? "64 KiB (65,536 bytes) a pattern" : "part of a line a case-insensitive or windowed text"
+      args.regex
+        ? "64 KiB (65,536 bytes) a pattern"
+        : "first bytes a text is tested on when each line is tested on its own (ignore_case, a window, context)"
     } is tested on: a match beyond that was not looked for` +
       (args.regex ? ", and an end anchor `$` may have matched at the cut." : ".")
     : "";
@@ -336,7 +373,9 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const out = spill(
     ctx,
     "log_search",
-    header + more + stuck + partialNote + (broken ? SEEK_BROKEN : ""),
+    header + notReadNote(many.notRead, many.notReadCount) + timelessNote(timelessLogs) + more + stuck +
+      partialNote +
+      (broken ? SEEK_BROKEN : ""),
     items,
     matches.map((m) => m.level),
   );
@@ -352,6 +391,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     next_cursor,
     progress: many.progress,
     logs,
+    not_read: many.glob ? many.notRead : undefined,
     ...time,
     artifact: out.artifact,
     spill_summary: out.summary,

@@ -18,7 +18,7 @@ import type { StopReason } from "../read/scanner.ts";
 import type { TimeReport } from "../read/search.ts";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
-import { isGlob, matchingLogs } from "../source/log_source.ts";
+import { isGlob, matchingLogList } from "../source/log_source.ts";
 import type { TimeSpan } from "../read/time_window.ts";
 import type { ToolContext } from "./deps.ts";
 
@@ -56,6 +56,13 @@ export interface OverLogs<P extends LogPage> {
   progress: boolean;
   /** Logs matching the glob not read at all by this page (a later page reads them). */
   pending: string[];
+  /**
+   * Entries the glob matches that no page reads, each `name: why` (a format the tools refuse, no
+   * permission, a link out, a folder that could not be read; the first 20): the answer is not complete.
+   */
+  notRead: string[];
+  /** How many such entries, all of them. */
+  notReadCount: number;
 }
 
 /** A call over logs: the tool, the `file` argument, the query hash, the cursor given, and the budgets. */
@@ -114,8 +121,10 @@ export async function overLogs<P extends LogPage>(
   const cursor = call.cursor !== undefined
     ? readCursor(call.cursor, { k: call.tool, q: call.query }, ctx.cursorKey)
     : undefined;
-  if (!isGlob(call.file)) {
-    using log = await ctx.source.open(call.file);
+  // A name log_files lists is that log, even when it holds a glob's characters (`we[ir]d{a,b}.log`).
+  const named = isGlob(call.file) ? await openNamed(ctx, call.file) : null;
+  if (!isGlob(call.file) || named) {
+    using log = named ?? await ctx.source.open(call.file);
     if (cursor) {
       if (cursor.g !== "") {
         throw new ToolError("invalid_cursor", "the cursor belongs to a call over many logs (a glob)");
@@ -131,9 +140,13 @@ export async function overLogs<P extends LogPage>(
       next_cursor: next,
       progress: !page.stuck,
       pending: [],
+      notRead: [],
+      notReadCount: 0,
     };
   }
-  const entries = matchingLogs(ctx.source, call.file, MAX_LOGS);
+  const listing = matchingLogList(ctx.source, call.file, MAX_LOGS);
+  const entries = listing.files;
+  const skipped = { notRead: listing.unreadable, notReadCount: listing.not_listed };
   const names = entries.map((e) => e.file).sort();
   const g = fnv1a(new TextEncoder().encode(names.join("\n")));
   let done = names.map(() => false);
@@ -179,6 +192,7 @@ export async function overLogs<P extends LogPage>(
         next_cursor: next,
         progress: !page.stuck,
         pending: rest(order, k),
+        ...skipped,
       };
     }
     // Read to its end (or to damage it cannot get past): done.
@@ -209,16 +223,18 @@ export async function overLogs<P extends LogPage>(
         next_cursor: next,
         progress: true,
         pending: rest(order, k),
+        ...skipped,
       };
     }
   }
   return {
     runs,
     glob: true,
-    complete: runs.every((r) => r.page.complete),
+    complete: runs.every((r) => r.page.complete) && skipped.notReadCount === 0,
     next_cursor: null,
     progress: true,
     pending: [],
+    ...skipped,
   };
 }
 
@@ -226,6 +242,24 @@ export async function overLogs<P extends LogPage>(
 function instants(span?: TimeSpan): { t0: number | null; t1: number | null } {
   const finite = (x: number) => (Number.isFinite(x) ? Math.round(x) : null);
   return { t0: span ? finite(span.since) : null, t1: span ? finite(span.until) : null };
+}
+
+/**
+ * The log named exactly `name` (a name with glob characters), or null when there is none (then `name` is
+ * taken as a glob). A log of that name that cannot be read is that log's error.
+ */
+async function openNamed(ctx: ToolContext, name: string): Promise<ReadableLog | null> {
+  try {
+    return await ctx.source.open(name);
+  } catch (e) {
+    if (
+      e instanceof ToolError &&
+      (e.kind === "not_found" || e.kind === "invalid_path" || e.kind === "outside_roots")
+    ) {
+      return null;
+    }
+    throw e;
+  }
 }
 
 /** The names of the logs after the `k`-th. */
@@ -257,4 +291,13 @@ function cursorFor(
     g,
     dn,
   }, ctx.cursorKey);
+}
+
+/** What an answer over a glob says of the matching entries it does not read (`OverLogs.notRead`). */
+export function notReadNote(notRead: string[], count: number): string {
+  if (count === 0) return "";
+  const more = count > notRead.length ? ` (and ${count - notRead.length} more)` : "";
+  return `\nNOT read, though the glob matches them, so this answer is NOT complete: ${
+    printable(notRead.join("; "))
+  }${more}.`;
 }

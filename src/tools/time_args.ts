@@ -203,6 +203,25 @@ export const SEEK_BROKEN =
   "point it entered at were never read and may be in the window, so this answer is NOT complete: call again " +
   "without cursor (the call then finds the disorder and reads the whole log).";
 
+/**
+ * True when a page read lines but no timestamp, and no page before it did either: none of its lines can
+ * be placed in the window.
+ */
+export function timeless(report: TimeReport | undefined, lines: number): boolean {
+  return report !== undefined && lines > 0 && report.earliest !== report.earliest &&
+    report.carry.last !== report.carry.last;
+}
+
+/** What a glob's answer says of logs read without a timestamp ({@linkcode timeless}). */
+export function timelessNote(files: string[]): string {
+  return files.length
+    ? `\nNo timestamp could be read in ${
+      files.map(printable).join(", ")
+    }: none of their lines can be placed in ` +
+      "the window, so this answer is NOT complete for them (search them without a window)."
+    : "";
+}
+
 /** The header's words for a windowed answer: the window, what was seen, how the log was entered. */
 export function renderWindow(fields: Record<string, unknown>): string {
   const w = fields.window as { since: string | null; until: string | null; zone: string } | undefined;
