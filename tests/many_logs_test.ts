@@ -227,3 +227,24 @@ Deno.test({
     assert.deepEqual(shown, grep(["-n", "-F", "-C", "2", "HIT", "c.log"], dir).filter((l) => l !== "--"));
   },
 });
+
+Deno.test({
+  name:
+    "e2e: a glob over many logs lists the first 20 in the text (all in logs) and keeps the matches in view",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-manylist-");
+    for (let i = 0; i < 25; i++) {
+      Deno.writeTextFileSync(
+        join(dir, `l${String(i).padStart(2, "0")}.log`),
+        i === 24 ? "one x here\n" : "nothing\n",
+      );
+    }
+    await using s = await connect([dir]);
+    const r = await s.call("log_search", { file: "*.log", text: "x", limit: 1 });
+    assert.equal(r.structuredContent.logs.length, 25);
+    assert.match(r.content[0].text, /; and 5 more \(in logs in the structured result\)/);
+    assert.equal(r.structuredContent.matches.length, 1);
+    assert.match(r.content[0].text, /one x here/);
+  },
+});

@@ -386,3 +386,16 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test({
+  name: "e2e: an instant outside the years RFC 3339 writes is invalid_time, not a strange window",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-far-");
+    Deno.writeTextFileSync(join(dir, "f.log"), "2024-05-01T10:00:00Z INFO x\n");
+    await using s = await connect([dir]);
+    const r = await s.call("log_levels", { file: "f.log", since: "-99999999d" });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /^invalid_time: since: '-99999999d' is outside the years 0000\.\.9999/);
+  },
+});

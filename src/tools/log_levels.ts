@@ -11,7 +11,7 @@ import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { isGlob } from "../source/log_source.ts";
-import { notReadNote, overLogs } from "./many_logs.ts";
+import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
 import {
   requireTimestamps,
   resolveSpan,
@@ -216,14 +216,15 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     : "";
   const perLog = logs
     ? "\nlogs (newest first): " +
-      logs.map((l) =>
+      firstLogs(logs, (l) =>
         `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}` +
         (l.counts
           ? `: ${
-            LEVELS.filter((v) => l.counts![v] > 0).map((v) => `${v} ${l.counts![v]}`).join(", ") || "none"
+            LEVELS.filter((v) =>
+              l.counts![v] > 0
+            ).map((v) => `${v} ${l.counts![v]}`).join(", ") || "none"
           }`
-          : "")
-      ).join("; ")
+          : ""))
     : "";
   return okResult(
     {

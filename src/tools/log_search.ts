@@ -12,7 +12,7 @@ import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
-import { notReadNote, overLogs } from "./many_logs.ts";
+import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
 import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
 import {
   requireTimestamps,
@@ -331,7 +331,11 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
         broken ? "a seek whose log went out of order" : "",
       ].filter((x) => x).join(", ") + " (see below)"
     : result.complete && (many.glob || skipped)
-    ? `complete: ${many.glob ? `every matching log (${runs.length}) was read` : "the window was read"}` +
+    ? `complete: ${
+      many.glob
+        ? `every matching log was read (${plural(runs.length, "log")} on this page)`
+        : "the window was read"
+    }` +
       `${skipped ? ", the lines before the window skipped where the log is in time order" : ""} (${
         plural(scannedLines, "line")
       } read)`
@@ -403,9 +407,11 @@ function renderLogs(
   logs: { file: string; complete: boolean; stop_reason: string | null; scanned_lines: number }[],
 ): string {
   return "logs (newest first): " +
-    logs.map((l) =>
-      `${printable(l.file)} ${
-        l.complete ? "complete" : `NOT complete (${l.stop_reason})`
-      }, ${l.scanned_lines} line(s)`
-    ).join("; ");
+    firstLogs(
+      logs,
+      (l) =>
+        `${printable(l.file)} ${
+          l.complete ? "complete" : `NOT complete (${l.stop_reason})`
+        }, ${l.scanned_lines} line(s)`,
+    );
 }

@@ -301,3 +301,16 @@ export function notReadNote(notRead: string[], count: number): string {
     printable(notRead.join("; "))
   }${more}.`;
 }
+
+/** How many logs an answer's text lists one by one (`logs` in structuredContent has them all). */
+export const LOGS_SHOWN = 20;
+
+/**
+ * The per-log list of an answer over a glob, as text: the first {@linkcode LOGS_SHOWN}, and how many more
+ * (a glob over hundreds of logs must not push the matches out of the answer).
+ */
+export function firstLogs<L>(logs: L[], show: (l: L) => string): string {
+  const more = logs.length - LOGS_SHOWN;
+  return logs.slice(0, LOGS_SHOWN).map(show).join("; ") +
+    (more > 0 ? `; and ${more} more (in logs in the structured result)` : "");
+}

@@ -52,6 +52,10 @@ export const timeFieldsSchema = {
   ),
 };
 
+/** The first and last instants a window may name: years 0000..9999 (RFC 3339 §5.6 `date-fullyear`). */
+const EARLIEST = -62167219200000; // 0000-01-01T00:00:00Z
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** The arguments that may carry a window. */
 export interface WindowArgs {
   since?: string;
@@ -79,11 +83,20 @@ export function resolveSpan(
   const read = (text: string | undefined, kept: number | null | undefined, open: number, name: string) => {
     if (text === undefined) return open;
     if (cursor && kept !== null && kept !== undefined) return kept;
+    let t: number;
     try {
-      return parseInstant(text, nowMs, zone);
+      t = parseInstant(text, nowMs, zone);
     } catch (e) {
       throw new ToolError("invalid_time", `${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
+    // Years 0000..9999, what RFC 3339 writes (a trial's -99999999d gave the year -271764).
+    if (!(t >= EARLIEST && t <= LATEST)) {
+      throw new ToolError(
+        "invalid_time",
+        `${name}: '${printable(text)}' is outside the years 0000..9999 RFC 3339 can write`,
+      );
+    }
+    return t;
   };
   const span = {
     since: read(args.since, cursor?.t0, -Infinity, "since"),
