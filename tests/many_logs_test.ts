@@ -248,3 +248,36 @@ Deno.test({
     assert.match(r.content[0].text, /one x here/);
   },
 });
+
+Deno.test({
+  name: "e2e: context across pages a byte budget cuts: every line grep -C shows, once, at several budgets",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-ctxbudget-");
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => (i % 11 === 3 || i % 17 === 0 ? `HIT ${i}` : `line ${i} ok`),
+    );
+    Deno.writeTextFileSync(join(dir, "c.log"), lines.join("\n") + "\n");
+    const want = grep(["-n", "-F", "-C", "3", "HIT", "c.log"], dir).filter((l) => l !== "--");
+    // From 60 bytes a page holds a match and its 3 after-lines (below that, after-lines past the budget of
+    // a page that starts at the match are not shown: README, Time windows).
+    for (const budget of [60, 97, 300, 1000]) {
+      await using s = await connect([dir], { ...WHOLE, LOGPEEK_SEARCH_BYTES: String(budget) });
+      const shown: string[] = [];
+      let cursor: string | undefined;
+      for (let k = 0; k < 2000; k++) {
+        const r = await s.call("log_search", { file: "c.log", text: "HIT", context: 3, limit: 5000, cursor });
+        assert.equal(r.isError, undefined, r.content[0].text);
+        for (const m of r.structuredContent.matches) {
+          for (const b of m.before) shown.push(`${b.line_no}-${b.text}`);
+          shown.push(`${m.line_no}:${m.text}`);
+          for (const a of m.after) shown.push(`${a.line_no}-${a.text}`);
+        }
+        cursor = r.structuredContent.next_cursor ?? undefined;
+        if (!cursor) break;
+      }
+      assert.deepEqual(shown, want, `budget ${budget}`);
+    }
+  },
+});

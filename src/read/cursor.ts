@@ -61,6 +61,9 @@ export interface Cursor extends ResumePoint {
   nk: boolean;
   /** The order broke on a page after a seek: every later page says the answer is not complete. */
   ob: boolean;
+  /** Context lines: where the lines shown as the next page's context begin, and the lines before them. */
+  cs: number;
+  cl: number;
   /**
    * A call over many logs (a glob): FNV-1a of the matching names, sorted, and which of them are done (a
    * bit per name in that order, base64url); both "" for one log.
@@ -72,7 +75,7 @@ export interface Cursor extends ResumePoint {
 }
 
 /** The fields a one-log cursor without a window leaves at their defaults. */
-type CursorExtras = "t0" | "t1" | "lt" | "mx" | "nk" | "ob" | "g" | "dn";
+type CursorExtras = "t0" | "t1" | "lt" | "mx" | "nk" | "ob" | "cs" | "cl" | "g" | "dn";
 
 const FINGERPRINT_BYTES = 256;
 
@@ -145,6 +148,8 @@ const FIELDS = [
   "mx",
   "nk",
   "ob",
+  "cs",
+  "cl",
   "g",
   "dn",
 ] as const;
@@ -184,6 +189,7 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
   if (![o.t0, o.t1, o.lt, o.mx].every(isInstant) || typeof o.nk !== "boolean" || typeof o.ob !== "boolean") {
     return null;
   }
+  if (!isCount(o.cs) || !isCount(o.cl) || o.cs > o.ls || o.cl > o.line || o.cl > o.cs) return null;
   if (typeof o.g !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.g)) return null;
   if (typeof o.dn !== "string" || !/^[A-Za-z0-9_-]{0,200}$/.test(o.dn) || (o.g === "") !== (o.dn === "")) {
     return null;
@@ -216,6 +222,8 @@ export function makeCursor(
     g: "",
     dn: "",
     ...c,
+    cs: c.cs ?? c.ls,
+    cl: c.cl ?? c.line,
     f: nameHash(c.f),
     dev: st.dev,
     ino: st.ino,

@@ -75,4 +75,11 @@ export interface ResumePoint {
   pending: boolean;
   /** A line number already returned (cut), not to return again; 0 for none. */
   skip: number;
+  /**
+   * With context lines (issue #12): where the lines before `ls` that the next page shows as context begin
+   * (a line start at or before `ls`), and the lines before it; absent (or `ls`) for none. The next page
+   * reads them again for context only.
+   */
+  cs?: number;
+  cl?: number;
 }

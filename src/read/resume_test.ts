@@ -281,6 +281,8 @@ Deno.test("a cursor sealed with the right key but holding fields this server nev
     "mx",
     "nk",
     "ob",
+    "cs",
+    "cl",
     "g",
     "dn",
   ]);
@@ -319,6 +321,7 @@ Deno.test("a cursor sealed with the right key but holding fields this server nev
     ["an instant past Date's range", { ...base, lt: 9e15 }],
     ["line numbers known as a string", { ...base, nk: "true" }],
     ["a done set without a glob", { ...base, dn: "AQ" }],
+    ["a context start after the line start", { ...base, cs: base.ls + 1 }],
     ["a glob hash not hex", { ...base, g: "zz", dn: "AQ" }],
   ];
   for (const [what, o] of bad) {

@@ -261,6 +261,17 @@ async function searchPage(
   probes: number,
 ): Promise<SearchResult & { time?: TimeReport & { disorder?: boolean } }> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  // A page after one a budget stopped, with context: the lines before its start that the page before did
+  // not show are read again, for context only (a match right after the cut keeps its before-lines).
+  let contextUntil = -1;
+  /** Bytes read again (context lines, and the part of a cut line the page before had read): not budgeted. */
+  let reread = 0;
+  const origin = first;
+  if ((opts.context ?? 0) > 0 && first === opts.resume && first.cs !== undefined && first.cs < first.ls) {
+    contextUntil = first.ls;
+    reread = first.off - first.cs;
+    first = { off: first.cs, ls: first.cs, line: first.cl ?? 0, pending: false, skip: first.skip };
+  }
   const win = opts.window;
   const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
   // A first page entered by a seek reads again from the start when the order breaks; a later page cannot
@@ -306,9 +317,18 @@ async function searchPage(
   /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
   let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
   let heavyBuf: Uint8Array | null = null;
-  const accept = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
+  const accept = (
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    lineNo: number,
+    cut: boolean,
+    at: number,
+  ): boolean => {
     if (after) return false; // a match among the after-lines: the next page starts with it
     lastReported = lineNo;
+    lastMatch = { at: first.off + at, no: lineNo, cut, prevShown: lastShown };
+    lastShown = lineNo;
     const { line, replaced: bad } = toLogLine(buf, s, e, shownNo(lineNo), cut, opts.maxLine, redactor);
     matches.push(line);
     replaced += bad;
@@ -323,9 +343,20 @@ async function searchPage(
   /** A line that is no match: context for the matches around it. */
   const other = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
     if (!collector) return true;
+    if (collector.wantsAfter()) lastShown = lineNo; // an after-line of the last match
     collector.other(buf, s, e, shownNo(lineNo), cut);
     return true;
   };
+  /** The number of the last line this page showed (a match or a context line). */
+  let lastShown = 0;
+  /** The last match: its start, number, whether cut, and `lastShown` before it. */
+  let lastMatch: { at: number; no: number; cut: boolean; prevShown: number } | null = null;
+  /**
+   * The starts and numbers of the last 2N + 2 lines read: where the next page's context begins (up to N
+   * lines before a match held back with its before-lines, and the lines read after it).
+   */
+  const ring = 2 * n + 2;
+  const recent = { at: new Float64Array(ring), no: new Float64Array(ring), k: 0 };
   /**
    * What the pattern is tested on (issue #11 trial: it must depend on the masked text only, or a
    * pattern could read a secret back one character at a time). With masking on: the line's raw bytes
@@ -363,6 +394,23 @@ async function searchPage(
   let lastNo = 0;
   /** Set when a heavy line could not be tested: the page ends before it. */
   let untested: { stop: StopReason; lineNo: number; at: number } | null = null;
+  /**
+   * Where the next page's context lines begin: the last N lines before `next.ls` read on this page and
+   * not shown by it (a line shown as a match or context is not shown again).
+   */
+  const contextStart = (next: ResumePoint): { cs: number; cl: number } => {
+    let cs = next.ls;
+    let cl = next.line;
+    for (let j = 1; j <= Math.min(recent.k, ring); j++) {
+      const slot = (recent.k - j) % ring;
+      const at = recent.at[slot], no = recent.no[slot];
+      if (at >= next.ls) continue;
+      if (no <= lastShown || next.line - (no - 1) > n) break;
+      cs = at;
+      cl = no - 1;
+    }
+    return { cs, cl };
+  };
   const src = await sourceFor(log, first, headBytes, carry);
   const r = await scan(src.src, {
     line(buf, s, e, lineNo, cut, hint, at) {
@@ -372,6 +420,13 @@ async function searchPage(
         after.off = after.ls = first.off + at;
         after.line = lineNo - 1;
         if (!collector!.wantsAfter()) return false;
+      }
+      if (collector) {
+        const slot = recent.k++ % ring;
+        recent.at[slot] = first.off + at;
+        recent.no[slot] = lineNo;
+        // Read again for context only (the page before read, tested and counted it).
+        if (first.off + at < contextUntil) return other(buf, s, e, lineNo, cut);
       }
       let t = NaN;
       if (times) {
@@ -391,7 +446,7 @@ async function searchPage(
       if (plain) {
         // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
         if (cut) partial++;
-        return holds(buf, s, e, plain) ? accept(buf, s, e, lineNo, cut) : other(buf, s, e, lineNo, cut);
+        return holds(buf, s, e, plain) ? accept(buf, s, e, lineNo, cut, at) : other(buf, s, e, lineNo, cut);
       }
       // A line cut by the budget before 64 KiB of it were read is not a pattern's to decide (`$` or
       // `\b` would match at the cut): it is not reported, and the next page, which re-reads its start,
@@ -403,7 +458,7 @@ async function searchPage(
         if (!folded.test(decodeLine(buf.subarray(s, end), Infinity, end < e || cut).text)) {
           return other(buf, s, e, lineNo, cut);
         }
-        return accept(buf, s, e, lineNo, cut);
+        return accept(buf, s, e, lineNo, cut, at);
       }
       if (isHeavy(size, end - s)) {
         if (after) return false; // not tested for an after-line: the next page starts at it
@@ -420,7 +475,7 @@ async function searchPage(
         const tested = subject(raw, end < e || cut);
         hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
       }
-      const go = hit ? accept(buf, s, e, lineNo, cut) : other(buf, s, e, lineNo, cut);
+      const go = hit ? accept(buf, s, e, lineNo, cut, at) : other(buf, s, e, lineNo, cut);
       // The budget and a cancel inside a piece (its lines may cost tens of ms each): the clock is read
       // every CHECK_COST of pattern work; the scan stops after this line, or lets the event loop turn.
       if (go && (spent += size * (end - s)) >= CHECK_COST) {
@@ -441,7 +496,7 @@ async function searchPage(
     ignoreCase: literal?.ignoreCase,
     // A line with K or ſ where the literal has k or s: the pattern decides.
     verify: literal?.ignoreCase ? () => true : undefined,
-    maxBytes: opts.searchBytes,
+    maxBytes: opts.searchBytes + reread,
     deadline,
     headBytes,
     lineBase: first.line,
@@ -475,7 +530,7 @@ async function searchPage(
       }
       sliceStart = performance.now();
       return outcome === "match"
-        ? accept(h.bytes, 0, h.e, h.lineNo, h.cut)
+        ? accept(h.bytes, 0, h.e, h.lineNo, h.cut, h.at)
         : other(h.bytes, 0, h.e, h.lineNo, h.cut);
     },
   });
@@ -551,6 +606,26 @@ async function searchPage(
       ...pageResult(first, r, damage, lastReported, matches, replaced, redactor.count),
       scanned_bytes: r.bytesRead,
     };
+  }
+  const held = lastMatch as { at: number; no: number; cut: boolean; prevShown: number } | null;
+  if (
+    collector && !afterPoint && result.next && collector.wantsAfter() && held && !held.cut &&
+    held.at > origin.ls
+  ) {
+    // A budget stopped the page before the last match's after-lines were read: that match is held back
+    // for the next page, which shows it with all its context.
+    matches.pop();
+    contexts.pop();
+    lastShown = held.prevShown;
+    result.next = { off: held.at, ls: held.at, line: held.no - 1, pending: false, skip: 0 };
+    result.scanned_lines = held.no - 1;
+  }
+  if (collector && !afterPoint && result.next) {
+    // Progress is measured from where the cursor pointed, not from the context read again before it.
+    if (progressed(origin, result.next) === null) {
+      result.next = null;
+      result.stuck = result.stop_reason === "time_budget" || result.stop_reason === "size_budget";
+    } else result.next = { ...result.next, ...contextStart(result.next) };
   }
   const report = times
     ? {
