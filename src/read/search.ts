@@ -231,6 +231,20 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   return again;
 }
 
+/**
+ * The last match of a page with context: its start and number, whether it was cut, the last line shown
+ * before it, and the replaced bytes and masked secrets counted before it (a match held back for the next
+ * page takes its counts with it).
+ */
+interface Held {
+  at: number;
+  no: number;
+  cut: boolean;
+  prevShown: number;
+  replaced: number;
+  redactions: number;
+}
+
 /** A byte search for a literal in `buf[s, e)` (case-sensitive: the needle's own bytes). */
 function holds(buf: Uint8Array, s: number, e: number, needle: Uint8Array): boolean {
   const n = needle.length;
@@ -327,7 +341,14 @@ async function searchPage(
   ): boolean => {
     if (after) return false; // a match among the after-lines: the next page starts with it
     lastReported = lineNo;
-    lastMatch = { at: first.off + at, no: lineNo, cut, prevShown: lastShown };
+    lastMatch = {
+      at: first.off + at,
+      no: lineNo,
+      cut,
+      prevShown: lastShown,
+      replaced,
+      redactions: redactor.count,
+    };
     lastShown = lineNo;
     const { line, replaced: bad } = toLogLine(buf, s, e, shownNo(lineNo), cut, opts.maxLine, redactor);
     matches.push(line);
@@ -350,7 +371,7 @@ async function searchPage(
   /** The number of the last line this page showed (a match or a context line). */
   let lastShown = 0;
   /** The last match: its start, number, whether cut, and `lastShown` before it. */
-  let lastMatch: { at: number; no: number; cut: boolean; prevShown: number } | null = null;
+  let lastMatch: Held | null = null;
   /**
    * The starts and numbers of the last 2N + 2 lines read: where the next page's context begins (up to N
    * lines before a match held back with its before-lines, and the lines read after it).
@@ -607,7 +628,7 @@ async function searchPage(
       scanned_bytes: r.bytesRead,
     };
   }
-  const held = lastMatch as { at: number; no: number; cut: boolean; prevShown: number } | null;
+  const held = lastMatch as Held | null;
   if (
     collector && !afterPoint && result.next && collector.wantsAfter() && held && !held.cut &&
     held.at > origin.ls
@@ -617,6 +638,8 @@ async function searchPage(
     matches.pop();
     contexts.pop();
     lastShown = held.prevShown;
+    result.replaced_bytes = held.replaced;
+    result.redactions = held.redactions;
     result.next = { off: held.at, ls: held.at, line: held.no - 1, pending: false, skip: 0 };
     result.scanned_lines = held.no - 1;
   }
