@@ -19,6 +19,23 @@ function grep(args: string[], cwd?: string): string[] {
   return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
 }
 
+/** A line shown with context. */
+interface Shown {
+  line_no: number | null;
+  text: string;
+  before: { line_no: number | null; text: string }[];
+  after: { line_no: number | null; text: string }[];
+}
+
+/** The matches and their context lines as `grep -n -C` prints them (`N:` a match, `N-` context), in order. */
+function grepShown(matches: Shown[]): string[] {
+  return matches.flatMap((m) => [
+    ...m.before.map((b) => `${b.line_no}-${b.text}`),
+    `${m.line_no}:${m.text}`,
+    ...m.after.map((a) => `${a.line_no}-${a.text}`),
+  ]);
+}
+
 /** Five logs, rotated siblings and a .gz among them, each with its own modified time. */
 function rotatedLogs(): { dir: string; newestFirst: string[] } {
   const dir = tempDir("logpeek-many-");
@@ -125,12 +142,7 @@ Deno.test({
       const r = await s.call("log_search", { file: "h.log", text, context: n, limit: 5000 });
       assert.equal(r.isError, undefined);
       // Every line grep shows, as `N:` (match) or `N-` (context), in order, once each.
-      const shown: string[] = [];
-      for (const m of r.structuredContent.matches) {
-        for (const b of m.before) shown.push(`${b.line_no}-${b.text}`);
-        shown.push(`${m.line_no}:${m.text}`);
-        for (const a of m.after) shown.push(`${a.line_no}-${a.text}`);
-      }
+      const shown = grepShown(r.structuredContent.matches);
       const g = grep(["-n", "-F", "-C", String(n), text, "h.log"], dir).filter((l) => l !== "--");
       assert.deepEqual(shown, g, `${text} -C ${n}`);
     }
@@ -216,11 +228,7 @@ Deno.test({
     let cursor: string | undefined;
     for (let k = 0; k < 100; k++) {
       const r = await s.call("log_search", { file: "c.log", text: "HIT", context: 2, limit: 1, cursor });
-      for (const m of r.structuredContent.matches) {
-        for (const b of m.before) shown.push(`${b.line_no}-${b.text}`);
-        shown.push(`${m.line_no}:${m.text}`);
-        for (const a of m.after) shown.push(`${a.line_no}-${a.text}`);
-      }
+      shown.push(...grepShown(r.structuredContent.matches));
       cursor = r.structuredContent.next_cursor ?? undefined;
       if (!cursor) break;
     }
@@ -269,11 +277,7 @@ Deno.test({
       for (let k = 0; k < 2000; k++) {
         const r = await s.call("log_search", { file: "c.log", text: "HIT", context: 3, limit: 5000, cursor });
         assert.equal(r.isError, undefined, r.content[0].text);
-        for (const m of r.structuredContent.matches) {
-          for (const b of m.before) shown.push(`${b.line_no}-${b.text}`);
-          shown.push(`${m.line_no}:${m.text}`);
-          for (const a of m.after) shown.push(`${a.line_no}-${a.text}`);
-        }
+        shown.push(...grepShown(r.structuredContent.matches));
         cursor = r.structuredContent.next_cursor ?? undefined;
         if (!cursor) break;
       }

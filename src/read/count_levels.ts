@@ -10,7 +10,7 @@ import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
 import { levelOf } from "./level.ts";
-import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { LineTimes, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode countLevels}. */
 export interface LevelsOptions {
@@ -63,26 +63,13 @@ export interface LevelsResult {
  */
 export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
   const deadline = opts.deadline ?? performance.now() + opts.levelsMs;
-  const win = opts.window;
-  const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  if (!win) return await countPage(log, opts, opts.resume ?? start, deadline, true, null, 0);
-  const plan = planWindow(log, win, opts.resume !== undefined);
-  const known = opts.resume ? (win.lineKnown ?? true) : plan.from === null;
-  const page = await countPage(
+  const { disorder: _, ...page } = await windowedRead(
     log,
-    opts,
-    plan.from ?? opts.resume ?? start,
-    deadline,
-    known,
-    plan.order,
-    plan.probes,
+    opts.window,
+    opts.resume,
+    (from, known, order, probes) => countPage(log, opts, from, deadline, known, order, probes),
   );
-  page.scanned_bytes += plan.bytesRead;
-  if (!page.disorder) return page;
-  // Out of order after the seek: lines before it may be in the window after all. Count from the start.
-  const again = await countPage(log, opts, start, deadline, true, "out_of_order", plan.probes);
-  again.scanned_bytes += page.scanned_bytes;
-  return again;
+  return page;
 }
 
 /** One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules). */
@@ -142,18 +129,7 @@ async function countPage(
   const next: ResumePoint | null = stop === "time_budget"
     ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
     : null;
-  const time: TimeReport | undefined = times
-    ? {
-      earliest: times.earliest,
-      latest: times.latest,
-      untimed: times.untimed,
-      carry: times.carry(),
-      order: order!,
-      probes,
-      lineKnown,
-      brokenAfterSeek: brokeLate,
-    }
-    : undefined;
+  const time: TimeReport | undefined = times?.report(order!, probes, lineKnown, brokeLate);
   return {
     counts: out,
     stuck: next !== null && progressed(from, next) === null,

@@ -20,7 +20,7 @@ import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
 import { decodeLine } from "./decode.ts";
 import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
-import { LineTimes, planWindow, type TimeReport, type WindowOptions } from "./time_window.ts";
+import { LineTimes, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 import { ContextCollector, type WithContext } from "./context.ts";
 
 /** Options of {@linkcode searchLog}. */
@@ -209,26 +209,13 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   // The budget counts from here: compiling a pattern with a large counted repeat takes tens of ms.
   const started = performance.now();
   const deadline = opts.deadline ?? started + opts.searchMs;
-  const win = opts.window;
-  const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
-  if (!win) return await searchPage(log, opts, opts.resume ?? start, deadline, true, null, 0);
-  const plan = planWindow(log, win, opts.resume !== undefined);
-  const known = opts.resume ? (win.lineKnown ?? true) : plan.from === null;
-  const page = await searchPage(
+  const { disorder: _, ...page } = await windowedRead(
     log,
-    opts,
-    plan.from ?? opts.resume ?? start,
-    deadline,
-    known,
-    plan.order,
-    plan.probes,
+    opts.window,
+    opts.resume,
+    (from, known, order, probes) => searchPage(log, opts, from, deadline, known, order, probes),
   );
-  page.scanned_bytes += plan.bytesRead;
-  if (!page.time?.disorder) return page;
-  // Out of order after the seek: lines before it may be in the window after all. Read from the start.
-  const again = await searchPage(log, opts, start, deadline, true, "out_of_order", plan.probes);
-  again.scanned_bytes += page.scanned_bytes;
-  return again;
+  return page;
 }
 
 /**
@@ -273,7 +260,7 @@ async function searchPage(
   lineKnown: boolean,
   order: TimeReport["order"] | null,
   probes: number,
-): Promise<SearchResult & { time?: TimeReport & { disorder?: boolean } }> {
+): Promise<SearchResult & { disorder: boolean }> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   // A page after one a budget stopped, with context: the lines before its start that the page before did
   // not show are read again, for context only (a match right after the cut keeps its before-lines).
@@ -650,20 +637,14 @@ async function searchPage(
       result.stuck = result.stop_reason === "time_budget" || result.stop_reason === "size_budget";
     } else result.next = { ...result.next, ...contextStart(result.next) };
   }
-  const report = times
-    ? {
-      earliest: times.earliest,
-      latest: times.latest,
-      untimed: times.untimed,
-      carry: times.carry(),
-      order: order!,
-      probes,
-      lineKnown,
-      disorder: brokeOrder,
-      brokenAfterSeek: brokeLate,
-    }
-    : undefined;
-  return { ...result, partially_tested: partial, contexts: collector ? contexts : undefined, time: report };
+  const report = times?.report(order!, probes, lineKnown, brokeLate);
+  return {
+    ...result,
+    partially_tested: partial,
+    contexts: collector ? contexts : undefined,
+    time: report,
+    disorder: brokeOrder,
+  };
 }
 
 /**

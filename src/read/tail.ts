@@ -196,17 +196,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     replaced_bytes: replaced,
     redactions: redactor.count,
     scanned_bytes: r.bytesRead + probeBytes,
-    time: times
-      ? {
-        earliest: times.earliest,
-        latest: times.latest,
-        untimed: times.untimed,
-        carry: times.carry(),
-        order: times.disorder ? "out_of_order" : order,
-        probes,
-        lineKnown: whole,
-      }
-      : undefined,
+    time: times?.report(times.disorder ? "out_of_order" : order, probes, whole),
     unplaced_lines: times ? unplaced : undefined,
   };
 }

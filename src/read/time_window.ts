@@ -101,6 +101,32 @@ export class LineTimes {
   carry(): TimeCarry {
     return { last: this.last, max: this.max };
   }
+
+  /**
+   * The page's report: what this scan saw, with how the log was entered.
+   *
+   * @param order `seek`, `in_order` or `out_of_order` (as the page ended).
+   * @param probes The seek's probes.
+   * @param lineKnown Whether line numbers are known.
+   * @param brokenAfterSeek Whether a later page found the order broken after a seek.
+   */
+  report(
+    order: TimeReport["order"],
+    probes: number,
+    lineKnown: boolean,
+    brokenAfterSeek = false,
+  ): TimeReport {
+    return {
+      earliest: this.earliest,
+      latest: this.latest,
+      untimed: this.untimed,
+      carry: this.carry(),
+      order,
+      probes,
+      lineKnown,
+      brokenAfterSeek,
+    };
+  }
 }
 
 /** True when `span` bounds nothing (no `since`, no `until`). */
@@ -198,4 +224,42 @@ export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolea
     return { ...base, from: { off: s.off, ls: s.off, line: 0, pending: false, skip: 0 }, order: "seek" };
   }
   return { ...base, from: null, order: "in_order" };
+}
+
+/** One page of a windowed read, from `from` (see {@linkcode windowedRead}). */
+export type ReadPage<P> = (
+  from: ResumePoint,
+  lineKnown: boolean,
+  order: TimeReport["order"] | null,
+  probes: number,
+) => Promise<P & { scanned_bytes: number; disorder?: boolean }>;
+
+/**
+ * A read of one log page with or without a window (`search.ts`, `count_levels.ts`): without one, from the
+ * cursor or the start; with one, entered as {@linkcode planWindow} says, the probes' bytes counted, and a
+ * first page entered by a seek whose page found the order broken read again from the start.
+ *
+ * @param log The open log.
+ * @param win The window, if any.
+ * @param resume The cursor's point, if any.
+ * @param page Reads one page.
+ * @returns The page.
+ */
+export async function windowedRead<P>(
+  log: ReadableLog,
+  win: WindowOptions | undefined,
+  resume: ResumePoint | undefined,
+  page: ReadPage<P>,
+): Promise<P & { scanned_bytes: number; disorder?: boolean }> {
+  const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  if (!win) return await page(resume ?? start, true, null, 0);
+  const plan = planWindow(log, win, resume !== undefined);
+  const known = resume ? (win.lineKnown ?? true) : plan.from === null;
+  const first = await page(plan.from ?? resume ?? start, known, plan.order, plan.probes);
+  first.scanned_bytes += plan.bytesRead;
+  if (!first.disorder) return first;
+  // Out of order after the seek: lines before it may be in the window after all. Read from the start.
+  const again = await page(start, true, "out_of_order", plan.probes);
+  again.scanned_bytes += first.scanned_bytes;
+  return again;
 }
