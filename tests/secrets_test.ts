@@ -238,6 +238,24 @@ Deno.test({
     ) {
       views.push(["log_search", { file, text, regex: true, limit: 100 }]);
     }
+    // Context lines, a time window, a glob (issue #12): secrets in context lines are masked too.
+    for (const text of ["MII", "password", "sk-", "cookie", "KEY"]) {
+      views.push(["log_search", { file, text, context: 5, limit: 100 }]);
+    }
+    views.push(["log_search", {
+      file: "*.log",
+      text: ".",
+      regex: true,
+      context: 10,
+      since: "2024-05-01T00:00:00Z",
+      limit: 100,
+    }]);
+    views.push(["log_tail", {
+      file,
+      lines: 200,
+      since: "2024-05-01T00:00:00Z",
+      until: "2024-05-02T00:00:00Z",
+    }]);
     for (const [tool, args] of views) {
       assertNoLeak(`${tool} ${JSON.stringify(args)}`, await s.call(tool, args));
     }
