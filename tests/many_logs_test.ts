@@ -270,18 +270,18 @@ Deno.test({
     const want = grep(["-n", "-F", "-C", "3", "HIT", "c.log"], dir).filter((l) => l !== "--");
     // From 60 bytes a page holds a match and its 3 after-lines (below that, after-lines past the budget of
     // a page that starts at the match are not shown: README, Time windows).
-    for (const budget of [60, 97, 300, 1000]) {
+    for (const [budget, limit] of [[60, 5000], [97, 5000], [300, 5000], [1000, 5000], [97, 2], [300, 3]]) {
       await using s = await connect([dir], { ...WHOLE, LOGPEEK_SEARCH_BYTES: String(budget) });
       const shown: string[] = [];
       let cursor: string | undefined;
       for (let k = 0; k < 2000; k++) {
-        const r = await s.call("log_search", { file: "c.log", text: "HIT", context: 3, limit: 5000, cursor });
+        const r = await s.call("log_search", { file: "c.log", text: "HIT", context: 3, limit, cursor });
         assert.equal(r.isError, undefined, r.content[0].text);
         shown.push(...grepShown(r.structuredContent.matches));
         cursor = r.structuredContent.next_cursor ?? undefined;
         if (!cursor) break;
       }
-      assert.deepEqual(shown, want, `budget ${budget}`);
+      assert.deepEqual(shown, want, `budget ${budget}, limit ${limit}`);
     }
   },
 });

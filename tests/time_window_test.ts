@@ -399,3 +399,38 @@ Deno.test({
     assert.match(r.content[0].text, /^invalid_time: since: '-99999999d' is outside the years 0000\.\.9999/);
   },
 });
+
+Deno.test({
+  name:
+    "e2e: zone-less times across a DST fall-back (LOGPEEK_TZ) are read whole, not seeked: the repeated hour is exact",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-dst-");
+    // 2024-11-03 in New York: 01:00-01:59 local happens twice. One line every 100 ms from 00:00 to 03:00
+    // local time, zone-less, padded to be over 8 MiB (a log that size is otherwise entered by a seek).
+    const start = Date.UTC(2024, 10, 3, 4, 0, 0); // 00:00 EDT
+    const lines: string[] = [];
+    for (let ms = start; ms < start + 4 * 3600_000; ms += 100) {
+      const local = new Date(ms + (ms < Date.UTC(2024, 10, 3, 6) ? -4 : -5) * 3600_000).toISOString();
+      lines.push(`${local.slice(0, 10)} ${local.slice(11, 23)} INFO tick ${ms} ${"x".repeat(30)}`);
+    }
+    Deno.writeTextFileSync(join(dir, "ny.log"), lines.join("\n") + "\n");
+    assert.ok(Deno.statSync(join(dir, "ny.log")).size > 8 * 1024 * 1024);
+    await using s = await connect([dir], { ...WHOLE, LOGPEEK_TZ: "America/New_York" });
+    // By logpeek's rule a repeated local time is the earlier instant (EDT): 01:30-01:45 is 05:30-05:45Z,
+    // and both passes of the hour fall in it.
+    const want = lines.filter((l) => l.slice(11, 16) >= "01:30" && l.slice(11, 16) < "01:45").length;
+    const r = await s.call("log_levels", {
+      file: "ny.log",
+      since: "2024-11-03T01:30:00",
+      until: "2024-11-03T01:45:00",
+    });
+    assert.equal(r.isError, undefined, r.content[0].text);
+    assert.equal(r.structuredContent.total_lines, want);
+    assert.equal(r.structuredContent.window.zone, "America/New_York");
+    // A tail whose until is before every line is empty, not no_timestamps.
+    const t = await s.call("log_tail", { file: "ny.log", until: "2001-01-01T00:00:00Z" });
+    assert.equal(t.isError, undefined, t.content[0].text);
+    assert.deepEqual(t.structuredContent.lines, []);
+  },
+});

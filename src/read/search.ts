@@ -552,7 +552,12 @@ async function searchPage(
     scanned_bytes: r.bytesRead,
   };
   const paused = pause as "yield" | "time" | null;
-  const afterPoint = after as ResumePoint | null;
+  // Past the limit, reading after-lines: the page ends where its sink stopped it, or at the log's end. A
+  // budget that stops it there instead ends it as any budget does (the next page goes on after the last
+  // line read, its context from the lines not shown).
+  const afterPoint = r.stop === "time_budget" || r.stop === "size_budget"
+    ? null
+    : after as ResumePoint | null;
   if (brokeOrder) {
     // The order broke after a seek: the caller reads again from the start.
     result = {

@@ -60,6 +60,8 @@ export interface TailResult {
   redactions: number;
   /** Bytes read (a seek's probes included). */
   scanned_bytes: number;
+  /** Lines read in the tail window (whatever their level or time). */
+  read_lines: number;
   /** With a window: how the log's times were read. */
   time?: TimeReport;
   /**
@@ -112,8 +114,12 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
       if (b.ordered) floor = b.off;
       else order = "out_of_order";
     }
-    if (order === "out_of_order") end = size; // read as a plain tail, every line's time tested
-    else if (probes > 0) order = "seek";
+    if (win.noSeekAfterProbes?.()) order = "out_of_order"; // zone-less times around a DST fall-back
+    if (order === "out_of_order") {
+      // Read as a plain tail, every line's time tested.
+      end = size;
+      floor = log.bomLength;
+    } else if (probes > 0) order = "seek";
   }
   const start = log.gzip ? 0 : Math.max(floor, end - opts.tailBytes);
   const whole = log.gzip || start === log.bomLength;
@@ -196,6 +202,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     replaced_bytes: replaced,
     redactions: redactor.count,
     scanned_bytes: r.bytesRead + probeBytes,
+    read_lines: r.lines,
     time: times?.report(times.disorder ? "out_of_order" : order, probes, whole),
     unplaced_lines: times ? unplaced : undefined,
   };

@@ -146,6 +146,11 @@ export interface WindowOptions {
   lineKnown?: boolean;
   /** From a cursor: the order broke on a page after a seek (`TimeReport.brokenAfterSeek`). */
   brokenAfterSeek?: boolean;
+  /**
+   * Asked after the seek's probes: true when their times say not to seek after all (zone-less times read
+   * in a zone with DST, whose fall-back repeats an hour): the log is then read from its start.
+   */
+  noSeekAfterProbes?: () => boolean;
   /** No seek (a gzip log cannot; a test compares with the full scan). */
   noSeek?: boolean;
 }
@@ -220,6 +225,7 @@ export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolea
   const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
   const base = { probes: s.probes, bytesRead: s.bytesRead };
   if (!s.ordered) return { ...base, from: null, order: "out_of_order" };
+  if (win.noSeekAfterProbes?.()) return { ...base, from: null, order: "in_order" };
   if (s.off > log.bomLength) {
     return { ...base, from: { off: s.off, ls: s.off, line: 0, pending: false, skip: 0 }, order: "seek" };
   }

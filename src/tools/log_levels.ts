@@ -187,8 +187,8 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? [
       ...runs.map((x) => ({
         file: x.file,
-        complete: x.page.complete,
-        stop_reason: x.page.stop_reason as
+        complete: x.page.complete && !timelessLogs.includes(x.file),
+        stop_reason: timelessLogs.includes(x.file) ? "no_timestamps" as const : x.page.stop_reason as
           | "time_budget"
           | "file_changed"
           | "cancelled"

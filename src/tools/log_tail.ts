@@ -122,7 +122,7 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     signal: call?.signal,
     window: span ? windowFor(span, log, zone, undefined) : undefined,
   });
-  requireTimestamps(span, [r.time], r.scanned_bytes > 0 ? 1 : 0, log.name);
+  requireTimestamps(span, [r.time], r.read_lines, log.name);
   const time = timeFields(span, zone, [r.time]);
   const header = withWindow(
     tailHeader(log.name, r, ctx.limits.tailBytes, args.level) +
@@ -137,6 +137,7 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     file: log.name,
     ...r,
     time: undefined,
+    read_lines: undefined,
     ...time,
     lines: r.lines.slice(out.from, out.from + out.shown),
     artifact: out.artifact,

@@ -182,16 +182,34 @@ export async function overLogs<P extends LogPage>(
     bytesLeft -= page.scanned_bytes;
     const stop = page.stop_reason;
     if (stop === "limit" || stop === "time_budget" || stop === "size_budget" || stop === "cancelled") {
-      const next = stop !== "cancelled" && page.next && !page.stuck
+      // A log this call only began (it read nothing of it before the budget ran out) after others it
+      // read whole: the cursor points at its start, and the page did progress.
+      const fresh = page.stuck && k > 0 && resume === undefined && stop !== "cancelled";
+      const next = fresh
+        ? makeCursor(log, {
+          k: call.tool,
+          f: log.name,
+          q: call.query,
+          off: log.bomLength,
+          ls: log.bomLength,
+          line: 0,
+          pending: false,
+          skip: 0,
+          ...instants(call.span),
+          g,
+          dn: packDone(done),
+        }, ctx.cursorKey)
+        : stop !== "cancelled" && page.next && !page.stuck
         ? cursorFor(ctx, call, log, page, g, packDone(done))
         : null;
+      if (fresh) runs.pop(); // nothing of it was read
       return {
         runs,
         glob: true,
         complete: false,
         next_cursor: next,
-        progress: !page.stuck,
-        pending: rest(order, k),
+        progress: fresh || !page.stuck,
+        pending: fresh ? rest(order, k - 1) : rest(order, k),
         ...skipped,
       };
     }

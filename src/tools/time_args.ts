@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import type { Cursor } from "../read/cursor.ts";
-import { formatInstant, parseInstant } from "../read/instant.ts";
+import { formatInstant, offsetAt, parseInstant } from "../read/instant.ts";
 import type { ReadableLog } from "../read/readable_log.ts";
 import type { TimeReport, WindowOptions } from "../read/search.ts";
 import { lineClock } from "../read/timestamp.ts";
@@ -123,9 +123,14 @@ export function windowFor(
   cursor: Cursor | undefined,
 ): WindowOptions {
   const clock = lineClock({ zone, modifiedMs: log.modifiedMs ?? null });
+  const year = new Date(log.modifiedMs ?? Date.now()).getUTCFullYear();
+  const dst = offsetAt(Date.UTC(year, 0, 1), zone) !== offsetAt(Date.UTC(year, 6, 1), zone);
   return {
     span,
     timeOf: (buf, s, e) => clock.timeOf(buf, s, e),
+    // Zone-less times in a zone with DST step back an hour at every fall-back (a trial: a seek entered
+    // the repeated hour's second pass): such a log is read whole.
+    noSeekAfterProbes: () => dst && clock.zoneUsed,
     carry: cursor ? { last: cursor.lt ?? NaN, max: cursor.mx ?? -Infinity } : undefined,
     lineKnown: cursor ? cursor.nk : true,
     brokenAfterSeek: cursor?.ob ?? false,
