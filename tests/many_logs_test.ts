@@ -210,6 +210,13 @@ Deno.test({
     const b = w.structuredContent.logs.find((l: { file: string }) => l.file === "b.log");
     assert.deepEqual([b.complete, b.stop_reason], [false, "no_timestamps"]);
     assert.match(w.content[0].text, /No timestamp could be read in b\.log/);
+    const lv = await s.call("log_levels", { file: "*.log", since: "2024-05-01T09:00:00Z" });
+    const lb = lv.structuredContent.logs.find((l: { file: string }) => l.file === "b.log");
+    assert.deepEqual([lv.structuredContent.complete, lb.complete, lb.stop_reason], [
+      false,
+      false,
+      "no_timestamps",
+    ]);
   },
 });
 
