@@ -68,8 +68,18 @@ const outputSchema = z.object({
   logs: z.array(z.object({
     file: z.string(),
     complete: z.boolean(),
-    stop_reason: z.enum(["time_budget", "file_changed", "cancelled", "corrupt_gzip", "not_reached"])
-      .nullable(),
+    stop_reason: z.enum([
+      "time_budget",
+      "file_changed",
+      "cancelled",
+      "corrupt_gzip",
+      "not_reached",
+      "no_timestamps",
+    ])
+      .nullable().describe(
+        "not_reached: the call stopped before this log (the cursor reads it); no_timestamps: read, but none of " +
+          "its lines has a timestamp, so none could be placed in the window",
+      ),
     scanned_lines: z.number().int(),
     counts: countsSchema.optional(),
   })).optional().describe("a call over a glob: each matching log, in the order read (newest first)"),
