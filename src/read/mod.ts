@@ -7,7 +7,7 @@
  * cursors (`cursor.ts`), formats it refuses (`format.ts`), Unicode simple case folding for `ignore_case`
  * (`fold.ts`), context lines (`context.ts`), time windows (`time_window.ts`: each line's time, the order
  * rule; `timestamp.ts`: a line's header timestamp on raw bytes; `instant.ts`: instants, zones, `since`
- * and `until`; `time_seek.ts`: the binary search over timestamps). It reads through `ReadableLog` (`readable_log.ts`) and never opens a file. May
+ * and `until`; `time_seek.ts`: the binary search over timestamps), log templates (`template_miner.ts`, Drain-style). It reads through `ReadableLog` (`readable_log.ts`) and never opens a file. May
  * import guard and core.
  *
  * Layers, highest first: cli, server, tools, state, source, read, guard, core; an import goes to

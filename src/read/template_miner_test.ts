@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { RE2JS } from "re2js";
-import { maskToken, type Template, TemplateMiner, templateId } from "./template_miner.ts";
+import { maskToken, type Template, templateId, TemplateMiner } from "./template_miner.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 
 const LOGS = ["Apache", "HDFS", "Hadoop", "Linux", "OpenSSH", "Spark", "Zookeeper"] as const;
@@ -64,7 +64,7 @@ Deno.test("templates keep exact spaces; variable parts become <*>; ids hash the 
   const m = new TemplateMiner();
   m.add("a  b 1 c ", 1);
   m.add("a  b 2 c ", 2);
-  m.add("a  b x c ", 3);
+  m.add("a  b 0x1f c ", 3);
   const [t] = m.templates();
   assert.equal(t.template, "a  b <*> c ");
   assert.equal(t.count, 3);
@@ -123,9 +123,9 @@ Deno.test("Loghub: every line matches its template; grouping accuracy against th
     const ga = groupingAccuracy(pred, truth);
     gas.push(ga);
     rows.push(
-      `${name.padEnd(10)} ${ga.toFixed(3)}  ${DRAIN[name].toFixed(3)}  ${
-        String(ts.length).padStart(4)
-      } ${String(new Set(truth).size).padStart(4)}`,
+      `${name.padEnd(10)} ${ga.toFixed(3)}  ${DRAIN[name].toFixed(3)}  ${String(ts.length).padStart(4)} ${
+        String(new Set(truth).size).padStart(4)
+      }`,
     );
   }
   const mean = gas.reduce((a, b) => a + b, 0) / gas.length;
@@ -135,8 +135,8 @@ Deno.test("Loghub: every line matches its template; grouping accuracy against th
 });
 
 /** The targets reached (asserted). */
-const MEAN_TARGET = 0.0;
-const MIN_TARGET = 0.0;
+const MEAN_TARGET = 0.85;
+const MIN_TARGET = 0.61;
 
 /** Each line's final template id. */
 function assignFinal(ls: string[]): { miner: TemplateMiner; ids: string[] } {
