@@ -19,7 +19,7 @@ import {
   seekBroken,
   timeFields,
   timeFieldsSchema,
-  timeless,
+  timelessLogs,
   timelessNote,
   windowArgs,
   withWindow,
@@ -172,11 +172,12 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const runs = many.runs;
   const read = runs.reduce((n, r) => n + (r.page.time ? r.page.last_line : r.page.total_lines), 0);
   if (args.cursor === undefined) requireTimestamps(span, runs.map((r) => r.page.time), read, args.file);
-  const timelessLogs = span && many.glob
-    ? runs.filter((x, i) =>
-      !(i === 0 && args.cursor !== undefined) && timeless(x.page.time, x.page.time ? x.page.last_line : 0)
-    ).map((x) => x.file)
-    : [];
+  const untimed = timelessLogs(
+    span,
+    many.glob,
+    runs.map((x) => ({ file: x.file, time: x.page.time, lines: x.page.time ? x.page.last_line : 0 })),
+    args.cursor !== undefined,
+  );
   const counts = Object.fromEntries(
     LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.counts[l], 0)]),
   ) as LevelsResult["counts"];
@@ -186,7 +187,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     counts,
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
     last_line: last.last_line,
-    complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && timelessLogs.length === 0,
+    complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && untimed.length === 0,
     stop_reason: many.complete ? null : last.stop_reason,
     next: null,
     stuck: !many.progress,
@@ -197,8 +198,8 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? [
       ...runs.map((x) => ({
         file: x.file,
-        complete: x.page.complete && !timelessLogs.includes(x.file),
-        stop_reason: timelessLogs.includes(x.file) ? "no_timestamps" as const : x.page.stop_reason as
+        complete: x.page.complete && !untimed.includes(x.file),
+        stop_reason: untimed.includes(x.file) ? "no_timestamps" as const : x.page.stop_reason as
           | "time_budget"
           | "file_changed"
           | "cancelled"
@@ -260,7 +261,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
         )
         : renderLevels(shownFile, r),
       time,
-    ) + perLog + notReadNote(many.notRead, many.notReadCount) + timelessNote(timelessLogs) + more + stuck +
+    ) + perLog + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
       (seekBroken(runs.map((x) => x.page.time)) ? SEEK_BROKEN : ""),
   );
 }

@@ -21,7 +21,7 @@ import {
   seekBroken,
   timeFields,
   timeFieldsSchema,
-  timeless,
+  timelessLogs,
   timelessNote,
   windowArgs,
   windowFor,
@@ -274,12 +274,12 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
       args.file,
     );
   }
-  const timelessLogs = span && many.glob
-    ? runs.filter((r, i) =>
-      !(i === 0 && args.cursor !== undefined) && timeless(r.page.time, r.page.scanned_lines)
-    )
-      .map((r) => r.file)
-    : [];
+  const untimed = timelessLogs(
+    span,
+    many.glob,
+    runs.map((r) => ({ file: r.file, time: r.page.time, lines: r.page.scanned_lines })),
+    args.cursor !== undefined,
+  );
   const flatContexts = runs.flatMap((r) => r.page.contexts ?? r.page.matches.map(() => undefined));
   const matches = runs.flatMap((r) =>
     r.page.matches.map((m, i) => ({
@@ -293,7 +293,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const result: SearchResult = {
     matches,
     scanned_lines: scannedLines,
-    complete: many.complete && !broken && timelessLogs.length === 0,
+    complete: many.complete && !broken && untimed.length === 0,
     stop_reason: many.complete ? null : (last.stop_reason ?? (many.next_cursor ? "time_budget" : null)),
     replaced_bytes: runs.reduce((n, r) => n + r.page.replaced_bytes, 0),
     redactions: runs.reduce((n, r) => n + r.page.redactions, 0),
@@ -307,8 +307,8 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? [
       ...runs.map((r) => ({
         file: r.file,
-        complete: r.page.complete && !timelessLogs.includes(r.file),
-        stop_reason: timelessLogs.includes(r.file) ? "no_timestamps" as const : r.page.stop_reason,
+        complete: r.page.complete && !untimed.includes(r.file),
+        stop_reason: untimed.includes(r.file) ? "no_timestamps" as const : r.page.stop_reason,
         scanned_lines: r.page.scanned_lines,
       })),
       ...many.pending.map((file) => ({
@@ -327,7 +327,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
         many.notReadCount
           ? `${many.notReadCount} matching entr${many.notReadCount === 1 ? "y" : "ies"} not read`
           : "",
-        timelessLogs.length ? `${plural(timelessLogs.length, "log")} without timestamps` : "",
+        untimed.length ? `${plural(untimed.length, "log")} without timestamps` : "",
         broken ? "a seek whose log went out of order" : "",
       ].filter((x) => x).join(", ") + " (see below)"
     : result.complete && (many.glob || skipped)
@@ -377,7 +377,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const out = spill(
     ctx,
     "log_search",
-    header + notReadNote(many.notRead, many.notReadCount) + timelessNote(timelessLogs) + more + stuck +
+    header + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
       partialNote +
       (broken ? SEEK_BROKEN : ""),
     items,

@@ -230,6 +230,26 @@ export function timeless(report: TimeReport | undefined, lines: number): boolean
     report.carry.last !== report.carry.last;
 }
 
+/**
+ * The logs of a call over a glob read from their start with lines but no timestamp ({@linkcode timeless}):
+ * none of their lines could be placed in the window. A log resumed from a cursor is not judged (its
+ * earlier pages read timestamps, or the call would have said so then).
+ *
+ * @param span The window (none: no log is timeless).
+ * @param glob True for a call over a glob (one log: `requireTimestamps` throws instead).
+ * @param runs The logs read, in order, with their time reports and lines read.
+ * @param resumed True when the call's first log was resumed from a cursor.
+ */
+export function timelessLogs(
+  span: TimeSpan | undefined,
+  glob: boolean,
+  runs: { file: string; time: TimeReport | undefined; lines: number }[],
+  resumed: boolean,
+): string[] {
+  if (!span || !glob) return [];
+  return runs.filter((r, i) => !(i === 0 && resumed) && timeless(r.time, r.lines)).map((r) => r.file);
+}
+
 /** What a glob's answer says of logs read without a timestamp ({@linkcode timeless}). */
 export function timelessNote(files: string[]): string {
   return files.length
