@@ -102,15 +102,22 @@ export function maskToken(token: string, index: number): string {
 interface Cluster {
   /** Masked text per token; null where members differ. */
   tokens: (string | null)[];
-  /** Raw tokens of the first line, for positions whose masked text holds no `<*>`. */
+  /** The whitespace before each token and after the last (`tokens.length + 1`); null where members differ. */
   seps: (string | null)[];
-  /** Literal (non-wildcard) tokens, for the similarity's denominator. */
   count: number;
   firstLine: number;
   lastLine: number;
   example: string;
-  /** The id of the current text, or "" when it must be computed again. */
-  id: string;
+  /** The rendered text, or null when it must be rendered again. */
+  text: string | null;
+  /** The id of the current text, or null when it must be computed again. */
+  id: string | null;
+}
+
+/** A tree node: children by key (a first word, or `<*>`), and the clusters (indexes) whose keys end here. */
+interface Node {
+  kids: Map<string, Node>;
+  leaf: number[];
 }
 
 /** Splits a line into its tokens and the whitespace around them: `seps.length === tokens.length + 1`. */
@@ -148,41 +155,106 @@ export function templateId(s: string): string {
 }
 
 /**
+ * A miner's whole state as plain JSON data ({@linkcode TemplateMiner.snapshot}, read back by
+ * {@linkcode TemplateMiner.restore}). Its shape may change with `v`; treat it as opaque.
+ */
+export interface MinerSnapshot {
+  /** The format's version: 1. */
+  v: 1;
+  /** The options the miner ran with (`restore` uses them unless given others; `depth` must agree). */
+  opts: { maxTemplates: number; similarity: number; depth: number };
+  /** {@linkcode TemplateMiner.totalLines}. */
+  totalLines: number;
+  /** {@linkcode TemplateMiner.otherLines}. */
+  otherLines: number;
+  /** The clusters in creation order (index = cluster index). */
+  clusters: SnapshotCluster[];
+  /** The tree: [token count, its root node] in the order the counts were first seen. */
+  tree: [number, SnapshotNode][];
+}
+
+/** One cluster in a {@linkcode MinerSnapshot}. */
+export interface SnapshotCluster {
+  /** Masked text per token; null where members differ (`<*>`). */
+  tokens: (string | null)[];
+  /** Whitespace before each token and after the last (`tokens.length + 1` entries); null where members differ. */
+  seps: (string | null)[];
+  /** Lines counted (≥ 1). */
+  count: number;
+  /** First line number (1-based). */
+  firstLine: number;
+  /** Last line number (≥ firstLine). */
+  lastLine: number;
+  /** The first line's text. */
+  example: string;
+}
+
+/** One tree node in a {@linkcode MinerSnapshot}: children in insertion order, and cluster indexes in leaf order. */
+export interface SnapshotNode {
+  /** [key, child] pairs in insertion order. */
+  kids: [string, SnapshotNode][];
+  /** Indexes into {@linkcode MinerSnapshot.clusters}, in the order the leaf holds them. */
+  leaf: number[];
+}
+
+/** Options of {@linkcode TemplateMiner}. */
+export interface MinerOptions {
+  /** The most clusters held (default 5000); past it, unfitting lines are counted in `otherLines`. */
+  maxTemplates?: number;
+  /** Drain's st, in [0, 1] (default 0.6): the least fraction of tokens a line must share to join. */
+  similarity?: number;
+  /** Drain's tree depth (default 5, at least 3): token count, then `depth − 2` first words. */
+  depth?: number;
+}
+
+function bad(what: string): never {
+  throw new TypeError(`TemplateMiner.restore: malformed snapshot: ${what}`);
+}
+
+function isCount(x: unknown): x is number {
+  return typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
+}
+
+/**
  * Mines templates from lines given one at a time, in Drain's way (see the module's doc).
  *
- * Ids: {@linkcode TemplateMiner.add} returns the id of the template's text as it stands after that line;
- * a later line may turn a literal part of it into `<*>`, and its id then changes with it.
- * {@linkcode TemplateMiner.templates} gives the final ids (the hash of the final text); two clusters
- * whose final texts are equal are given as one template.
+ * Clusters are numbered 0, 1, … in creation order; the number is stable for the miner's life (and across
+ * {@linkcode TemplateMiner.snapshot} / {@linkcode TemplateMiner.restore}). A cluster's text may gain
+ * `<*>` as lines arrive ({@linkcode TemplateMiner.text}); {@linkcode TemplateMiner.templates} gives the
+ * texts now, two clusters whose texts are equal given as one template.
  */
 export class TemplateMiner {
   readonly #max: number;
   readonly #st: number;
+  readonly #depth: number;
   readonly #prefix: number;
-  /** token count → first tokens … → the leaf's clusters. */
-  readonly #root = new Map<number, Map<string, unknown>>();
-  #clusters = 0;
+  /** token count → the root node of that length. */
+  readonly #root = new Map<number, Node>();
   #other = 0;
   #total = 0;
   readonly #all: Cluster[] = [];
-  /** Every id {@linkcode TemplateMiner.add} returned → its cluster (at most one per literal part lost). */
-  readonly #seen = new Map<string, Cluster>();
 
   /**
-   * @param opts.maxTemplates The most templates held (default 5000); past it, unfitting lines are
-   *   counted in {@linkcode TemplateMiner.otherLines}.
-   * @param opts.similarity Drain's st, in [0, 1] (default 0.5): the least fraction of a template's
-   *   tokens a line must share to join it.
-   * @param opts.depth Drain's tree depth (default 4, at least 3): the tree uses the token count and the
-   *   first `depth − 2` tokens.
+   * @param opts The options ({@linkcode MinerOptions}); missing ones take the defaults.
+   * @throws {RangeError} When an option is out of range (maxTemplates not a non-negative integer,
+   *   similarity outside [0, 1], depth not an integer ≥ 3).
    */
-  constructor(opts: { maxTemplates?: number; similarity?: number; depth?: number } = {}) {
-    this.#max = opts.maxTemplates ?? DEFAULTS.maxTemplates;
-    this.#st = opts.similarity ?? DEFAULTS.similarity;
-    this.#prefix = Math.max(1, (opts.depth ?? DEFAULTS.depth) - 2);
+  constructor(opts: MinerOptions = {}) {
+    const max = opts.maxTemplates ?? DEFAULTS.maxTemplates;
+    const st = opts.similarity ?? DEFAULTS.similarity;
+    const depth = opts.depth ?? DEFAULTS.depth;
+    if (!isCount(max)) throw new RangeError(`maxTemplates must be a non-negative integer: ${max}`);
+    if (!(st >= 0 && st <= 1)) throw new RangeError(`similarity must be in [0, 1]: ${st}`);
+    if (!Number.isSafeInteger(depth) || depth < 3) {
+      throw new RangeError(`depth must be an integer ≥ 3: ${depth}`);
+    }
+    this.#max = max;
+    this.#st = st;
+    this.#depth = depth;
+    this.#prefix = depth - 2;
   }
 
-  /** Lines not counted under any template (the cap was reached and they fit none). */
+  /** Lines not counted under any cluster (the cap was reached and they fit none). */
   get otherLines(): number {
     return this.#other;
   }
@@ -192,39 +264,80 @@ export class TemplateMiner {
     return this.#total;
   }
 
+  /** Clusters so far (≤ maxTemplates). */
+  get size(): number {
+    return this.#all.length;
+  }
+
+  /**
+   * The current template text of a cluster: its lines with each variable part `<*>`; it may gain `<*>`
+   * as lines arrive.
+   *
+   * @param i A cluster index, 0 ≤ i < {@linkcode TemplateMiner.size}.
+   * @throws {RangeError} For any other i.
+   */
+  text(i: number): string {
+    const c = this.#cluster(i);
+    return c.text ??= render(c);
+  }
+
+  /**
+   * {@linkcode templateId} of {@linkcode TemplateMiner.text}(i), cached until the text changes.
+   *
+   * @param i A cluster index, 0 ≤ i < {@linkcode TemplateMiner.size}.
+   * @throws {RangeError} For any other i.
+   */
+  id(i: number): string {
+    const c = this.#cluster(i);
+    return c.id ??= templateId(c.text ??= render(c));
+  }
+
+  #cluster(i: number): Cluster {
+    const c = this.#all[i];
+    if (c === undefined || !Number.isInteger(i)) {
+      throw new RangeError(`no cluster ${i} (size ${this.#all.length})`);
+    }
+    return c;
+  }
+
   /**
    * Counts one line.
    *
    * @param line Its text, decoded, without its line break.
    * @param lineNo Its line number, 1-based.
-   * @returns The id of the template it was counted under (of the template's text now), or null when it
-   *   was counted in {@linkcode TemplateMiner.otherLines}.
+   * @returns The index of the cluster it joined or started (0-based, creation order), or -1 when it was
+   *   counted in {@linkcode TemplateMiner.otherLines}.
    */
-  add(line: string, lineNo: number): string | null {
+  add(line: string, lineNo: number): number {
     this.#total++;
     const { tokens, seps } = split(line);
     const masked = tokens.map(maskToken);
     // The tree: token count, then the first tokens (a token with a digit or a mask goes to <*>).
-    let node: Map<string, unknown> | undefined = this.#root.get(masked.length);
-    if (node === undefined) this.#root.set(masked.length, node = new Map());
+    let node: Node;
+    const root = this.#root.get(masked.length);
+    if (root === undefined) this.#root.set(masked.length, node = newNode());
+    else node = root;
     // Keys: the first `depth − 2` tokens free of digits and masks (a header's masked fields skipped).
     for (let i = 0, k = 0; i < masked.length && k < this.#prefix; i++) {
       let key = masked[i];
       if (/\d|<\*>/.test(key)) continue;
       k++;
-      let next = node.get(key) as Map<string, unknown> | undefined;
+      let next = node.kids.get(key);
       if (next === undefined) {
-        if (node.size >= MAX_CHILDREN && key !== WILD) key = WILD;
-        next = node.get(key) as Map<string, unknown> | undefined;
-        if (next === undefined) node.set(key, next = new Map());
+        if (node.kids.size >= MAX_CHILDREN && key !== WILD) key = WILD;
+        next = node.kids.get(key);
+        if (next === undefined) {
+          next = newNode();
+          node.kids.set(key, next);
+        }
       }
       node = next;
     }
-    let leaf = node.get("") as Cluster[] | undefined;
-    if (leaf === undefined) node.set("", leaf = []);
+    const leaf = node.leaf;
     // The most similar cluster of the leaf (ties: more literal tokens, then the older).
-    let best: Cluster | null = null, bestSim = -1, bestLit = -1;
-    for (const c of leaf) {
+    let best = -1, bestSim = -1, bestLit = -1;
+    for (const ci of leaf) {
+      const c = this.#all[ci];
       let same = 0, lit = 0, n = 0;
       for (let i = 0; i < masked.length; i++) {
         const t = c.tokens[i];
@@ -236,76 +349,60 @@ export class TemplateMiner {
       }
       const sim = n === 0 ? 1 : same / n;
       if (sim > bestSim || (sim === bestSim && lit > bestLit)) {
-        best = c, bestSim = sim, bestLit = lit;
+        best = ci, bestSim = sim, bestLit = lit;
       }
     }
-    if (best !== null && bestSim >= this.#st) {
+    if (best >= 0 && bestSim >= this.#st) {
+      const c = this.#all[best];
       let changed = false;
       for (let i = 0; i < masked.length; i++) {
-        const t = best.tokens[i];
-        if (t !== null && t !== masked[i]) best.tokens[i] = null, changed = true;
+        const t = c.tokens[i];
+        if (t !== null && t !== masked[i]) c.tokens[i] = null, changed = true;
       }
       for (let i = 0; i < seps.length; i++) {
-        const s = best.seps[i];
-        if (s !== null && s !== seps[i]) best.seps[i] = null, changed = true;
+        const s = c.seps[i];
+        if (s !== null && s !== seps[i]) c.seps[i] = null, changed = true;
       }
-      if (changed) best.id = "";
-      best.count++;
-      best.lastLine = lineNo;
-      if (best.id === "") {
-        best.id = templateId(render(best));
-        this.#seen.set(best.id, best);
-      }
-      return best.id;
+      if (changed) c.text = c.id = null;
+      c.count++;
+      c.lastLine = lineNo;
+      return best;
     }
-    if (this.#clusters >= this.#max) {
+    if (this.#all.length >= this.#max) {
       this.#other++;
-      return null;
+      return -1;
     }
-    const c: Cluster = {
+    const i = this.#all.length;
+    this.#all.push({
       tokens: masked,
       seps,
       count: 1,
       firstLine: lineNo,
       lastLine: lineNo,
       example: line,
-      id: "",
-    };
-    c.id = templateId(render(c));
-    this.#seen.set(c.id, c);
-    leaf.push(c);
-    this.#all.push(c);
-    this.#clusters++;
-    return c.id;
+      text: null,
+      id: null,
+    });
+    leaf.push(i);
+    return i;
   }
 
   /**
-   * The final id of the template an id returned by {@linkcode TemplateMiner.add} belongs to now (its
-   * text may have gained `<*>` since): the id {@linkcode TemplateMiner.templates} gives it.
-   *
-   * @param id An id `add` returned.
-   * @returns The template's id now, or null for an id this miner never returned.
-   */
-  finalId(id: string): string | null {
-    const c = this.#seen.get(id);
-    return c === undefined ? null : templateId(render(c));
-  }
-
-  /**
-   * The templates, most frequent first (ties by first line). Clusters whose final texts are equal are
-   * given as one template (counts summed, the earliest first line and example, the latest last line).
+   * The templates, most frequent first (ties by first line). Clusters whose texts are equal are given as
+   * one template (counts summed, the earliest first line and example, the latest last line).
    *
    * @returns The templates; their counts sum to {@linkcode TemplateMiner.totalLines} −
    *   {@linkcode TemplateMiner.otherLines}.
    */
   templates(): Template[] {
     const byText = new Map<string, Template>();
-    for (const c of this.#all) {
-      const text = render(c);
+    for (let i = 0; i < this.#all.length; i++) {
+      const c = this.#all[i];
+      const text = this.text(i);
       const t = byText.get(text);
       if (t === undefined) {
         byText.set(text, {
-          id: templateId(text),
+          id: this.id(i),
           template: text,
           count: c.count,
           firstLine: c.firstLine,
@@ -320,6 +417,141 @@ export class TemplateMiner {
     }
     return [...byText.values()].sort((a, b) => b.count - a.count || a.firstLine - b.firstLine);
   }
+
+  /**
+   * The miner's whole state (clusters and tree) as plain JSON-serializable data, sharing nothing with
+   * the miner (later adds do not change it).
+   *
+   * @returns The snapshot; {@linkcode TemplateMiner.restore} reads it back.
+   */
+  snapshot(): MinerSnapshot {
+    const node = (n: Node): SnapshotNode => ({
+      kids: [...n.kids].map(([k, v]) => [k, node(v)]),
+      leaf: [...n.leaf],
+    });
+    return {
+      v: 1,
+      opts: { maxTemplates: this.#max, similarity: this.#st, depth: this.#depth },
+      totalLines: this.#total,
+      otherLines: this.#other,
+      clusters: this.#all.map((c) => ({
+        tokens: [...c.tokens],
+        seps: [...c.seps],
+        count: c.count,
+        firstLine: c.firstLine,
+        lastLine: c.lastLine,
+        example: c.example,
+      })),
+      tree: [...this.#root].map(([n, r]) => [n, node(r)]),
+    };
+  }
+
+  /**
+   * A miner in exactly the state a snapshot saw: it goes on identically (same clusters in the same order,
+   * same ties, same full nodes, same counts) as the miner the snapshot was taken of.
+   *
+   * @param s What {@linkcode TemplateMiner.snapshot} gave, possibly through JSON and a disk: every shape,
+   *   size and index is checked.
+   * @param opts Options; those missing are the snapshot's. `depth` must equal the snapshot's.
+   * @returns The miner.
+   * @throws {TypeError} When `s` is not a well-formed snapshot (wrong types, negative or inconsistent
+   *   counts, an index out of range or not exactly once in the tree, a tree deeper than its depth, more
+   *   clusters than maxTemplates, a depth differing from opts.depth).
+   */
+  static restore(s: unknown, opts: MinerOptions = {}): TemplateMiner {
+    const o = rec(s, "snapshot");
+    if (o.v !== 1) bad("v is not 1");
+    const so = rec(o.opts, "opts");
+    if (!isCount(so.maxTemplates)) bad("opts.maxTemplates");
+    if (typeof so.similarity !== "number" || !(so.similarity >= 0 && so.similarity <= 1)) {
+      bad("opts.similarity");
+    }
+    if (!isCount(so.depth) || so.depth < 3) bad("opts.depth");
+    if (opts.depth !== undefined && opts.depth !== so.depth) bad(`depth ${so.depth} differs from opts.depth`);
+    let m: TemplateMiner;
+    try {
+      m = new TemplateMiner({
+        maxTemplates: opts.maxTemplates ?? so.maxTemplates,
+        similarity: opts.similarity ?? so.similarity,
+        depth: so.depth,
+      });
+    } catch (e) {
+      bad(String(e));
+    }
+    if (!isCount(o.totalLines) || !isCount(o.otherLines) || o.otherLines > o.totalLines) bad("line counts");
+    if (!Array.isArray(o.clusters)) bad("clusters is not an array");
+    if (o.clusters.length > m.#max) bad(`${o.clusters.length} clusters over maxTemplates ${m.#max}`);
+    let sum = 0;
+    for (const [i, x] of o.clusters.entries()) {
+      const c = rec(x, `clusters[${i}]`);
+      const tokens = c.tokens, seps = c.seps;
+      if (!Array.isArray(tokens) || !tokens.every((t) => t === null || (typeof t === "string" && t !== ""))) {
+        bad(`clusters[${i}].tokens`);
+      }
+      if (
+        !Array.isArray(seps) || seps.length !== tokens.length + 1 ||
+        !seps.every((t) => t === null || (typeof t === "string" && /^\s*$/.test(t)))
+      ) bad(`clusters[${i}].seps`);
+      if (!isCount(c.count) || c.count < 1) bad(`clusters[${i}].count`);
+      if (!isCount(c.firstLine) || !isCount(c.lastLine) || c.lastLine < c.firstLine) {
+        bad(`clusters[${i}] line numbers`);
+      }
+      if (typeof c.example !== "string") bad(`clusters[${i}].example`);
+      sum += c.count;
+      m.#all.push({
+        tokens: [...tokens],
+        seps: [...seps],
+        count: c.count,
+        firstLine: c.firstLine,
+        lastLine: c.lastLine,
+        example: c.example,
+        text: null,
+        id: null,
+      });
+    }
+    if (sum + o.otherLines !== o.totalLines) bad("cluster counts and otherLines do not sum to totalLines");
+    m.#total = o.totalLines;
+    m.#other = o.otherLines;
+    if (!Array.isArray(o.tree)) bad("tree is not an array");
+    const placed = new Uint8Array(m.#all.length);
+    const node = (x: unknown, len: number, depth: number, where: string): Node => {
+      const n = rec(x, where);
+      if (!Array.isArray(n.kids) || !Array.isArray(n.leaf)) bad(`${where} kids/leaf`);
+      if (depth > m.#prefix && n.kids.length > 0) bad(`${where} deeper than depth`);
+      if (n.kids.length > MAX_CHILDREN + 1) bad(`${where} has too many children`);
+      const kids = new Map<string, Node>();
+      for (const [j, kv] of n.kids.entries()) {
+        if (!Array.isArray(kv) || kv.length !== 2 || typeof kv[0] !== "string" || kv[0] === "") {
+          bad(`${where}.kids[${j}]`);
+        }
+        if (kids.has(kv[0])) bad(`${where} key ${JSON.stringify(kv[0])} twice`);
+        kids.set(kv[0], node(kv[1], len, depth + 1, `${where}.${kv[0]}`));
+      }
+      for (const ci of n.leaf) {
+        if (!isCount(ci) || ci >= m.#all.length) bad(`${where} leaf index ${ci}`);
+        if (placed[ci]) bad(`cluster ${ci} in the tree twice`);
+        if (m.#all[ci].tokens.length !== len) bad(`cluster ${ci} under token count ${len}`);
+        placed[ci] = 1;
+      }
+      return { kids, leaf: [...n.leaf] };
+    };
+    for (const [j, e] of o.tree.entries()) {
+      if (!Array.isArray(e) || e.length !== 2 || !isCount(e[0])) bad(`tree[${j}]`);
+      if (m.#root.has(e[0])) bad(`token count ${e[0]} twice`);
+      m.#root.set(e[0], node(e[1], e[0], 1, `tree[${e[0]}]`));
+    }
+    if (!placed.every((p) => p === 1)) bad("a cluster is not in the tree");
+    return m;
+  }
+}
+
+function newNode(): Node {
+  return { kids: new Map(), leaf: [] };
+}
+
+function rec(x: unknown, where: string): Record<string, unknown> {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) bad(`${where} is not an object`);
+  return x as Record<string, unknown>;
 }
 
 /** A cluster's text: separators and tokens in order, `<*>` for variable parts, runs of `<*>` folded. */

@@ -88,10 +88,14 @@ Deno.test("a line that differs only in spaces still matches its template", () =>
 
 Deno.test("the cap: lines that fit no template once it is reached are counted in otherLines", () => {
   const m = new TemplateMiner({ maxTemplates: 2 });
-  assert.notEqual(m.add("alpha beta", 1), null);
-  assert.notEqual(m.add("gamma delta epsilon", 2), null);
-  assert.equal(m.add("one two three four", 3), null);
-  assert.notEqual(m.add("alpha beta", 4), null);
+  assert.equal(m.add("alpha beta", 1), 0);
+  assert.equal(m.add("gamma delta epsilon", 2), 1);
+  assert.equal(m.add("one two three four", 3), -1);
+  assert.equal(m.add("alpha beta", 4), 0);
+  assert.equal(m.size, 2);
+  assert.equal(m.text(1), "gamma delta epsilon");
+  assert.equal(m.id(1), templateId("gamma delta epsilon"));
+  assert.throws(() => m.text(2), RangeError);
   assert.equal(m.otherLines, 1);
   assert.equal(m.totalLines, 4);
   assert.equal(m.templates().reduce((s, t) => s + t.count, 0), 3);
@@ -141,6 +145,104 @@ const MIN_TARGET = 0.61;
 /** Each line's final template id. */
 function assignFinal(ls: string[]): { miner: TemplateMiner; ids: string[] } {
   const miner = new TemplateMiner();
-  const ids = ls.map((l, i) => miner.add(l, i + 1)!);
-  return { miner, ids: ids.map((id) => miner.finalId(id)!) };
+  const idx = ls.map((l, i) => miner.add(l, i + 1));
+  return { miner, ids: idx.map((i) => miner.id(i)) };
 }
+
+/** The seven Loghub samples' lines, in LOGS order, or null when the shared corpus is absent. */
+function loghubLines(what: string): string[][] | null {
+  const dir = sharedDir(what);
+  if (dir === null) return null;
+  return LOGS.map((name) => lines(Deno.readTextFileSync(join(dir, "corpus", "loghub", `${name}_2k.log`))));
+}
+
+/** Every line's cluster index, and the final texts, mining `ls` with a snapshot and restore after `k` lines. */
+function mineWithRestore(
+  ls: string[],
+  k: number,
+  opts: { maxTemplates?: number },
+): { idx: number[]; texts: string[]; other: number; total: number } {
+  let m = new TemplateMiner(opts);
+  const idx: number[] = [];
+  for (let i = 0; i < ls.length; i++) {
+    if (i === k) m = TemplateMiner.restore(JSON.parse(JSON.stringify(m.snapshot())), opts);
+    idx.push(m.add(ls[i], i + 1));
+  }
+  if (k === ls.length) m = TemplateMiner.restore(JSON.parse(JSON.stringify(m.snapshot())), opts);
+  return {
+    idx,
+    texts: Array.from({ length: m.size }, (_, i) => m.text(i)),
+    other: m.otherLines,
+    total: m.totalLines,
+  };
+}
+
+Deno.test("snapshot and restore: mining goes on exactly as without the break (Loghub, one miner)", () => {
+  const logs = loghubLines("snapshot/restore on Loghub");
+  if (logs === null) return;
+  const all = logs.flat();
+  assert.equal(all.length, 14000);
+  for (const maxTemplates of [5000, 40]) {
+    const whole = mineWithRestore(all, -1, { maxTemplates });
+    if (maxTemplates === 40) {
+      assert.equal(whole.texts.length, 40);
+      assert.ok(whole.other > 0, `otherLines ${whole.other}`);
+    }
+    for (const k of [0, 1, 999, 2000, 6543, 13999, 14000]) {
+      const r = mineWithRestore(all, k, { maxTemplates });
+      assert.deepEqual(r.idx, whole.idx, `maxTemplates ${maxTemplates}, k ${k}`);
+      assert.deepEqual(r.texts, whole.texts, `maxTemplates ${maxTemplates}, k ${k}`);
+      assert.equal(r.other, whole.other);
+      assert.equal(r.total, 14000);
+    }
+  }
+});
+
+Deno.test("restore rejects malformed snapshots with TypeError", () => {
+  const m = new TemplateMiner();
+  m.add("alpha beta 1", 1);
+  m.add("alpha beta 2", 2);
+  m.add("gamma delta", 3);
+  const good = m.snapshot();
+  const ok = TemplateMiner.restore(JSON.parse(JSON.stringify(good)));
+  assert.equal(ok.size, 2);
+  assert.equal(ok.text(0), "alpha beta <*>");
+  assert.equal(ok.add("alpha beta 3", 4), 0);
+  // deno-lint-ignore no-explicit-any
+  const bads: [string, (s: any) => unknown][] = [
+    ["null", () => null],
+    ["a string", () => "x"],
+    ["an array", () => []],
+    ["wrong version", (s) => (s.v = 2, s)],
+    ["totalLines a string", (s) => (s.totalLines = "3", s)],
+    ["negative otherLines", (s) => (s.otherLines = -1, s)],
+    ["otherLines over totalLines", (s) => (s.otherLines = 9, s)],
+    ["counts not summing", (s) => (s.totalLines = 4, s)],
+    ["negative count", (s) => (s.clusters[0].count = -2, s.clusters[1].count = 5, s)],
+    ["fractional count", (s) => (s.clusters[0].count = 1.5, s)],
+    ["tokens not an array", (s) => (s.clusters[0].tokens = "a", s)],
+    ["token a number", (s) => (s.clusters[0].tokens[0] = 7, s)],
+    ["seps too short", (s) => (s.clusters[0].seps.pop(), s)],
+    ["sep not whitespace", (s) => (s.clusters[0].seps[1] = "x", s)],
+    ["lastLine before firstLine", (s) => (s.clusters[0].firstLine = 9, s)],
+    ["example missing", (s) => (delete s.clusters[0].example, s)],
+    ["leaf index out of range", (s) => (s.tree[0][1].kids[0][1].kids[0][1].leaf = [5], s)],
+    ["leaf index negative", (s) => (s.tree[0][1].kids[0][1].kids[0][1].leaf = [-1], s)],
+    ["cluster twice", (s) => (s.tree[1][1].kids[0][1].kids[0][1].leaf.push(0), s)],
+    ["cluster missing", (s) => (s.tree[1][1].kids[0][1].kids[0][1].leaf = [], s)],
+    ["cluster under the wrong length", (s) => (s.tree[0][0] = 9, s)],
+    ["tree not an array", (s) => (s.tree = {}, s)],
+    ["tree deeper than depth", (s) => {
+      s.tree[1][1].kids[0][1].kids[0][1].kids = [["x", { kids: [["y", { kids: [], leaf: [] }]], leaf: [] }]];
+      return s;
+    }],
+    ["depth too small for the tree", (s) => (s.opts.depth = 3, s)],
+    ["similarity out of range", (s) => (s.opts.similarity = 2, s)],
+    ["more clusters than maxTemplates", (s) => (s.opts.maxTemplates = 1, s)],
+  ];
+  for (const [what, spoil] of bads) {
+    const s = JSON.parse(JSON.stringify(good));
+    assert.throws(() => TemplateMiner.restore(spoil(s)), TypeError, what);
+  }
+  assert.throws(() => TemplateMiner.restore(good, { depth: 4 }), TypeError);
+});
