@@ -64,6 +64,8 @@ Environment (whole numbers; sizes in bytes, times in ms):
   LOGPEEK_SEARCH_MS           log_search time budget                              (10000)
   LOGPEEK_SEARCH_BYTES        log_search byte budget                              (4294967296)
   LOGPEEK_LEVELS_MS           log_levels time budget                              (30000)
+  LOGPEEK_PATTERNS_MS         log_patterns (and search by template) time budget   (30000)
+  LOGPEEK_MAX_TEMPLATES       most templates log_patterns holds                   (5000)
   LOGPEEK_MAX_LINE            most characters of one returned line                (1000)
   LOGPEEK_INLINE_CHARS        longer answers spill to an artifact                 (8000)
   LOGPEEK_ARTIFACT_TTL_S      seconds an artifact is kept                         (86400)

@@ -24,6 +24,16 @@ export interface Limits {
   searchBytes: number;
   /** `LOGPEEK_LEVELS_MS`: `log_levels`'s time budget (default 30000). */
   levelsMs: number;
+  /**
+   * `LOGPEEK_PATTERNS_MS`: `log_patterns`'s time budget, and that of `log_search` by `template_id`, which
+   * mines the same lines again (default 30000; issue #13).
+   */
+  patternsMs: number;
+  /**
+   * `LOGPEEK_MAX_TEMPLATES`: the most templates `log_patterns` holds (default 5000, at least 1; issue #13):
+   * past it, a line that fits none is counted in `other_lines`.
+   */
+  maxTemplates: number;
   /** `LOGPEEK_MAX_LINE`: the most characters (Unicode code points) of one returned line (default 1000). */
   maxLine: number;
   /**
@@ -54,6 +64,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   searchMs: 10000,
   searchBytes: 4 * 1024 * 1024 * 1024,
   levelsMs: 30000,
+  patternsMs: 30000,
+  maxTemplates: 5000,
   maxLine: 1000,
   pieceSize: 1024 * 1024,
   inlineChars: 8000,
@@ -68,6 +80,8 @@ const VARS: [Exclude<keyof Limits, "tz">, string, number][] = [
   ["searchMs", "LOGPEEK_SEARCH_MS", 0],
   ["searchBytes", "LOGPEEK_SEARCH_BYTES", 0],
   ["levelsMs", "LOGPEEK_LEVELS_MS", 0],
+  ["patternsMs", "LOGPEEK_PATTERNS_MS", 0],
+  ["maxTemplates", "LOGPEEK_MAX_TEMPLATES", 1],
   ["maxLine", "LOGPEEK_MAX_LINE", 1],
   ["inlineChars", "LOGPEEK_INLINE_CHARS", 500],
   ["artifactTtlS", "LOGPEEK_ARTIFACT_TTL_S", 1],

@@ -28,7 +28,7 @@ import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 /** What a cursor says. */
 export interface Cursor extends ResumePoint {
   /** The tool. */
-  k: "log_search" | "log_levels";
+  k: "log_search" | "log_levels" | "log_patterns";
   /**
    * A hash of the log's name (FNV-1a, 8 hex digits; given to {@linkcode makeCursor} as the name): a
    * cursor stays short whatever the name's length (up to 4096 characters, more than a cursor may hold).
@@ -175,7 +175,7 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
   if (keys.length !== FIELDS.length || !FIELDS.every((k) => Object.hasOwn(o, k))) return null;
-  if (o.k !== "log_search" && o.k !== "log_levels") return null;
+  if (o.k !== "log_search" && o.k !== "log_levels" && o.k !== "log_patterns") return null;
   if (typeof o.f !== "string" || !HEX8.test(o.f)) return null;
   if (typeof o.q !== "string" || !/^(?:[0-9a-f]{8})?$/.test(o.q)) return null;
   if (!isId(o.dev) || !isId(o.ino)) return null;
@@ -183,7 +183,7 @@ function validCursor(v: unknown): Omit<Cursor, "s"> | null {
   if (o.ls > o.off || o.line > o.ls) return null;
   if (o.skip !== 0 && o.skip !== o.line + 1) return null;
   if (typeof o.pending !== "boolean") return null;
-  if (o.k === "log_levels" && (o.pending || o.skip !== 0)) return null;
+  if (o.k !== "log_search" && (o.pending || o.skip !== 0)) return null;
   if (typeof o.h0 !== "string" || !HEX8.test(o.h0)) return null;
   if (typeof o.h1 !== "string" || !(HEX8.test(o.h1) || /^size-(0|[1-9][0-9]{0,15})$/.test(o.h1))) return null;
   if (![o.t0, o.t1, o.lt, o.mx].every(isInstant) || typeof o.nk !== "boolean" || typeof o.ob !== "boolean") {

@@ -14,6 +14,7 @@ import type { Root } from "../source/roots.ts";
 import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
 import { logFiles } from "../tools/log_files.ts";
 import { logLevels } from "../tools/log_levels.ts";
+import { logPatterns } from "../tools/log_patterns.ts";
 import { logSearch } from "../tools/log_search.ts";
 import { logTail } from "../tools/log_tail.ts";
 import { readArtifact } from "../tools/read_artifact.ts";
@@ -27,6 +28,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   log_tail: logTail,
   log_search: logSearch,
   log_levels: logLevels,
+  log_patterns: logPatterns,
   read_artifact: readArtifact,
 };
 

@@ -10,6 +10,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolDeps } from "../tools/deps.ts";
 import { registerLogFilesTool } from "../tools/log_files.ts";
 import { registerLogLevelsTool } from "../tools/log_levels.ts";
+import { registerLogPatternsTool } from "../tools/log_patterns.ts";
 import { registerLogSearchTool } from "../tools/log_search.ts";
 import { registerLogTailTool } from "../tools/log_tail.ts";
 import { registerReadArtifactTool } from "../tools/read_artifact.ts";
@@ -37,6 +38,7 @@ export function createServer(config: ServerConfig): McpServer {
   registerLogTailTool(server, config);
   registerLogSearchTool(server, config);
   registerLogLevelsTool(server, config);
+  registerLogPatternsTool(server, config);
   registerReadArtifactTool(server, config);
   return server;
 }

@@ -286,6 +286,10 @@ export class ArtifactStore {
           "the size cap, or was never made here; call the original tool again",
       );
     }
+    if (meta.tool.startsWith(STATE_PREFIX)) {
+      file.close();
+      throw new ToolError("artifact_not_found", `artifact ${id} does not exist: it is no result of a tool`);
+    }
     if (this.now() - meta.created_ms > this.ttlMs) {
       file.close();
       const before = this.#stamp();
@@ -311,4 +315,50 @@ export class ArtifactStore {
     const next = offset + lines.length;
     return { lines, total_lines: meta.total_lines, next_offset: next < meta.total_lines ? next : null };
   }
+
+  /**
+   * Saves a tool's working state (a resumed `log_patterns` call's miner, issue #13) as an artifact that
+   * `read_artifact` refuses: it expires and counts toward the size cap as any artifact does.
+   *
+   * @param tool The tool whose state it is.
+   * @param json The state, as JSON text (no line feeds).
+   * @returns The id to give {@linkcode ArtifactStore.readState}.
+   * @throws Deno's errors when it cannot be written.
+   */
+  writeState(tool: string, json: string): string {
+    return this.write(STATE_PREFIX + tool, [json]).artifact_id;
+  }
+
+  /**
+   * A state {@linkcode ArtifactStore.writeState} saved.
+   *
+   * @param tool The tool whose state it must be.
+   * @param id Its id.
+   * @returns The JSON text.
+   * @throws {ToolError} `artifact_not_found` when it is unknown, expired, removed, or another tool's.
+   */
+  readState(tool: string, id: string): string {
+    const gone = () =>
+      new ToolError(
+        "artifact_not_found",
+        `the saved state of this call (${id}) is gone: it expired (artifacts live ${
+          this.ttlMs / 1000
+        } s) or ` +
+          "was removed to keep the size cap; call again without cursor",
+      );
+    if (!ARTIFACT_ID.test(id)) throw gone();
+    let meta: Meta;
+    let text: string;
+    try {
+      meta = JSON.parse(this.fs.readTextFileSync(join(this.dir, `${id}.json`))) as Meta;
+      text = this.fs.readTextFileSync(join(this.dir, `${id}.txt`));
+    } catch {
+      throw gone();
+    }
+    if (meta.tool !== STATE_PREFIX + tool || this.now() - meta.created_ms > this.ttlMs) throw gone();
+    return text.endsWith("\n") ? text.slice(0, -1) : text;
+  }
 }
+
+/** The `tool` of a saved state's metadata starts with this: `read_artifact` never returns such a file. */
+const STATE_PREFIX = "state:";

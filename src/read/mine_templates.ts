@@ -1,0 +1,195 @@
+/**
+ * Reading one log's lines for template mining (issue #13, `log_patterns`): every line (in a time window,
+ * of a level, when asked) is decoded as `log_search` shows it — invalid UTF-8 as U+FFFD, cut at
+ * `LOGPEEK_MAX_LINE` characters, secrets masked — and handed, with its number, level and time, to a
+ * {@linkcode MiningSink}, which gives it to a `TemplateMiner` (`template_miner.ts`).
+ *
+ * A template is made of the lines as shown, so a secret never enters one, and a line longer than
+ * `LOGPEEK_MAX_LINE` characters is mined as its shown start followed by `<*>` (it still matches its
+ * template, its rest standing for the `<*>`).
+ *
+ * Memory: one piece of the log, and what the miner holds (bounded by its cap).
+ *
+ * @module
+ */
+
+import { decodeLine } from "./decode.ts";
+import { HEADER_BYTES, levelOf, STRUCTURED_BYTES } from "./level.ts";
+import type { ReadableLog, ResumePoint } from "./readable_log.ts";
+import { sourceFor } from "./scan_source.ts";
+import { progressed } from "./search.ts";
+import { scan, type StopReason } from "./scanner.ts";
+import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
+import { LineRedactor } from "../guard/redact.ts";
+
+/** What the caller keeps of each mined line (the tool's per-template counts). */
+export interface MiningSink {
+  /**
+   * One line to mine.
+   *
+   * @param text The line as shown (decoded, cut, secrets masked), a cut line followed by {@linkcode CUT_MARK}.
+   * @param lineNo Its number from the log's start (from the seek's point after a time seek).
+   * @param level Its level, an index into `LEVELS` (`level.ts`).
+   * @param time Its time (epoch ms: its own, or the last timestamped line's before it), NaN when none.
+   * @param cut True when the line was cut (`text` ends with {@linkcode CUT_MARK}, which it did not hold).
+   */
+  line(text: string, lineNo: number, level: number, time: number, cut: boolean): void;
+  /**
+   * Called before a first page entered by a time seek: {@linkcode MiningSink.rollback} may follow, when
+   * the page found the log out of order and the page is read again from the log's start.
+   */
+  checkpoint(): void;
+  /** Undoes every line given since the last {@linkcode MiningSink.checkpoint}. */
+  rollback(): void;
+}
+
+/** Options of {@linkcode mineTemplates}. */
+export interface MineOptions {
+  /** Bytes per read. */
+  pieceSize: number;
+  /** `LOGPEEK_MAX_LINE`: the most characters (Unicode code points) of a line mined. */
+  maxLine: number;
+  /** Mask secrets before mining (false for `--no-redact`). */
+  redact: boolean;
+  /** When the page must end (`performance.now()` ms). */
+  deadline: number;
+  /** Where a resumed page goes on (from a cursor). */
+  resume?: ResumePoint;
+  /** A time window: only lines whose time is in it are mined. */
+  window?: WindowOptions;
+  /** Reads a line's header time, for each template's first and last time (without a window). */
+  timeOf?: TimeOf;
+  /** Only lines of this level (an index into `LEVELS`) are mined. */
+  level?: number;
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
+  onProgress?: (offset: number, total: number, message: string) => void;
+}
+
+/** One page of mining: what `log_levels`' pages say, for `many_logs.ts`. */
+export interface MinePage {
+  /** Lines mined by this page (in the window and of the level, when asked). */
+  total_lines: number;
+  /** The number of the last line read, from the log's start (or from the seek's point). */
+  last_line: number;
+  /** True when the whole log was read. */
+  complete: boolean;
+  /** Why not complete; null when complete. */
+  stop_reason: StopReason | null;
+  /** Where the next page goes on; null when complete (or stopped for another reason). */
+  next: ResumePoint | null;
+  /** True when the page could not get anywhere within its budget (so no cursor is given). */
+  stuck: boolean;
+  /** Bytes read by this page (a seek's probes included). */
+  scanned_bytes: number;
+  /** With a window: how the log's times were read. */
+  time?: TimeReport;
+}
+
+/** The mark a line cut at `LOGPEEK_MAX_LINE` is mined with after its shown start. */
+export const CUT_MARK = "<*>";
+
+/**
+ * Mines the lines of an open log, from its start or a cursor's point, until its end, the deadline, a
+ * cancel, or a change of the log.
+ *
+ * @param log The open log.
+ * @param sink Mines each line.
+ * @param opts Budget, window, level.
+ * @returns The page.
+ */
+export async function mineTemplates(
+  log: ReadableLog,
+  sink: MiningSink,
+  opts: MineOptions,
+): Promise<MinePage> {
+  const { disorder: _, ...page } = await windowedRead(
+    log,
+    opts.window,
+    opts.resume,
+    (from, known, order, probes) => minePage(log, sink, opts, from, known, order, probes),
+  );
+  return page;
+}
+
+/** One page of {@linkcode mineTemplates} from `from` (see `search.ts` `searchPage` for the window's rules). */
+async function minePage(
+  log: ReadableLog,
+  sink: MiningSink,
+  opts: MineOptions,
+  from: ResumePoint,
+  lineKnown: boolean,
+  order: TimeReport["order"] | null,
+  probes: number,
+): Promise<MinePage & { disorder: boolean }> {
+  const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES, opts.maxLine * 4 + 1);
+  const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
+  const win = opts.window;
+  const open = { since: -Infinity, until: Infinity };
+  const timeOf = win?.timeOf ?? opts.timeOf;
+  const times = timeOf
+    ? new LineTimes(timeOf, win?.span ?? open, opts.resume ? win?.carry : undefined)
+    : null;
+  const seeked = order === "seek" && !opts.resume;
+  if (seeked) sink.checkpoint();
+  let broke = false;
+  let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
+  const redactor = new LineRedactor(opts.redact, false);
+  const want = opts.level ?? -1;
+  const take = opts.maxLine * 4 + 1;
+  let mined = 0;
+  const r = await scan(src, {
+    line: (buf, s, e, lineNo, cut, hint) => {
+      let t = NaN;
+      if (times) {
+        t = times.see(buf, s, e);
+        if (win) {
+          if (times.disorder && order !== "out_of_order") {
+            if (seeked) {
+              broke = true;
+              return false;
+            }
+            if (order === "seek") brokeLate = true;
+            order = "out_of_order";
+          }
+          if (!times.inside(t)) return true;
+        }
+      }
+      const level = levelOf(buf, s, e, hint);
+      if (want >= 0 && level !== want) return true;
+      const end = Math.min(e, s + take);
+      const d = decodeLine(buf.subarray(s, end), opts.maxLine, cut || end < e);
+      const shown = redactor.line(d.text, d.cut);
+      sink.line(d.cut ? shown + CUT_MARK : shown, lineNo, level, t, d.cut);
+      mined++;
+      return true;
+    },
+  }, {
+    pieceSize: opts.pieceSize,
+    deadline: opts.deadline,
+    headBytes,
+    lineBase: from.line,
+    resume,
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+    onProgress: opts.onProgress
+      ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines read, ${mined} mined`)
+      : undefined,
+  });
+  if (broke) sink.rollback();
+  const stop = broke ? damage() : (r.stop ?? damage());
+  const next: ResumePoint | null = stop === "time_budget"
+    ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
+    : null;
+  return {
+    stuck: next !== null && progressed(from, next) === null,
+    total_lines: mined,
+    last_line: r.lines,
+    complete: stop === null,
+    stop_reason: stop,
+    next,
+    scanned_bytes: r.bytesRead,
+    time: win && times ? times.report(order!, probes, lineKnown, brokeLate) : undefined,
+    disorder: broke,
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * One `log_patterns` call's mining (issue #13): a {@linkcode TemplateMiner} shared by every log of the
+ * call, the numbers of each template's lines in the window ({@linkcode TemplateStats}), and, with a
+ * baseline, the numbers of the baseline's lines; saved whole between pages, so a call stopped by its
+ * budget goes on with the same miner and its answer covers every page.
+ *
+ * The window's lines are mined first, so its templates (texts and ids) are those of a call without a
+ * baseline — `log_search` by `template_id` finds them. The baseline's lines are then mined by the same
+ * miner: a line of the same event joins the window's cluster (counted in its `baseline_count`, though
+ * the cluster's text may widen for it: the window's text is kept), and a line of an event the window
+ * does not have starts a cluster of its own (`gone`).
+ *
+ * @module
+ */
+
+import { templateId, TemplateMiner } from "../read/template_miner.ts";
+import { lineClock } from "../read/timestamp.ts";
+import { type MinePage, mineTemplates, type MiningSink } from "../read/mine_templates.ts";
+import type { TimeSpan } from "../read/time_window.ts";
+import { LEVELS } from "../read/level.ts";
+import { TemplateStats } from "./template_stats.ts";
+import { type OverLogs, overLogs } from "./many_logs.ts";
+import { windowFor } from "./time_args.ts";
+import type { CallContext, ToolContext } from "./deps.ts";
+import type { Cursor } from "../read/cursor.ts";
+
+/** Which lines are being mined: the window's, or the baseline's. */
+export type Phase = "window" | "baseline";
+
+/** The state of one call's mining, saved between its pages. */
+export class MiningRun {
+  /** The miner (both phases). */
+  miner: TemplateMiner;
+  /** The window's lines. */
+  readonly window: TemplateStats;
+  /** The baseline's lines. */
+  readonly baseline: TemplateStats;
+  /** Which lines the next page mines. */
+  phase: Phase;
+  /** Each window cluster's text when the window's lines were all mined (the baseline may widen them). */
+  windowTexts: string[] | null;
+
+  /**
+   * @param maxTemplates `LOGPEEK_MAX_TEMPLATES`.
+   */
+  constructor(readonly maxTemplates: number) {
+    this.miner = new TemplateMiner({ maxTemplates });
+    this.window = new TemplateStats();
+    this.baseline = new TemplateStats();
+    this.phase = "window";
+    this.windowTexts = null;
+  }
+
+  /** Ends the window's phase: its templates' texts are kept as they stand. */
+  endWindow(): void {
+    this.windowTexts = Array.from({ length: this.miner.size }, (_, i) => this.miner.text(i));
+    this.phase = "baseline";
+  }
+
+  /** A cluster's text as the answer gives it: the window's, for a window cluster. */
+  text(i: number): string {
+    return this.windowTexts !== null && i < this.windowTexts.length
+      ? this.windowTexts[i]
+      : this.miner.text(i);
+  }
+
+  /** A cluster's id ({@linkcode templateId} of {@linkcode MiningRun.text}). */
+  id(i: number): string {
+    return this.windowTexts !== null && i < this.windowTexts.length
+      ? templateId(this.windowTexts[i])
+      : this.miner.id(i);
+  }
+
+  /**
+   * A sink that gives each line to the miner and counts it on `stats`, as a line of `file`.
+   *
+   * @param stats The side the lines count on.
+   * @param file The log being read.
+   * @param onCluster Told each line's cluster (a `log_search` by template notes where its lines are).
+   */
+  sink(
+    stats: TemplateStats,
+    file: string,
+    onCluster?: (cluster: number, lineNo: number) => void,
+  ): MiningSink {
+    let saved: string | null = null;
+    return {
+      line: (text, lineNo, level, time, cut) => {
+        const c = this.miner.add(text, lineNo);
+        stats.add(c, file, lineNo, level, time, cut ? text.slice(0, -3) : text);
+        onCluster?.(c, lineNo);
+      },
+      checkpoint: () => {
+        saved = this.save();
+      },
+      rollback: () => {
+        if (saved === null) return;
+        const back = MiningRun.load(saved, this.maxTemplates);
+        this.miner = back.miner;
+        this.window.copyFrom(back.window);
+        this.baseline.copyFrom(back.baseline);
+        this.phase = back.phase;
+        this.windowTexts = back.windowTexts;
+      },
+    };
+  }
+
+  /** The whole state as JSON text (one line). */
+  save(): string {
+    return JSON.stringify({
+      v: 1,
+      miner: this.miner.snapshot(),
+      window: this.window.save(),
+      baseline: this.baseline.save(),
+      phase: this.phase,
+      windowTexts: this.windowTexts,
+    });
+  }
+
+  /**
+   * The state {@linkcode MiningRun.save} wrote.
+   *
+   * @param json The saved text (from the state directory: checked).
+   * @param maxTemplates `LOGPEEK_MAX_TEMPLATES` (a state saved under another cap is refused).
+   * @throws {TypeError} when it is not what `save` writes.
+   */
+  static load(json: string, maxTemplates: number): MiningRun {
+    const bad = () => new TypeError("the saved mining state is malformed");
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(json);
+    } catch {
+      throw bad();
+    }
+    if (typeof o !== "object" || o === null || o.v !== 1) throw bad();
+    if (o.phase !== "window" && o.phase !== "baseline") throw bad();
+    const run = new MiningRun(maxTemplates);
+    run.miner = TemplateMiner.restore(o.miner, { maxTemplates });
+    const size = run.miner.size;
+    run.window.copyFrom(TemplateStats.restore(o.window, size));
+    run.baseline.copyFrom(TemplateStats.restore(o.baseline, size));
+    run.phase = o.phase;
+    if (o.windowTexts !== null) {
+      if (
+        !Array.isArray(o.windowTexts) || o.windowTexts.length > size ||
+        !o.windowTexts.every((t) => typeof t === "string")
+      ) throw bad();
+      run.windowTexts = o.windowTexts as string[];
+    } else if (run.phase === "baseline") throw bad();
+    return run;
+  }
+}
+
+/** What one phase reads: the logs (a name or a glob), the window, the level. */
+export interface PhaseSpec {
+  file: string;
+  span?: TimeSpan;
+  /** An index into `LEVELS`. */
+  level?: number;
+  /** The query hash its cursor is bound to. */
+  query: string;
+  /** The cursor of the page before (this phase's). */
+  cursor?: string;
+  /** When the call ends (`performance.now()` ms). */
+  deadline: number;
+}
+
+/**
+ * Mines one phase's lines over its logs (newest first, as every tool reads a glob), from the cursor's
+ * point, until they end or the deadline.
+ *
+ * @param ctx The tool context.
+ * @param run The call's mining.
+ * @param stats The side the lines count on.
+ * @param spec The logs, window, level, cursor and deadline.
+ * @param call Cancellation and progress.
+ * @param onCluster Told each line's cluster, log and number.
+ * @returns What `overLogs` did.
+ * @throws {ToolError} what opening the logs or reading the cursor throws.
+ */
+export async function minePhase(
+  ctx: ToolContext,
+  run: MiningRun,
+  stats: TemplateStats,
+  spec: PhaseSpec,
+  call?: CallContext,
+  onCluster?: (file: string, cluster: number, lineNo: number) => void,
+): Promise<OverLogs<MinePage>> {
+  const zone = ctx.limits.tz;
+  return await overLogs<MinePage>(ctx, {
+    tool: "log_patterns",
+    file: spec.file,
+    query: spec.query,
+    cursor: spec.cursor,
+    bytes: Infinity,
+    deadline: spec.deadline,
+    span: spec.span,
+  }, (log, resume: Cursor | undefined) =>
+    mineTemplates(
+      log,
+      run.sink(stats, log.name, onCluster ? (c, no) => onCluster(log.name, c, no) : undefined),
+      {
+        pieceSize: ctx.limits.pieceSize,
+        maxLine: ctx.limits.maxLine,
+        redact: ctx.redact,
+        deadline: spec.deadline,
+        resume,
+        window: spec.span ? windowFor(spec.span, log, zone, resume) : undefined,
+        timeOf: spec.span ? undefined : timeOfLog(log.modifiedMs ?? null, zone),
+        level: spec.level,
+        signal: call?.signal,
+        onProgress: call?.progress,
+      },
+    ));
+}
+
+/** A log's header clock (`timestamp.ts`), for each template's first and last time without a window. */
+function timeOfLog(modifiedMs: number | null, zone: string) {
+  const clock = lineClock({ zone, modifiedMs });
+  return (buf: Uint8Array, s: number, e: number) => clock.timeOf(buf, s, e);
+}
+
+/** The level index of a level name, or undefined. */
+export function levelIndex(level: string | undefined): number | undefined {
+  return level === undefined ? undefined : LEVELS.indexOf(level as (typeof LEVELS)[number]);
+}
