@@ -30,7 +30,9 @@
  * - `invalid_time`: a `since` or `until` that is no instant or duration, or a window that ends before it
  *   begins (issue #12);
  * - `no_timestamps`: a time window was asked of logs in which no line's timestamp could be read, so no
- *   line could be placed in it (issue #12: never an empty "complete" answer).
+ *   line could be placed in it (issue #12: never an empty "complete" answer);
+ * - `invalid_argument`: arguments that cannot go together, or a needed one missing (`log_search` takes
+ *   `text` or `template_id`, issue #13).
  */
 export type ToolErrorKind =
   | "not_found"
@@ -49,7 +51,8 @@ export type ToolErrorKind =
   | "invalid_cursor"
   | "invalid_pattern"
   | "invalid_time"
-  | "no_timestamps";
+  | "no_timestamps"
+  | "invalid_argument";
 
 /**
  * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an

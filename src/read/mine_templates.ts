@@ -32,8 +32,18 @@ export interface MiningSink {
    * @param level Its level, an index into `LEVELS` (`level.ts`).
    * @param time Its time (epoch ms: its own, or the last timestamped line's before it), NaN when none.
    * @param cut True when the line was cut (`text` ends with {@linkcode CUT_MARK}, which it did not hold).
+   * @param replaced Invalid UTF-8 bytes of the shown part replaced by U+FFFD.
+   * @param masked Secrets masked in it.
    */
-  line(text: string, lineNo: number, level: number, time: number, cut: boolean): void;
+  line(
+    text: string,
+    lineNo: number,
+    level: number,
+    time: number,
+    cut: boolean,
+    replaced: number,
+    masked: number,
+  ): void;
   /**
    * Called before a first page entered by a time seek: {@linkcode MiningSink.rollback} may follow, when
    * the page found the log out of order and the page is read again from the log's start.
@@ -61,6 +71,8 @@ export interface MineOptions {
   timeOf?: TimeOf;
   /** Only lines of this level (an index into `LEVELS`) are mined. */
   level?: number;
+  /** Asked after each line mined: true stops the read there (`stop_reason` `limit`). */
+  stop?: () => boolean;
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
   /** Receives the file offset reached, the file's size and a short message, at most every 250 ms. */
@@ -160,10 +172,19 @@ async function minePage(
       if (want >= 0 && level !== want) return true;
       const end = Math.min(e, s + take);
       const d = decodeLine(buf.subarray(s, end), opts.maxLine, cut || end < e);
+      const before = redactor.count;
       const shown = redactor.line(d.text, d.cut);
-      sink.line(d.cut ? shown + CUT_MARK : shown, lineNo, level, t, d.cut);
+      sink.line(
+        d.cut ? shown + CUT_MARK : shown,
+        lineNo,
+        level,
+        t,
+        d.cut,
+        d.replaced,
+        redactor.count - before,
+      );
       mined++;
-      return true;
+      return opts.stop === undefined || !opts.stop();
     },
   }, {
     pieceSize: opts.pieceSize,

@@ -39,6 +39,8 @@ import {
 } from "./deps.ts";
 import { plural, renderLine, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
+import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
+import { ToolError } from "../core/errors.ts";
 
 /** The most matches one call may ask for (issue #3; larger answers spill to an artifact). */
 export const MAX_LIMIT = 5000;
@@ -59,9 +61,15 @@ const inputSchema = z.object({
   }).refine((t) => t.isWellFormed(), {
     message: "text holds a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is no character, " +
       "and no line of a log holds one: send the whole character",
-  }).describe(
-    "the text to find, 1..100 characters (UTF-16 units): literal and case-sensitive unless ignore_case or regex",
+  }).optional().describe(
+    "the text to find, 1..100 characters (UTF-16 units): literal and case-sensitive unless ignore_case or " +
+      "regex; give text or template_id",
   ),
+  template_id: z.string().regex(/^[0-9a-f]{16}$/, "a template_id is 16 hex digits, as log_patterns gives it")
+    .optional().describe(
+      "instead of text: a template_id from a log_patterns answer on the same file with the same since, until " +
+        "and level; finds exactly the lines it counted under that template (as many as its count)",
+    ),
   level: levelSchema.optional().describe("keep only matching lines of this level"),
   ignore_case: z.boolean().default(false).describe(
     "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
@@ -143,6 +151,8 @@ const outputSchema = z.object({
     "regex, or ignore_case on a text with letters outside ASCII: lines longer than the 64 KiB (65,536 bytes) " +
       "that were tested; a match beyond that was not looked for",
   ),
+  template: z.object({ template_id: z.string(), template: z.string(), count: z.number().int() }).optional()
+    .describe("a search by template_id: the template, and its lines in all"),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
 });
@@ -215,6 +225,11 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
+  if (args.template_id !== undefined) return await byTemplate(ctx, args, call);
+  if (args.text === undefined) {
+    throw new ToolError("invalid_argument", "give text (what to find) or template_id (from log_patterns)");
+  }
+  const text = args.text;
   const deadline = performance.now() + ctx.limits.searchMs;
   const query = queryHash({
     text: args.text,
@@ -245,7 +260,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
       ...ctx.limits,
       searchBytes: Math.max(0, bytesLeft),
       deadline,
-      text: args.text,
+      text,
       level: args.level,
       limit: args.limit - found,
       redact: ctx.redact,
@@ -340,7 +355,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
         plural(scannedLines, "line")
       } read)`
     : undefined;
-  const header = withWindow(searchHeader(shownFile, args.text, result, args, scope), time) +
+  const header = withWindow(searchHeader(shownFile, text, result, args, scope), time) +
     (logs ? `\n${renderLogs(logs)}` : "");
   const next_cursor = many.next_cursor;
   const partialNote = partial
@@ -397,6 +412,63 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     logs,
     not_read: many.glob ? many.notRead : undefined,
     ...time,
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text);
+}
+
+/**
+ * `log_search` by `template_id` (`template_search.ts`): the template's lines, in the same answer shape.
+ *
+ * @throws {ToolError} `invalid_argument` with text, regex, ignore_case or context (a template is matched
+ *   whole); what `searchByTemplate` throws.
+ */
+async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
+  const extra = [
+    args.text !== undefined ? "text" : "",
+    args.regex ? "regex" : "",
+    args.ignore_case ? "ignore_case" : "",
+    args.context ? "context" : "",
+  ].filter((x) => x);
+  if (extra.length) {
+    throw new ToolError(
+      "invalid_argument",
+      `template_id finds a template's lines as log_patterns counted them: ${
+        extra.join(", ")
+      } cannot be given ` +
+        "with it (file, level, since, until, limit and cursor can)",
+    );
+  }
+  const r = await searchByTemplate(ctx, { ...args, template_id: args.template_id! }, call);
+  const header = renderTemplateHeader(args.file, r) +
+    (r.notes.length && r.stop_reason !== null ? `\n${r.notes.join("\n")}` : "") +
+    (r.next_cursor
+      ? `\nTo go on, call log_search again with the same arguments and cursor="${r.next_cursor}".`
+      : "");
+  const blocks = r.matches.map((m, i) =>
+    r.glob && (i === 0 || r.matches[i - 1].file !== m.file) ? [renderFileHeading(m.file!), renderLine(m)] : [
+      renderLine(m),
+    ]
+  );
+  const items = blocks.flat();
+  const lastItemOf: number[] = [];
+  blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
+  const out = spill(ctx, "log_search", header, items, r.matches.map((m) => m.level));
+  const shown = out.shown >= items.length
+    ? r.matches.length
+    : lastItemOf.filter((k) => k <= out.shown).length;
+  return okResult({
+    file: args.file,
+    matches: r.matches.slice(0, shown),
+    scanned_lines: r.mined,
+    complete: r.complete,
+    stop_reason: r.stop_reason,
+    replaced_bytes: r.replaced_bytes,
+    redactions: r.redactions,
+    next_cursor: r.next_cursor,
+    progress: r.next_cursor !== null || r.stop_reason === null || r.stop_reason === "limit",
+    scanned_bytes: r.scanned_bytes,
+    template: r.template,
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);

@@ -15,7 +15,7 @@
 
 import { templateId, TemplateMiner } from "../read/template_miner.ts";
 import { lineClock } from "../read/timestamp.ts";
-import { type MinePage, mineTemplates, type MiningSink } from "../read/mine_templates.ts";
+import { CUT_MARK, type MinePage, mineTemplates, type MiningSink } from "../read/mine_templates.ts";
 import type { TimeSpan } from "../read/time_window.ts";
 import { LEVELS } from "../read/level.ts";
 import { TemplateStats } from "./template_stats.ts";
@@ -23,6 +23,25 @@ import { type OverLogs, overLogs } from "./many_logs.ts";
 import { windowFor } from "./time_args.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
 import type { Cursor } from "../read/cursor.ts";
+
+/** One mined line, as `log_search` by template returns it. */
+export interface MinedLine {
+  /** Its cluster (`TemplateMiner.add`), -1 for none. */
+  cluster: number;
+  file: string;
+  lineNo: number;
+  /** An index into `LEVELS`. */
+  level: number;
+  /** As shown: decoded, cut at `LOGPEEK_MAX_LINE`, secrets masked. */
+  text: string;
+  cut: boolean;
+  /** Invalid UTF-8 bytes replaced by U+FFFD, and secrets masked, in `text`. */
+  replaced: number;
+  masked: number;
+}
+
+/** Told each mined line. */
+export type OnMinedLine = (line: MinedLine) => void;
 
 /** Which lines are being mined: the window's, or the baseline's. */
 export type Phase = "window" | "baseline";
@@ -76,19 +95,16 @@ export class MiningRun {
    *
    * @param stats The side the lines count on.
    * @param file The log being read.
-   * @param onCluster Told each line's cluster (a `log_search` by template notes where its lines are).
+   * @param onLine Told each line's cluster and what it shows (`log_search` by template returns lines).
    */
-  sink(
-    stats: TemplateStats,
-    file: string,
-    onCluster?: (cluster: number, lineNo: number) => void,
-  ): MiningSink {
+  sink(stats: TemplateStats, file: string, onLine?: OnMinedLine): MiningSink {
     let saved: string | null = null;
     return {
-      line: (text, lineNo, level, time, cut) => {
+      line: (text, lineNo, level, time, cut, replaced, masked) => {
         const c = this.miner.add(text, lineNo);
-        stats.add(c, file, lineNo, level, time, cut ? text.slice(0, -3) : text);
-        onCluster?.(c, lineNo);
+        const shown = cut ? text.slice(0, -CUT_MARK.length) : text;
+        stats.add(c, file, lineNo, level, time, shown);
+        onLine?.({ cluster: c, file, lineNo, level, text: shown, cut, replaced, masked });
       },
       checkpoint: () => {
         saved = this.save();
@@ -174,7 +190,8 @@ export interface PhaseSpec {
  * @param stats The side the lines count on.
  * @param spec The logs, window, level, cursor and deadline.
  * @param call Cancellation and progress.
- * @param onCluster Told each line's cluster, log and number.
+ * @param onLine Told each mined line.
+ * @param stop Asked after each line: true ends the read (`limit`).
  * @returns What `overLogs` did.
  * @throws {ToolError} what opening the logs or reading the cursor throws.
  */
@@ -184,7 +201,8 @@ export async function minePhase(
   stats: TemplateStats,
   spec: PhaseSpec,
   call?: CallContext,
-  onCluster?: (file: string, cluster: number, lineNo: number) => void,
+  onLine?: OnMinedLine,
+  stop?: () => boolean,
 ): Promise<OverLogs<MinePage>> {
   const zone = ctx.limits.tz;
   return await overLogs<MinePage>(ctx, {
@@ -198,7 +216,7 @@ export async function minePhase(
   }, (log, resume: Cursor | undefined) =>
     mineTemplates(
       log,
-      run.sink(stats, log.name, onCluster ? (c, no) => onCluster(log.name, c, no) : undefined),
+      run.sink(stats, log.name, onLine),
       {
         pieceSize: ctx.limits.pieceSize,
         maxLine: ctx.limits.maxLine,
@@ -208,6 +226,7 @@ export async function minePhase(
         window: spec.span ? windowFor(spec.span, log, zone, resume) : undefined,
         timeOf: spec.span ? undefined : timeOfLog(log.modifiedMs ?? null, zone),
         level: spec.level,
+        stop,
         signal: call?.signal,
         onProgress: call?.progress,
       },

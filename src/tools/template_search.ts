@@ -1,0 +1,242 @@
+/**
+ * `log_search` by `template_id` (issue #13): the lines a `log_patterns` call with the same `file`,
+ * `since`, `until` and `level` counted under that template — exactly those, as many as its `count`.
+ *
+ * A template's lines are known only once every line is mined (a cluster's text, and so its id, may widen
+ * until the last line), and the miner is online (a line's cluster depends only on the lines before it).
+ * So a call mines the lines twice: the first pass finds which clusters end with that id (and how many lines
+ * they hold); the second, a replay of the same lines, returns those clusters' lines from the cursor's
+ * place on, and stops at the limit. Both passes share `LOGPEEK_PATTERNS_MS`; memory is the miner's and the
+ * returned lines'.
+ *
+ * @module
+ */
+
+import { seal, unseal } from "../core/seal.ts";
+import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import { LEVELS } from "../read/level.ts";
+import type { LogLine } from "../read/log_line.ts";
+import { queryHash } from "../read/cursor.ts";
+import { levelIndex, type MinedLine, minePhase, MiningRun } from "./template_mining.ts";
+import { resolveSpan } from "./time_args.ts";
+import type { CallContext, ToolContext } from "./deps.ts";
+import { renderStop } from "./render.ts";
+
+/** What `log_search` by template needs of its arguments. */
+export interface TemplateSearchArgs {
+  file: string;
+  template_id: string;
+  level?: string;
+  since?: string;
+  until?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** A found line, with its log over a glob. */
+export type TemplateMatch = LogLine & { file?: string };
+
+/** What {@linkcode searchByTemplate} found. */
+export interface TemplateSearchResult {
+  /** The lines, from the cursor's place, at most `limit`. */
+  matches: TemplateMatch[];
+  /** The template's text and its lines in all (what `log_patterns` counts). */
+  template: { template_id: string; template: string; count: number };
+  /** Lines before these (returned by earlier pages). */
+  skipped: number;
+  /** Lines mined by the first pass (the window's, of the level). */
+  mined: number;
+  /** True when this page returned the template's last line. */
+  complete: boolean;
+  stop_reason: "limit" | "time_budget" | "cancelled" | "file_changed" | null;
+  next_cursor: string | null;
+  replaced_bytes: number;
+  redactions: number;
+  scanned_bytes: number;
+  /** Why the answer is not whole besides a stop (unreadable logs, …), for the text. */
+  notes: string[];
+  /** A call over a glob. */
+  glob: boolean;
+}
+
+/** The cursor's payload: the query, the lines already returned, the template's count when they were. */
+interface Payload {
+  k: "log_search_template";
+  q: string;
+  skip: number;
+  count: number;
+}
+
+/**
+ * Finds the lines of a template.
+ *
+ * @param ctx The tool context.
+ * @param args `file`, `template_id`, `level`, `since`, `until`, `limit`, `cursor`.
+ * @param call Cancellation and progress.
+ * @returns The lines and where the next page goes on.
+ * @throws {ToolError} `not_found` when no template of these lines has the id; `invalid_cursor`;
+ *   `file_changed` when the template's lines changed since the first page; `invalid_time`,
+ *   `no_timestamps`; what opening the logs throws.
+ */
+export async function searchByTemplate(
+  ctx: ToolContext,
+  args: TemplateSearchArgs,
+  call?: CallContext,
+): Promise<TemplateSearchResult> {
+  const deadline = performance.now() + ctx.limits.patternsMs;
+  const q = queryHash({
+    t: args.template_id,
+    file: args.file,
+    level: args.level,
+    since: args.since,
+    until: args.until,
+  });
+  let skip = 0;
+  let expected: number | null = null;
+  if (args.cursor !== undefined) {
+    const p = unseal(args.cursor, ctx.cursorKey) as Payload | null;
+    if (
+      !p || p.k !== "log_search_template" || !Number.isSafeInteger(p.skip) || p.skip < 0 ||
+      !Number.isSafeInteger(p.count) || p.count < 0
+    ) {
+      throw new ToolError(
+        "invalid_cursor",
+        "the cursor is not one this server made; start again without cursor",
+      );
+    }
+    if (p.q !== q) {
+      throw new ToolError(
+        "invalid_cursor",
+        "the cursor belongs to another query: use the same template_id, file, level and window",
+      );
+    }
+    skip = p.skip;
+    expected = p.count;
+  }
+  // The window is resolved once: both passes read the same lines ("-15m" does not move between them).
+  const span = resolveSpan(args, ctx.limits.tz, undefined);
+  const level = levelIndex(args.level);
+  const spec = { file: args.file, span, level, query: q, deadline };
+  // Pass 1: which clusters end with this id.
+  const first = new MiningRun(ctx.limits.maxTemplates);
+  const p1 = await minePhase(ctx, first, first.window, spec, call);
+  const notes: string[] = [];
+  if (p1.notReadCount > 0) notes.push(`${p1.notReadCount} matching log(s) could not be read`);
+  const stop1 = p1.runs.at(-1)?.page.stop_reason ?? null;
+  const scanned1 = p1.runs.reduce((n, r) => n + r.page.scanned_bytes, 0);
+  if (stop1 === "time_budget" || stop1 === "cancelled" || p1.next_cursor !== null || !p1.progress) {
+    return {
+      matches: [],
+      template: { template_id: args.template_id, template: "", count: 0 },
+      skipped: skip,
+      mined: first.window.lines,
+      complete: false,
+      stop_reason: stop1 === "cancelled" ? "cancelled" : "time_budget",
+      next_cursor: null,
+      replaced_bytes: 0,
+      redactions: 0,
+      scanned_bytes: scanned1,
+      notes: [
+        `the lines before the template's could not all be mined within LOGPEEK_PATTERNS_MS (${ctx.limits.patternsMs} ms; ` +
+        `${first.window.lines} mined), and a template's lines are known only once all are: narrow the ` +
+        "window (since/until) or the glob, or raise LOGPEEK_PATTERNS_MS",
+      ],
+      glob: p1.glob,
+    };
+  }
+  const targets = new Set<number>();
+  let count = 0;
+  let text = "";
+  for (let i = 0; i < first.miner.size; i++) {
+    if (first.id(i) === args.template_id) {
+      targets.add(i);
+      count += first.window.clusters[i]?.count ?? 0;
+      text = first.text(i);
+    }
+  }
+  if (targets.size === 0) {
+    throw new ToolError(
+      "not_found",
+      `no template of ${printable(args.file)}${args.level ? ` (${args.level} lines)` : ""}${
+        span ? " in that window" : ""
+      } has the id ${printable(args.template_id)} (${first.window.lines} lines mined): take template_id ` +
+        "from a log_patterns answer with the same file, since, until and level",
+    );
+  }
+  if (expected !== null && expected !== count) {
+    throw new ToolError(
+      "file_changed",
+      `the template's lines changed since the first page (${expected} then, ${count} now): the logs were ` +
+        "written or rotated; start again without cursor",
+    );
+  }
+  // Pass 2: the same lines again; the template's lines from `skip` on, up to the limit.
+  const second = new MiningRun(ctx.limits.maxTemplates);
+  const matches: TemplateMatch[] = [];
+  let seen = 0;
+  let replaced = 0, masked = 0;
+  const onLine = (l: MinedLine) => {
+    if (!targets.has(l.cluster)) return;
+    if (seen++ < skip) return;
+    matches.push({
+      line_no: l.lineNo,
+      level: LEVELS[l.level],
+      text: l.text,
+      cut: l.cut,
+      ...(p1.glob ? { file: l.file } : {}),
+    });
+    replaced += l.replaced;
+    masked += l.masked;
+  };
+  const p2 = await minePhase(
+    ctx,
+    second,
+    second.window,
+    spec,
+    call,
+    onLine,
+    () => matches.length >= args.limit,
+  );
+  // Line numbers after a time seek are not the log's: shown as null.
+  const unnumbered = new Set(p2.runs.filter((r) => r.page.time && !r.page.time.lineKnown).map((r) => r.file));
+  for (const m of matches) if (unnumbered.has(m.file ?? p2.runs[0]?.file)) m.line_no = null;
+  const scanned = scanned1 + p2.runs.reduce((n, r) => n + r.page.scanned_bytes, 0);
+  const stop2 = p2.runs.at(-1)?.page.stop_reason ?? null;
+  const done = skip + matches.length;
+  const base = {
+    template: { template_id: args.template_id, template: text, count },
+    skipped: skip,
+    mined: first.window.lines,
+    replaced_bytes: replaced,
+    redactions: masked,
+    scanned_bytes: scanned,
+    notes,
+    glob: p1.glob,
+  };
+  if (done >= count) {
+    return { ...base, matches, complete: notes.length === 0, stop_reason: null, next_cursor: null };
+  }
+  // Not all returned: the limit, or the budget or a cancel in the second pass.
+  const reason = stop2 === "cancelled" ? "cancelled" : matches.length >= args.limit ? "limit" : "time_budget";
+  const next = reason === "cancelled" || done === skip && reason === "time_budget"
+    ? null
+    : seal({ k: "log_search_template", q, skip: done, count } satisfies Payload, ctx.cursorKey);
+  return { ...base, matches, complete: false, stop_reason: reason, next_cursor: next };
+}
+
+/** The answer's first line for a search by template. */
+export function renderTemplateHeader(file: string, r: TemplateSearchResult): string {
+  const shown = r.matches.length === 0
+    ? "no line shown"
+    : `lines ${r.skipped + 1}..${r.skipped + r.matches.length} of them`;
+  const status = r.complete
+    ? "complete: every line of the template was returned (this page and the ones before)."
+    : r.stop_reason === null
+    ? "NOT complete: " + r.notes.join("; ") + "."
+    : r.stop_reason === "limit"
+    ? "NOT complete (stop_reason: limit): more lines of it follow; pass next_cursor."
+    : renderStop(r.stop_reason, r.mined, "LOGPEEK_PATTERNS_MS") + ".";
+  return `${printable(file)}: template ${r.template.template_id} ${printable(r.template.template)}: ` +
+    `${r.template.count} line(s) in all (${r.mined} mined); ${shown}. ${status}`;
+}
