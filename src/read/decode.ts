@@ -20,6 +20,7 @@ export interface DecodedLine {
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes the start of one line.
@@ -39,6 +40,15 @@ const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
  */
 export function decodeLine(bytes: Uint8Array, maxChars: number, partial: boolean): DecodedLine {
   const n = bytes.length;
+  // Most lines: whole, no longer in bytes than the characters allowed (so never cut), valid UTF-8.
+  // The strict decoder takes them in one native call (issue #13: the loop below cost ~1 µs a line).
+  if (!partial && n <= maxChars) {
+    try {
+      return { text: strict.decode(bytes), replaced: 0, cut: false };
+    } catch {
+      // invalid UTF-8: the loop below counts and replaces it
+    }
+  }
   let i = 0;
   let chars = 0;
   let replaced = 0;
