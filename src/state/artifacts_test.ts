@@ -83,3 +83,21 @@ Deno.test("a save when the clock went back keeps the oldest-first order: the cap
   await assert.rejects(() => s.read(b.artifact_id, 0, 1), (e: ToolError) => e.kind === "artifact_not_found");
   assert.equal((await s.read(a.artifact_id, 0, 1)).lines[0][0], "x");
 });
+
+Deno.test("a saved state reads back whole for its tool only, never through read, and expires", async () => {
+  const { s, tick } = store(60_000, 1 << 30);
+  const json = JSON.stringify({ a: "x".repeat(70_000), b: [1, 2, 3] });
+  const id = s.writeState("log_patterns", json);
+  assert.equal(s.readState("log_patterns", id), json);
+  assert.throws(
+    () => s.readState("log_search", id),
+    (e) => e instanceof ToolError && e.kind === "artifact_not_found",
+  );
+  await assert.rejects(
+    () => s.read(id, 0, 10),
+    (e) => e instanceof ToolError && e.kind === "artifact_not_found",
+  );
+  assert.throws(() => s.readState("log_patterns", "../x"), (e) => e instanceof ToolError);
+  tick(60_001);
+  assert.throws(() => s.readState("log_patterns", id), /expired|gone/);
+});

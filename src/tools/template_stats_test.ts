@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { changeOf, TemplateStats } from "./template_stats.ts";
+
+Deno.test("changeOf: new, gone, up at 2x, down at half, same between, from rates", () => {
+  // Equal lengths (scale 1): the ratio of rates is the ratio of counts.
+  assert.deepEqual(changeOf(5, 0, 1), { change: "new", ratio: null });
+  assert.deepEqual(changeOf(0, 5, 1), { change: "gone", ratio: null });
+  assert.deepEqual(changeOf(10, 5, 1), { change: "up", ratio: 2 });
+  assert.deepEqual(changeOf(5, 10, 1), { change: "down", ratio: 0.5 });
+  assert.equal(changeOf(19, 10, 1).change, "same");
+  assert.equal(changeOf(6, 10, 1).change, "same");
+  // A window twice the baseline's length: twice the lines is the same rate.
+  assert.deepEqual(changeOf(20, 10, 2), { change: "same", ratio: 1 });
+  assert.deepEqual(changeOf(0, 0, 1), { change: "same", ratio: null });
+});
+
+Deno.test("TemplateStats counts lines, levels, first and last, times; saves and restores through JSON", () => {
+  const s = new TemplateStats();
+  s.add(0, "a.log", 1, 2, NaN, "first");
+  s.add(1, "a.log", 2, 5, 1000, "other");
+  s.add(0, "b.log", 7, 5, 2000, "again");
+  s.add(-1, "b.log", 8, 2, 3000, "none");
+  assert.equal(s.lines, 4);
+  assert.deepEqual([s.earliest, s.latest], [1000, 3000]);
+  const c = s.clusters[0];
+  assert.deepEqual([c.count, c.levels[2], c.levels[5], c.firstLine, c.lastLine, c.firstFile, c.lastFile], [
+    2,
+    1,
+    1,
+    1,
+    7,
+    "a.log",
+    "b.log",
+  ]);
+  assert.deepEqual([c.firstTime, c.lastTime, c.example], [2000, 2000, "first"]);
+  const back = TemplateStats.restore(JSON.parse(JSON.stringify(s.save())), 2);
+  assert.deepEqual(back.clusters, s.clusters);
+  assert.equal(back.lines, 4);
+  assert.throws(() => TemplateStats.restore(JSON.parse(JSON.stringify(s.save())), 1), TypeError);
+  assert.throws(() => TemplateStats.restore({ lines: -1, clusters: [] }, 5), TypeError);
+  assert.throws(() => TemplateStats.restore({ lines: 1, clusters: [{ count: "x" }] }, 5), TypeError);
+});
