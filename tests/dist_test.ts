@@ -48,7 +48,14 @@ Deno.test({
       `--allow-env=${ENV_NAMES.join(",")}`,
       bundle,
     ], offline(empty));
-    assert.deepEqual(tools.sort(), ["log_files", "log_levels", "log_search", "log_tail", "read_artifact"]);
+    assert.deepEqual(tools.sort(), [
+      "log_files",
+      "log_levels",
+      "log_patterns",
+      "log_search",
+      "log_tail",
+      "read_artifact",
+    ]);
     // The same file as its own permission-narrowed worker, from a process that may read everything.
     await smoke(Deno.execPath(), (state) => [
       "run",

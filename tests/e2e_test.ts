@@ -13,7 +13,7 @@ interface ListedTool {
   inputSchema: { type: string };
   outputSchema?: { type: string };
 }
-const TOOLS = ["log_files", "log_tail", "log_search", "log_levels", "read_artifact"];
+const TOOLS = ["log_files", "log_tail", "log_search", "log_levels", "log_patterns", "read_artifact"];
 
 Deno.test({
   name: "e2e: tools, schemas, annotations and every fixture through the real client",
@@ -23,7 +23,7 @@ Deno.test({
     await using s = await connect([dir]);
     const call = s.call;
 
-    await t.step("tools/list: five read-only tools with input and output schemas", async () => {
+    await t.step("tools/list: six read-only tools with input and output schemas", async () => {
       const { tools } = (await s.client.listTools()) as { tools: ListedTool[] };
       assert.deepEqual(tools.map((x) => x.name).sort(), [...TOOLS].sort());
       for (const tool of tools) {
