@@ -17,7 +17,7 @@ import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { LEVELS } from "../read/level.ts";
 import type { LogLine } from "../read/log_line.ts";
-import { queryHash } from "../read/cursor.ts";
+import { type Cursor, queryHash } from "../read/cursor.ts";
 import { levelIndex, type MinedLine, minePhase, MiningRun } from "./template_mining.ts";
 import { resolveSpan } from "./time_args.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
@@ -66,6 +66,9 @@ interface Payload {
   q: string;
   skip: number;
   count: number;
+  /** The window's instants as the first page resolved them (null: open or none). */
+  t0: number | null;
+  t1: number | null;
 }
 
 /**
@@ -94,11 +97,14 @@ export async function searchByTemplate(
   });
   let skip = 0;
   let expected: number | null = null;
+  let kept: { t0: number | null; t1: number | null } | undefined;
   if (args.cursor !== undefined) {
     const p = unseal(args.cursor, ctx.cursorKey) as Payload | null;
     if (
       !p || p.k !== "log_search_template" || !Number.isSafeInteger(p.skip) || p.skip < 0 ||
-      !Number.isSafeInteger(p.count) || p.count < 0
+      !Number.isSafeInteger(p.count) || p.count < 0 || ![p.t0, p.t1].every((t) =>
+        t === null || Number.isSafeInteger(t)
+      )
     ) {
       throw new ToolError(
         "invalid_cursor",
@@ -113,9 +119,11 @@ export async function searchByTemplate(
     }
     skip = p.skip;
     expected = p.count;
+    kept = { t0: p.t0, t1: p.t1 };
   }
-  // The window is resolved once: both passes read the same lines ("-15m" does not move between them).
-  const span = resolveSpan(args, ctx.limits.tz, undefined);
+  // The window is resolved once, by the first page: both passes and every page read the same lines
+  // ("-15m" does not move between them).
+  const span = resolveSpan(args, ctx.limits.tz, kept as Cursor | undefined);
   const level = levelIndex(args.level);
   const spec = { file: args.file, span, level, query: q, deadline };
   // Pass 1: which clusters end with this id.
@@ -219,9 +227,17 @@ export async function searchByTemplate(
   }
   // Not all returned: the limit, or the budget or a cancel in the second pass.
   const reason = stop2 === "cancelled" ? "cancelled" : matches.length >= args.limit ? "limit" : "time_budget";
-  const next = reason === "cancelled" || done === skip && reason === "time_budget"
-    ? null
-    : seal({ k: "log_search_template", q, skip: done, count } satisfies Payload, ctx.cursorKey);
+  const next = reason === "cancelled" || done === skip && reason === "time_budget" ? null : seal(
+    {
+      k: "log_search_template",
+      q,
+      skip: done,
+      count,
+      t0: span && Number.isFinite(span.since) ? span.since : null,
+      t1: span && Number.isFinite(span.until) ? span.until : null,
+    } satisfies Payload,
+    ctx.cursorKey,
+  );
   return { ...base, matches, complete: false, stop_reason: reason, next_cursor: next };
 }
 
