@@ -340,7 +340,9 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
   const text = ctx.artifacts.readState("log_patterns", cursor.slice(0, tilde));
   try {
     const o = JSON.parse(text) as { run: unknown; call: CallState };
-    const run = MiningRun.load(JSON.stringify(o.run), ctx.limits.maxTemplates);
+    // `run` is MiningRun.save's text, kept as a string inside the state's JSON.
+    if (typeof o.run !== "string") throw new TypeError("the saved state holds no mining");
+    const run = MiningRun.load(o.run, ctx.limits.maxTemplates);
     const st = o.call;
     if (
       typeof st !== "object" || st === null || typeof st.cursor !== "string" ||
@@ -348,7 +350,8 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
       typeof st.bytes !== "number"
     ) throw new TypeError("state");
     return { run, state: st };
-  } catch {
+  } catch (e) {
+    ctx.stderr(`logpeek: log_patterns: a saved state was refused: ${e instanceof Error ? e.message : e}`);
     throw new ToolError(
       "invalid_cursor",
       "the cursor does not match its saved state (it was altered, or belongs to another call); start again " +
