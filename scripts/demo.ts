@@ -33,6 +33,14 @@ const calls: [string, Record<string, unknown>][] = [
     limit: 6,
   }],
   ["log_levels", { file: "**/*", ...window }],
+  // What is different in that window from the hour before it (issue #13).
+  ["log_patterns", {
+    file: "**/*.log",
+    ...window,
+    baseline_since: "2026-10-28T10:00:00Z",
+    baseline_until: "2026-10-28T10:59:00Z",
+    limit: 6,
+  }],
   ["log_levels", { file: "app.log" }],
   ["log_tail", { file: "app.log", lines: 5 }],
   ["log_search", { file: "app.log", text: "order=A-1009", limit: 5 }],
