@@ -432,12 +432,16 @@ interface AnswerInput {
   hasBaseline: boolean;
 }
 
-/** A side's length in hours: its window's (until capped at now), else its first to last time; null when unknown. */
-function hours(span: TimeSpan | undefined, earliest: number, latest: number): number | null {
-  const now = Date.now();
-  if (span && Number.isFinite(span.since) && Number.isFinite(span.until)) {
-    return Math.max(1, Math.min(span.until, now) - span.since) / 3_600_000;
-  }
+/**
+ * A side's length in hours: from its window's `since` (else its first timestamp) to its `until` (capped at
+ * now; else its last timestamp), at least a second; null when a bound is not known (no timestamp).
+ */
+export function hours(
+  span: TimeSpan | undefined,
+  earliest: number,
+  latest: number,
+  now = Date.now(),
+): number | null {
   const from = span && Number.isFinite(span.since) ? span.since : earliest;
   const to = span && Number.isFinite(span.until) ? Math.min(span.until, now) : latest;
   if (!(to >= from)) return null;
@@ -456,7 +460,7 @@ function answer(
   const glob = (a.windowPage ?? a.basePage)?.glob ?? isGlob(args.file);
   const at = (t: number) => (t === t ? formatInstant(t, zone) : null);
   const lineNo = (file: string, n: number) => (state.unnumbered.includes(file) ? null : n);
-  const byText = new Map<string, Row & { win?: ClusterStats; base?: ClusterStats }>();
+  const byText = new Map<string, Row & { win?: ClusterStats; base?: ClusterStats; last: number }>();
   const size = run.miner.size;
   for (let i = 0; i < size; i++) {
     const w = run.window.clusters[i];
@@ -479,7 +483,8 @@ function answer(
         last_time: w ? at(w.lastTime) : null,
         example: cutText(s.example, ctx.limits.maxLine),
         baseline_count: a.hasBaseline ? (b?.count ?? 0) : undefined,
-        order: w ? i : size + i,
+        last: w ? w.lastSeq : 0,
+        order: w ? w.firstSeq : Number.MAX_SAFE_INTEGER - size + i,
         win: w,
         base: b,
       });
@@ -488,24 +493,28 @@ function answer(
       row.count += w?.count ?? 0;
       if (w) {
         for (const [k, v] of Object.entries(levelsOf(w.levels))) row.levels[k] = (row.levels[k] ?? 0) + v;
-        if (!row.win) {
+        // The earliest first line and the latest last line of the two, in the order read.
+        if (!row.win || w.firstSeq < row.win.firstSeq) {
           Object.assign(row, {
             first_line_no: lineNo(w.firstFile, w.firstLine),
             first_file: glob ? w.firstFile : undefined,
             first_time: at(w.firstTime),
             example: cutText(w.example, ctx.limits.maxLine),
-            order: i,
+            order: w.firstSeq,
           });
         }
-        row.last_line_no = lineNo(w.lastFile, w.lastLine);
-        row.last_file = glob ? w.lastFile : undefined;
-        if (w.lastTime === w.lastTime) row.last_time = at(w.lastTime);
-        row.win = w;
+        if (!row.win || w.lastSeq > row.last) {
+          row.last_line_no = lineNo(w.lastFile, w.lastLine);
+          row.last_file = glob ? w.lastFile : undefined;
+          row.last_time = at(w.lastTime);
+          row.last = w.lastSeq;
+        }
+        if (!row.win || w.firstSeq < row.win.firstSeq) row.win = w;
       }
       if (a.hasBaseline) row.baseline_count = (row.baseline_count ?? 0) + (b?.count ?? 0);
     }
   }
-  const rows = [...byText.values()].map(({ win: _w, base: _b, ...r }) => r);
+  const rows = [...byText.values()].map(({ win: _w, base: _b, last: _l, ...r }) => r);
   // The change against the baseline: rates per hour, or shares of lines when a side's length is unknown.
   let windowHours: number | null = null, baseHours: number | null = null;
   let basis: "per_hour" | "share_of_lines" | undefined;

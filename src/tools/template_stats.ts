@@ -17,6 +17,9 @@ export interface ClusterStats {
   levels: number[];
   firstLine: number;
   lastLine: number;
+  /** The places of the first and last lines among the side's lines (1-based, in the order read). */
+  firstSeq: number;
+  lastSeq: number;
   /** The logs of the first and last lines (a call over a glob). */
   firstFile: string;
   lastFile: string;
@@ -61,6 +64,8 @@ export class TemplateStats {
         levels: LEVELS.map(() => 0),
         firstLine: lineNo,
         lastLine: lineNo,
+        firstSeq: this.lines,
+        lastSeq: this.lines,
         firstFile: file,
         lastFile: file,
         firstTime: time,
@@ -71,6 +76,7 @@ export class TemplateStats {
     c.count++;
     c.levels[level]++;
     c.lastLine = lineNo;
+    c.lastSeq = this.lines;
     c.lastFile = file;
     if (time === time) {
       if (c.firstTime !== c.firstTime) c.firstTime = time;
@@ -121,7 +127,8 @@ export class TemplateStats {
       const x = c as Record<string, unknown>;
       if (
         !count(x.count) || !Array.isArray(x.levels) || x.levels.length !== LEVELS.length ||
-        !x.levels.every(count) || !count(x.firstLine) || !count(x.lastLine) ||
+        !x.levels.every(count) || !count(x.firstLine) || !count(x.lastLine) || !count(x.firstSeq) ||
+        !count(x.lastSeq) ||
         typeof x.firstFile !== "string" || typeof x.lastFile !== "string" || typeof x.example !== "string"
       ) throw bad();
       s.clusters[i] = {
@@ -129,6 +136,8 @@ export class TemplateStats {
         levels: x.levels as number[],
         firstLine: x.firstLine as number,
         lastLine: x.lastLine as number,
+        firstSeq: x.firstSeq as number,
+        lastSeq: x.lastSeq as number,
         firstFile: x.firstFile,
         lastFile: x.lastFile,
         firstTime: num(x.firstTime),

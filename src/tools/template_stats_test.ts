@@ -40,3 +40,16 @@ Deno.test("TemplateStats counts lines, levels, first and last, times; saves and 
   assert.throws(() => TemplateStats.restore({ lines: -1, clusters: [] }, 5), TypeError);
   assert.throws(() => TemplateStats.restore({ lines: 1, clusters: [{ count: "x" }] }, 5), TypeError);
 });
+
+Deno.test("hours: a side runs from since (else its first time) to until (capped at now; else its last time)", async () => {
+  const { hours } = await import("./log_patterns.ts");
+  const H = 3_600_000;
+  const now = 100 * H;
+  assert.equal(hours({ since: 10 * H, until: 12 * H }, NaN, NaN, now), 2);
+  assert.equal(hours({ since: 10 * H, until: 200 * H }, NaN, NaN, now), 90);
+  assert.equal(hours({ since: 10 * H, until: Infinity }, 11 * H, 15 * H, now), 5);
+  assert.equal(hours(undefined, 11 * H, 15 * H, now), 4);
+  assert.equal(hours(undefined, 11 * H, 11 * H, now), 1000 / H);
+  assert.equal(hours(undefined, NaN, NaN, now), null);
+  assert.equal(hours({ since: 200 * H, until: 300 * H }, NaN, NaN, now), null);
+});
