@@ -21,6 +21,7 @@ import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
 import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 import { LineRedactor } from "../guard/redact.ts";
+import type { LineBatch, LineShower, ShownLines } from "./line_shower.ts";
 
 /** What the caller keeps of each mined line (the tool's per-template counts). */
 export interface MiningSink {
@@ -71,6 +72,14 @@ export interface MineOptions {
   timeOf?: TimeOf;
   /** Only lines of this level (an index into `LEVELS`) are mined. */
   level?: number;
+  /**
+   * Shows the lines a batch at a time (decoded, cut, masked), maybe in another thread, while the batch
+   * before is mined (`line_shower.ts`). Without it each line is shown and mined at once, in this thread.
+   * Either way the sink gets the same lines in the same order.
+   */
+  shower?: LineShower;
+  /** Lines a batch holds (default 4096); tests make it small so that batches turn often. */
+  batchLines?: number;
   /** Asked after each line mined: true stops the read there (`stop_reason` `limit`). */
   stop?: () => boolean;
   /** Aborted when the client cancels. */
@@ -151,6 +160,7 @@ async function minePage(
   const want = opts.level ?? -1;
   const take = opts.maxLine * 4 + 1;
   let mined = 0;
+  const batches = opts.shower ? new Batches(opts.shower, opts, sink) : null;
   const r = await scan(src, {
     line: (buf, s, e, lineNo, cut, hint) => {
       let t = NaN;
@@ -171,6 +181,10 @@ async function minePage(
       const level = levelOf(buf, s, e, hint);
       if (want >= 0 && level !== want) return true;
       const end = Math.min(e, s + take);
+      if (batches) {
+        mined++;
+        return batches.add(buf, s, end, cut || end < e, lineNo, level, t);
+      }
       const d = decodeLine(buf.subarray(s, end), opts.maxLine, cut || end < e);
       const before = redactor.count;
       const shown = redactor.line(d.text, d.cut);
@@ -192,11 +206,14 @@ async function minePage(
     headBytes,
     lineBase: from.line,
     resume,
+    resumeAfterStop: batches ? () => batches.turn(broke) : undefined,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     onProgress: opts.onProgress
       ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines read, ${mined} mined`)
       : undefined,
   });
+  // The lines read and not yet mined are mined (all of them: the resume point is after them).
+  if (batches && !broke) await batches.finish();
   if (broke) sink.rollback();
   const stop = broke ? damage() : (r.stop ?? damage());
   const next: ResumePoint | null = stop === "time_budget"
@@ -213,4 +230,107 @@ async function minePage(
     time: win && times ? times.report(order!, probes, lineKnown, brokeLate) : undefined,
     disorder: broke,
   };
+}
+
+/** Lines a batch holds before it is shown (and the scan turns to mine the batch before). */
+const BATCH_LINES = 4096;
+
+/** A batch being filled: its lines' bytes, and what the sink needs of each besides its text. */
+interface Filling {
+  bytes: Uint8Array;
+  used: number;
+  ends: number[];
+  partial: number[];
+  lineNo: number[];
+  level: number[];
+  time: number[];
+}
+
+/**
+ * The pipeline of a page with a {@linkcode LineShower}: lines are copied into a batch; a full batch is
+ * sent to be shown, and while it is, the batch before it (shown already) is mined.
+ */
+class Batches {
+  #filling: Filling = Batches.#empty(65536);
+  #shown: { shown: ShownLines; meta: Filling } | null = null;
+  #stopped = false;
+
+  constructor(readonly shower: LineShower, readonly opts: MineOptions, readonly sink: MiningSink) {}
+
+  static #empty(size: number): Filling {
+    return { bytes: new Uint8Array(size), used: 0, ends: [], partial: [], lineNo: [], level: [], time: [] };
+  }
+
+  /** Copies one line's bytes; false when the batch is full (the scan then calls {@linkcode Batches.turn}). */
+  add(
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    partial: boolean,
+    lineNo: number,
+    level: number,
+    time: number,
+  ): boolean {
+    const f = this.#filling;
+    const n = e - s;
+    if (f.used + n > f.bytes.length) {
+      const bigger = new Uint8Array(Math.max(f.bytes.length * 2, f.used + n));
+      bigger.set(f.bytes.subarray(0, f.used));
+      f.bytes = bigger;
+    }
+    f.bytes.set(buf.subarray(s, e), f.used);
+    f.used += n;
+    f.ends.push(f.used);
+    f.partial.push(partial ? 1 : 0);
+    f.lineNo.push(lineNo);
+    f.level.push(level);
+    f.time.push(time);
+    return f.ends.length < (this.opts.batchLines ?? BATCH_LINES);
+  }
+
+  /** Sends the batch to be shown, mines the one before meanwhile, and waits: true to go on scanning. */
+  async turn(broke: boolean): Promise<boolean> {
+    if (broke || this.#stopped) return false;
+    const meta = this.#filling;
+    this.#filling = Batches.#empty(meta.bytes.length);
+    const pending = this.shower.show(this.#batch(meta));
+    if (this.#shown) this.#mine(this.#shown.shown, this.#shown.meta);
+    this.#shown = { shown: await pending, meta };
+    return !this.#stopped;
+  }
+
+  /** Mines every line not mined yet. */
+  async finish(): Promise<void> {
+    const meta = this.#filling;
+    const pending = meta.ends.length ? this.shower.show(this.#batch(meta)) : null;
+    if (this.#shown) this.#mine(this.#shown.shown, this.#shown.meta);
+    this.#shown = null;
+    if (pending) this.#mine(await pending, meta);
+  }
+
+  #batch(f: Filling): LineBatch {
+    return {
+      bytes: f.bytes.subarray(0, f.used),
+      ends: Uint32Array.from(f.ends),
+      partial: Uint8Array.from(f.partial),
+      maxLine: this.opts.maxLine,
+      redact: this.opts.redact,
+    };
+  }
+
+  #mine(s: ShownLines, f: Filling): void {
+    for (let i = 0; i < s.texts.length && !this.#stopped; i++) {
+      const cut = s.cut[i] === 1;
+      this.sink.line(
+        cut ? s.texts[i] + CUT_MARK : s.texts[i],
+        f.lineNo[i],
+        f.level[i],
+        f.time[i],
+        cut,
+        s.replaced[i],
+        s.masked[i],
+      );
+      if (this.opts.stop?.()) this.#stopped = true;
+    }
+  }
 }
