@@ -459,3 +459,355 @@ Deno.test({
     assert.equal(seen.size, total, "every line of every log in one template");
   },
 });
+
+/** A fixed pseudo-random sequence (xorshift32) in [0, 1). */
+function prng(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * A log of `n` lines of a dozen events, one line a second from `t0`, some events only in its second half
+ * (templates a later page begins) and one whose words vary (a template a later page widens).
+ */
+function busyLog(n: number, t0: number, seed = 7): string {
+  const r = prng(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const users = ["alice", "bob", "carol", "dave", "erin"];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const ts = iso(t0 + i * 1000);
+    const k = Math.floor(r() * (i < n / 2 ? 8 : 11));
+    const num = Math.floor(r() * 100000);
+    out.push(
+      k === 0
+        ? `${ts} INFO worker-${num % 7} handled request ${num} in ${num % 97} ms`
+        : k === 1
+        ? `${ts} WARN cache miss for key user:${num % 1000} after ${num % 13} retries`
+        : k === 2
+        ? `${ts} ERROR upstream ${pick(["db", "auth", "billing"])} timed out after ${num} ms`
+        : k === 3
+        ? `${ts} INFO session ${num.toString(16).padStart(8, "0")}${num} opened for ${pick(users)}`
+        : k === 4
+        ? `${ts} DEBUG gc pause ${num % 50}.${num % 10} ms heap ${num % 4096} MB`
+        : k === 5
+        ? `${ts} INFO user ${i < n / 2 ? "alice" : pick(users)} logged in from 10.0.${num % 256}.${num % 7}`
+        : k === 6
+        ? `${ts} INFO GET /api/v1/items/${num} 200 ${num % 900} bytes`
+        : k === 7
+        ? `${ts} WARN disk /dev/sd${pick(["a", "b"])} at ${num % 100}% full`
+        : k === 8
+        ? `${ts} ERROR payment ${num} declined: card expired`
+        : k === 9
+        ? `${ts} INFO shutdown requested by signal ${num % 32}`
+        : `${ts} FATAL out of memory allocating ${num} bytes`,
+    );
+  }
+  return out.join("\n") + "\n";
+}
+
+/** A file under `dir` (any depth) named `name`, or null. */
+function findFile(dir: string, name: string): string | null {
+  for (const e of Deno.readDirSync(dir)) {
+    const p = join(dir, e.name);
+    if (e.isDirectory) {
+      const f = findFile(p, name);
+      if (f) return f;
+    } else if (e.name === name) return p;
+  }
+  return null;
+}
+
+/** The cursor test's log (~4.5 MB: several 1 MiB pieces; a page reads at least one) and its line count. */
+function busyDir(): { dir: string; n: number } {
+  const dir = tempDir("logpeek-patterns-cursor-");
+  const n = 60_000;
+  Deno.writeTextFileSync(join(dir, "busy.log"), busyLog(n, Date.UTC(2024, 4, 1)));
+  assert.equal(lineCount(join(dir, "busy.log")), n);
+  return { dir, n };
+}
+
+Deno.test({
+  name:
+    "e2e: log_patterns stopped by LOGPEEK_PATTERNS_MS: a partial answer that adds up, a cursor; bad cursors are refused",
+  ...opts,
+  async fn() {
+    const { dir, n } = busyDir();
+    const args = { file: "busy.log", limit: 1000 };
+    // 0 ms: nothing mined, no cursor (nothing to go on from), said so.
+    {
+      await using zero = await connect([dir], { ...WHOLE, LOGPEEK_PATTERNS_MS: "0" });
+      const z = await patterns(zero, args);
+      assert.deepEqual(
+        [z.complete, z.stop_reason, z.progress, z.next_cursor, z.total_lines, z.templates],
+        [false, "time_budget", false, null, 0, []],
+      );
+    }
+    // 10 ms: the page mines about one piece (the budget is looked at between pieces) and stops.
+    await using s = await connect([dir], { ...WHOLE, LOGPEEK_PATTERNS_MS: "10" });
+    // deno-lint-ignore no-explicit-any
+    let first: any = null;
+    for (let k = 0; k < 5 && !first?.progress; k++) first = await patterns(s, args);
+    assert.equal(first.progress, true, "a page mined something in 10 ms");
+    assert.deepEqual([first.complete, first.stop_reason], [false, "time_budget"]);
+    assert.ok(first.total_lines > 0 && first.total_lines < n, `${first.total_lines} of ${n}`);
+    const ts: Tpl[] = first.templates;
+    assert.equal(ts.reduce((a, t) => a + t.count, 0) + first.other_lines, first.total_lines);
+    for (const t of ts) assert.ok(t.last_line_no! <= first.total_lines, "only the lines mined so far");
+    const c0: string = first.next_cursor;
+    assert.match(c0, /^a[0-9a-f]{24}~./);
+    // Another query's arguments with this cursor: refused (limit may change).
+    for (const changed of [{ level: "ERROR" }, { since: "2024-05-01T00:00:00Z" }, { file: "busy.lo*" }]) {
+      const r = await s.call("log_patterns", { ...args, ...changed, cursor: c0 });
+      assert.equal(r.isError, true, JSON.stringify(changed));
+      assert.match(r.content[0].text, /^invalid_cursor: /, JSON.stringify(changed));
+    }
+    // Tampered: another state id, a bad shape; none is an internal error.
+    const [sid, rest] = [c0.slice(0, c0.indexOf("~")), c0.slice(c0.indexOf("~") + 1)];
+    const otherId = sid.slice(0, -1) + (sid.endsWith("0") ? "1" : "0");
+    for (
+      const [cursor, code] of [
+        [`${otherId}~${rest}`, "artifact_not_found"],
+        [`../../etc/passwd~${rest}`, "artifact_not_found"],
+        [`${sid}~x${rest}`, "invalid_cursor"],
+        ["garbage", "invalid_cursor"],
+      ]
+    ) {
+      const r = await s.call("log_patterns", { ...args, cursor });
+      assert.equal(r.isError, true, cursor);
+      assert.match(r.content[0].text, new RegExp(`^${code}: `), cursor);
+    }
+    // read_artifact never returns a saved state.
+    const ra = await s.call("read_artifact", { artifact_id: sid });
+    assert.equal(ra.isError, true);
+    assert.doesNotMatch(ra.content[0].text, /^internal_error/);
+    // The saved state damaged on disk.
+    const stateFile = findFile(s.stateDir, `${sid}.txt`);
+    assert.ok(stateFile, "the state is an artifact file");
+    for (const junk of ["{}", "not json", '{"run":{"v":1},"call":{}}']) {
+      Deno.writeTextFileSync(stateFile, junk + "\n");
+      const r = await s.call("log_patterns", { ...args, cursor: c0 });
+      assert.equal(r.isError, true, junk);
+      assert.match(r.content[0].text, /^invalid_cursor: /, junk);
+    }
+  },
+});
+
+Deno.test({
+  name: "e2e: log_patterns paged by its cursor until complete equals one uncut call",
+  // FAILS: every log_patterns cursor is refused. The first page saves
+  // JSON.stringify({ run: run.save(), call }) where run.save() is already a JSON string, and resumed()
+  // loads MiningRun.load(JSON.stringify(o.run)): a JSON string of a string, so load() sees a string,
+  // not an object, throws TypeError, and the genuine cursor comes back as "invalid_cursor: the cursor
+  // does not match its saved state (it was altered, or belongs to another call)". Input: busy.log (60,000
+  // lines), LOGPEEK_PATTERNS_MS=10; expected: page 2 goes on; got: isError invalid_cursor on page 2.
+  ignore: true,
+  ...opts,
+  async fn() {
+    const { dir, n } = busyDir();
+    const args = { file: "busy.log", limit: 1000 };
+    let uncut;
+    {
+      await using whole = await connect([dir], WHOLE);
+      uncut = await patterns(whole, args);
+    }
+    checkSums(uncut, "uncut");
+    assert.equal(uncut.total_lines, n);
+    await using s = await connect([dir], { ...WHOLE, LOGPEEK_PATTERNS_MS: "10" });
+    // deno-lint-ignore no-explicit-any
+    let page: any = null;
+    const cursors: string[] = [];
+    let pages = 0;
+    let lastTotal = 0;
+    for (let k = 0; k < 200; k++) {
+      const cursor = cursors.at(-1);
+      const p = await patterns(s, { ...args, ...(cursor ? { cursor } : {}) });
+      pages++;
+      if (!p.progress) continue; // mined nothing in its 10 ms (a slow start): the same call again
+      assert.ok(p.total_lines > lastTotal, "the counts cover every page so far");
+      lastTotal = p.total_lines;
+      page = p;
+      if (p.next_cursor === null) break;
+      assert.deepEqual([p.complete, p.stop_reason], [false, "time_budget"]);
+      assert.equal(p.templates.reduce((a: number, t: Tpl) => a + t.count, 0) + p.other_lines, p.total_lines);
+      cursors.push(p.next_cursor);
+    }
+    assert.ok(cursors.length >= 2, `stopped ${cursors.length} times in ${pages} pages: too few to test`);
+    assert.equal(page.complete, true);
+    assert.equal(page.total_lines, n);
+    assert.deepEqual(page.templates, uncut.templates, "the paged answer is the uncut one");
+    assert.equal(page.distinct_templates, uncut.distinct_templates);
+    // limit may change between pages; a cursor used twice gives the same page.
+    const again = await patterns(s, { ...args, limit: 3, cursor: cursors[0] });
+    assert.equal(again.templates.length, 3);
+    const p1 = await patterns(s, { ...args, cursor: cursors[1] });
+    const p1b = await patterns(s, { ...args, cursor: cursors[1] });
+    if (p1.progress && p1b.progress && p1.total_lines === p1b.total_lines) {
+      assert.deepEqual(p1.templates, p1b.templates);
+    }
+    // Another query's arguments: refused because of the query (not the state).
+    const r = await s.call("log_patterns", { ...args, level: "ERROR", cursor: cursors[0] });
+    assert.match(r.content[0].text, /^invalid_cursor: the cursor belongs to another query/);
+  },
+});
+
+/** An event of the baseline test: its word, lines yesterday and today, level. */
+const EVENTS = [
+  {
+    key: "session",
+    yesterday: 120,
+    today: 120,
+    line: (i: number) => `INFO user session opened for uid ${i}`,
+  },
+  {
+    key: "cache",
+    yesterday: 40,
+    today: 120,
+    line: (i: number) => `WARN cache miss on key k${i} in region eu`,
+  },
+  {
+    key: "quota",
+    yesterday: 0,
+    today: 30,
+    line: (i: number) => `ERROR disk quota exceeded on volume vol${i}`,
+  },
+  {
+    key: "replica",
+    yesterday: 50,
+    today: 0,
+    line: (i: number) => `INFO replica lag detected on shard ${i} now`,
+  },
+];
+
+/** One side's lines, shuffled, timed evenly over `spanS` seconds from `t0`; its first and last instants. */
+function side(which: "yesterday" | "today", t0: number, spanS: number): { text: string; hours: number } {
+  const r = prng(which === "today" ? 11 : 29);
+  const lines: string[] = [];
+  for (const e of EVENTS) for (let i = 0; i < e[which]; i++) lines.push(e.line(Math.floor(r() * 100000)));
+  for (let i = lines.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [lines[i], lines[j]] = [lines[j], lines[i]];
+  }
+  const times = lines.map((_, i) => t0 + Math.round((i * spanS) / (lines.length - 1)) * 1000);
+  return {
+    text: lines.map((l, i) => `${iso(times[i])} ${l}\n`).join(""),
+    hours: (times[times.length - 1] - times[0]) / 3_600_000,
+  };
+}
+
+/** Checks a baseline answer against the events' own counts and the two sides' lengths in hours. */
+// deno-lint-ignore no-explicit-any
+function checkBaseline(sc: any, windowHours: number, baseHours: number, what: string): void {
+  const ts: Tpl[] = sc.templates;
+  assert.equal(sc.complete, true, what);
+  assert.equal(sc.total_lines, EVENTS.reduce((a, e) => a + e.today, 0), what);
+  assert.equal(sc.baseline.total_lines, EVENTS.reduce((a, e) => a + e.yesterday, 0), what);
+  assert.equal(sc.baseline.complete, true, what);
+  assert.ok(Math.abs(sc.window_hours - windowHours) < 0.001, `${what}: window_hours ${sc.window_hours}`);
+  assert.ok(Math.abs(sc.baseline.hours - baseHours) < 0.001, `${what}: baseline hours ${sc.baseline.hours}`);
+  assert.equal(sc.rate_basis, "per_hour");
+  // Lines that differ only in a number are one event: one template each.
+  const of = (key: string) => {
+    const m = ts.filter((t) => t.example.includes(` ${key} `) || t.template.includes(` ${key} `));
+    assert.equal(m.length, 1, `${what}: one template for ${key}: ${JSON.stringify(m)}`);
+    return m[0];
+  };
+  assert.equal(ts.length, EVENTS.length, `${what}: ${JSON.stringify(ts.map((t) => t.template))}`);
+  const ratio = (e: typeof EVENTS[number]) => (e.today / e.yesterday) / (windowHours / baseHours);
+  for (const e of EVENTS) {
+    const t = of(e.key);
+    assert.equal(t.count, e.today, `${what}: ${e.key} count`);
+    assert.equal(t.baseline_count, e.yesterday, `${what}: ${e.key} baseline_count`);
+    const want = e.yesterday === 0
+      ? "new"
+      : e.today === 0
+      ? "gone"
+      : ratio(e) >= 2
+      ? "up"
+      : ratio(e) <= 0.5
+      ? "down"
+      : "same";
+    assert.equal(t.change, want, `${what}: ${e.key} change`);
+    if (e.yesterday === 0 || e.today === 0) assert.equal(t.rate_ratio, null, `${what}: ${e.key}`);
+    else assert.ok(Math.abs(t.rate_ratio! - ratio(e)) <= 0.0006, `${what}: ${e.key} ratio ${t.rate_ratio}`);
+    if (e.today === 0) {
+      assert.deepEqual(
+        [t.first_line_no, t.last_line_no, t.first_time, t.levels],
+        [null, null, null, {}],
+        what,
+      );
+    }
+  }
+  assert.equal(of("session").change, "same");
+  assert.equal(of("cache").change, "up");
+  // Most changed first: new and gone (the larger side first), then by |log2 ratio|.
+  assert.deepEqual(
+    ts.map((t) => t.template_id),
+    ["replica", "quota", "cache", "session"].map((k) => of(k).template_id),
+  );
+  assert.equal(sc.distinct_templates, ts.filter((t) => t.count > 0).length);
+}
+
+Deno.test({
+  name: "e2e: log_patterns with a baseline (another log, another window): new, gone, up, same, ratios, order",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-patterns-baseline-");
+    const day1 = Date.UTC(2024, 4, 1, 10), day2 = Date.UTC(2024, 4, 2, 10);
+    // Today's lines span the hour, yesterday's 50 minutes: the rates differ from the counts' ratio.
+    const y = side("yesterday", day1, 3000);
+    const td = side("today", day2, 3599);
+    Deno.writeTextFileSync(join(dir, "yesterday.log"), y.text);
+    Deno.writeTextFileSync(join(dir, "today.log"), td.text);
+    Deno.writeTextFileSync(join(dir, "both.log"), y.text + td.text);
+    await using s = await connect([dir], WHOLE);
+    // Another log: each side's length is its first to last line.
+    const f = await patterns(s, { file: "today.log", baseline_file: "yesterday.log", limit: 100 });
+    checkBaseline(f, td.hours, y.hours, "baseline_file");
+    assert.equal(f.baseline.file, "yesterday.log");
+    // The window's templates are those of a call without a baseline: search by id finds their lines.
+    const plain = await patterns(s, { file: "today.log", limit: 100 });
+    for (const t of f.templates as Tpl[]) {
+      if (t.count === 0) continue;
+      assert.ok(
+        (plain.templates as Tpl[]).some((p) => p.template_id === t.template_id && p.count === t.count),
+      );
+      const { matches } = await byTemplate(s, { file: "today.log", template_id: t.template_id });
+      assert.equal(matches.length, t.count);
+    }
+    // One log holding both days; two windows of one hour each: rates per hour of the windows.
+    const hour = (ms: number) => ({ since: iso(ms), until: iso(ms + 3_600_000) });
+    const w = hour(day2), b = hour(day1);
+    const win = await patterns(s, {
+      file: "both.log",
+      ...w,
+      baseline_since: b.since,
+      baseline_until: b.until,
+      limit: 100,
+    });
+    checkBaseline(win, 1, 1, "baseline window");
+    assert.deepEqual(win.baseline.window, {
+      since: b.since.replace(".000", ""),
+      until: b.until.replace(".000", ""),
+    });
+    // The baseline's own templates can also be seen the other way round: the same events, swapped.
+    const back = await patterns(s, {
+      file: "both.log",
+      ...b,
+      baseline_since: w.since,
+      baseline_until: w.until,
+      limit: 100,
+    });
+    const change = (sc: { templates: Tpl[] }, key: string) =>
+      sc.templates.find((t) => t.example.includes(` ${key} `))?.change;
+    assert.deepEqual(
+      ["session", "cache", "quota", "replica"].map((k) => change(back, k)),
+      ["same", "down", "gone", "new"],
+    );
+  },
+});
