@@ -811,3 +811,217 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name: "e2e: LOGPEEK_MAX_TEMPLATES=3: lines past the cap in other_lines, the sums still whole",
+  ...opts,
+  async fn() {
+    const shared = sharedDir("LOGPEEK_MAX_TEMPLATES over a Loghub log");
+    if (!shared) return;
+    const dir = tempDir("logpeek-patterns-cap-");
+    Deno.copyFileSync(join(shared, "corpus", "loghub", "Hadoop_2k.log"), join(dir, "Hadoop.log"));
+    const n = lineCount(join(dir, "Hadoop.log"));
+    const lines = shownLines(Deno.readTextFileSync(join(dir, "Hadoop.log")));
+    await using s = await connect([dir], { ...WHOLE, LOGPEEK_MAX_TEMPLATES: "3" }, [], {
+      args: ["--no-redact"],
+    });
+    const sc = await patterns(s, { file: "Hadoop.log", limit: 1000 });
+    checkSums(sc, "cap 3");
+    assert.equal(sc.total_lines, n);
+    assert.ok(sc.templates.length >= 1 && sc.templates.length <= 3, `${sc.templates.length} templates`);
+    assert.ok(sc.other_lines > 0, "Hadoop has more than 3 events");
+    // The held templates' lines, by id: their counts, disjoint; the rest is other_lines.
+    const seen = new Set<number>();
+    for (const t of sc.templates as Tpl[]) {
+      const { matches } = await byTemplate(s, { file: "Hadoop.log", template_id: t.template_id });
+      assert.equal(matches.length, t.count);
+      const re = templateRe(t.template);
+      for (const m of matches) {
+        assert.ok(!seen.has(m.line_no!));
+        seen.add(m.line_no!);
+        assert.equal(m.text, lines[m.line_no! - 1]);
+        assert.ok(re.matches(m.text));
+      }
+    }
+    assert.equal(n - seen.size, sc.other_lines);
+  },
+});
+
+// Every secret below is made up for this test (shapes from src/guard/redact_test.ts).
+const GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+const AWS_ID = "AKIA" + "IOSFODNN7EXAMPLE";
+
+Deno.test({
+  name: "e2e: secrets never reach a template, an example, the artifact or a search by template",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-patterns-secrets-");
+    const r = prng(5);
+    const tokens = Array.from(
+      { length: 15 },
+      () => Math.floor(r() * 2 ** 32).toString(16).padStart(8, "0") + "zq",
+    );
+    const out: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const ts = iso(Date.UTC(2024, 4, 1, 9) + i * 1000);
+      out.push(`${ts} INFO login user=u${i} password=hunter2 ok`);
+      if (i % 4 === 0) out.push(`${ts} WARN git push with ${GH} failed for repo r${i}`);
+      if (i % 5 === 0) out.push(`${ts} INFO aws key ${AWS_ID} region=us-east-${i % 2}`);
+      if (i % 4 === 1) out.push(`${ts} INFO session token=${tokens[i % 15]} expired`);
+      out.push(`${ts} DEBUG plain line ${i} of the log`);
+    }
+    Deno.writeTextFileSync(join(dir, "s.log"), out.join("\n") + "\n");
+    const secrets = ["hunter2", GH, GH.slice(4), AWS_ID, AWS_ID.slice(4), ...tokens];
+    const clean = (what: string, x: unknown) => {
+      const j = JSON.stringify(x);
+      for (const sec of secrets) assert.ok(!j.includes(sec), `${what} shows ${sec}`);
+    };
+    // Inline answers short, so that the templates spill to an artifact too.
+    await using s = await connect([dir], { LOGPEEK_INLINE_CHARS: "500" });
+    const p = await s.call("log_patterns", { file: "s.log", limit: 1 });
+    assert.equal(p.isError, undefined, p.content[0].text);
+    clean("log_patterns", p);
+    const sc = p.structuredContent;
+    assert.equal(sc.total_lines, lineCount(join(dir, "s.log")));
+    assert.ok(sc.artifact, "more templates than the limit: an artifact");
+    const all: Tpl[] = [];
+    for (let offset = 0; offset < 1000;) {
+      const a = await s.call("read_artifact", { artifact_id: sc.artifact.artifact_id, offset, limit: 200 });
+      assert.equal(a.isError, undefined, a.content[0].text);
+      clean("artifact", a);
+      all.push(...a.structuredContent.lines.map((l: string) => JSON.parse(l)));
+      if (a.structuredContent.next_offset === null) break;
+      offset = a.structuredContent.next_offset;
+    }
+    assert.equal(all.reduce((a, t) => a + t.count, 0) + sc.other_lines, sc.total_lines);
+    // A constant secret is part of its template, masked.
+    const login = all.filter((t) => t.example.includes(" login user="));
+    assert.equal(login.length, 1, JSON.stringify(login));
+    assert.ok(login[0].template.includes("password=***"), login[0].template);
+    assert.equal(login[0].count, out.filter((l) => l.includes("password=hunter2")).length);
+    const push = all.filter((t) => t.example.includes(" git push with "));
+    assert.equal(push.length, 1);
+    assert.ok(push[0].template.includes("ghp_***"), push[0].template);
+    assert.equal(push[0].count, out.filter((l) => l.includes(GH)).length);
+    for (const t of all) {
+      const q = await s.call("log_search", { file: "s.log", template_id: t.template_id, limit: 5000 });
+      assert.equal(q.isError, undefined, q.content[0].text);
+      clean(`search ${t.template}`, q);
+      // With LOGPEEK_INLINE_CHARS=500 the lines may spill: their count is the template's anyway.
+      assert.equal(q.structuredContent.template.count, t.count);
+      if (q.structuredContent.artifact) {
+        const a = await s.call("read_artifact", {
+          artifact_id: q.structuredContent.artifact.artifact_id,
+          limit: 200,
+        });
+        clean(`search artifact ${t.template}`, a);
+      }
+    }
+    // The check itself sees a secret where one is shown: a server run with --no-redact shows them.
+    await using raw = await connect([dir], WHOLE, [], { args: ["--no-redact"] });
+    const shown = await raw.call("log_patterns", { file: "s.log", limit: 100 });
+    assert.throws(() => clean("--no-redact", shown), /shows hunter2/);
+  },
+});
+
+Deno.test({
+  name: "e2e: bad arguments: text with template_id, neither, regex with it, an unknown id, limits 0 and 1001",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-patterns-bad-");
+    Deno.writeTextFileSync(join(dir, "b.log"), busyLog(3000, Date.UTC(2024, 4, 1)));
+    await using s = await connect([dir], WHOLE);
+    const sc = await patterns(s, { file: "b.log" });
+    const id = (sc.templates as Tpl[])[0].template_id;
+    const err = async (tool: string, args: Record<string, unknown>, re: RegExp) => {
+      const r = await s.call(tool, args);
+      assert.equal(r.isError, true, `${tool} ${JSON.stringify(args)}`);
+      assert.match(r.content[0].text, re, `${tool} ${JSON.stringify(args)}`);
+      assert.doesNotMatch(r.content[0].text, /internal_error/);
+    };
+    await err("log_search", { file: "b.log", text: "INFO", template_id: id }, /^invalid_argument: /);
+    await err("log_search", { file: "b.log" }, /^invalid_argument: /);
+    await err("log_search", { file: "b.log", template_id: id, regex: true }, /^invalid_argument: /);
+    await err("log_search", { file: "b.log", template_id: id, context: 2 }, /^invalid_argument: /);
+    await err("log_search", { file: "b.log", template_id: "0123456789abcdef" }, /^not_found: /);
+    await err("log_search", { file: "b.log", template_id: id, level: "FATAL" }, /^not_found: /);
+    await err("log_search", { file: "b.log", template_id: "xyz" }, /template_id/);
+    for (const limit of [0, 1001, 2.5]) await err("log_patterns", { file: "b.log", limit }, /limit/);
+    // A search by template pages by its own cursor: the pages are the one answer, none lost or repeated.
+    const t = (sc.templates as Tpl[]).find((x) => x.count > 250)!;
+    assert.ok(t, "a template of more than 250 lines");
+    const whole = await byTemplate(s, { file: "b.log", template_id: t.template_id });
+    const paged: Match[] = [];
+    let cursor: string | undefined;
+    for (let k = 0; k < 100; k++) {
+      const r = await s.call("log_search", { file: "b.log", template_id: t.template_id, limit: 100, cursor });
+      assert.equal(r.isError, undefined, r.content[0].text);
+      paged.push(...r.structuredContent.matches);
+      cursor = r.structuredContent.next_cursor ?? undefined;
+      if (!cursor) {
+        assert.equal(r.structuredContent.complete, true);
+        break;
+      }
+      assert.equal(r.structuredContent.stop_reason, "limit");
+    }
+    assert.deepEqual(paged, whole.matches);
+    assert.equal(paged.length, t.count);
+    // Its cursor belongs to its template and file.
+    const first = await s.call("log_search", { file: "b.log", template_id: t.template_id, limit: 1 });
+    const other = (sc.templates as Tpl[]).find((x) => x.template_id !== t.template_id)!;
+    await err(
+      "log_search",
+      { file: "b.log", template_id: other.template_id, cursor: first.structuredContent.next_cursor },
+      /^invalid_cursor: /,
+    );
+  },
+});
+
+Deno.test({
+  name: "e2e: a line longer than LOGPEEK_MAX_LINE is counted; its template ends with <*>; its example is cut",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-patterns-long-");
+    const r = prng(3);
+    const out: string[] = [];
+    const long: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const ts = iso(Date.UTC(2024, 4, 1, 9) + i * 1000);
+      out.push(`${ts} INFO short line ${i}`);
+      if (i % 8 === 0) {
+        // 600 characters after the head, some of them two UTF-8 bytes: the cut is in code points.
+        const body = Array.from({ length: 600 }, () => "abcdé0123"[Math.floor(r() * 9)]).join("");
+        const l = `${ts} ERROR dump state=${body}`;
+        out.push(l);
+        long.push(l);
+      }
+    }
+    Deno.writeTextFileSync(join(dir, "l.log"), out.join("\n") + "\n");
+    await using s = await connect([dir], { ...WHOLE, LOGPEEK_MAX_LINE: "200" });
+    const sc = await patterns(s, { file: "l.log", limit: 100 });
+    checkSums(sc, "long lines");
+    assert.equal(sc.total_lines, lineCount(join(dir, "l.log")));
+    const dumps = (sc.templates as Tpl[]).filter((t) => t.example.includes(" ERROR dump state="));
+    assert.equal(dumps.reduce((a, t) => a + t.count, 0), long.length, "every long line counted");
+    const cut = (l: string) => [...l].slice(0, 200).join("");
+    for (const t of dumps) {
+      assert.ok(t.template.endsWith("<*>"), t.template);
+      assert.ok([...t.example].length <= 200, `example of ${[...t.example].length} characters`);
+      assert.equal(
+        t.example,
+        cut(long.find((l) => cut(l) === t.example) ?? ""),
+        "the example is a line's start",
+      );
+      const { matches } = await byTemplate(s, { file: "l.log", template_id: t.template_id });
+      assert.equal(matches.length, t.count);
+      const re = templateRe(t.template);
+      for (const m of matches) {
+        const full = out[m.line_no! - 1];
+        assert.equal(m.cut, true);
+        assert.equal(m.text, cut(full));
+        assert.ok(re.matches(full), "the whole line matches its template");
+        assert.ok(re.matches(m.text), "its shown start too");
+      }
+    }
+  },
+});
