@@ -282,6 +282,8 @@ async function checkPartition(
     (tp, k) => byTemplate(sessions[k % sessions.length], { file, template_id: tp.template_id, ...extra }),
   );
   const unnumbered = found.some((f) => f.matches.some((m) => m.line_no === null));
+  // Line numbers are all known, or (after a time seek) none.
+  assert.ok(found.every((f) => f.matches.every((m) => (m.line_no === null) === unnumbered)), what);
   const got: number[][] = [];
   ts.forEach((tp, k) => {
     const { matches, template } = found[k];
@@ -700,17 +702,34 @@ function side(which: "yesterday" | "today", t0: number, spanS: number): { text: 
   };
 }
 
-/** Checks a baseline answer against the events' own counts and the two sides' lengths in hours. */
+/**
+ * Checks a baseline answer against the events' own counts and the two sides' lengths in hours (null: the
+ * lines have no time, so rates are shares of each side's lines).
+ */
 // deno-lint-ignore no-explicit-any
-function checkBaseline(sc: any, windowHours: number, baseHours: number, what: string): void {
+function checkBaseline(sc: any, hours: { window: number; base: number } | null, what: string): void {
   const ts: Tpl[] = sc.templates;
+  const todayLines = EVENTS.reduce((a, e) => a + e.today, 0);
+  const yesterdayLines = EVENTS.reduce((a, e) => a + e.yesterday, 0);
   assert.equal(sc.complete, true, what);
-  assert.equal(sc.total_lines, EVENTS.reduce((a, e) => a + e.today, 0), what);
-  assert.equal(sc.baseline.total_lines, EVENTS.reduce((a, e) => a + e.yesterday, 0), what);
+  assert.equal(sc.total_lines, todayLines, what);
+  assert.equal(sc.baseline.total_lines, yesterdayLines, what);
   assert.equal(sc.baseline.complete, true, what);
-  assert.ok(Math.abs(sc.window_hours - windowHours) < 0.001, `${what}: window_hours ${sc.window_hours}`);
-  assert.ok(Math.abs(sc.baseline.hours - baseHours) < 0.001, `${what}: baseline hours ${sc.baseline.hours}`);
-  assert.equal(sc.rate_basis, "per_hour");
+  if (hours) {
+    assert.ok(Math.abs(sc.window_hours - hours.window) < 0.001, `${what}: window_hours ${sc.window_hours}`);
+    assert.ok(
+      Math.abs(sc.baseline.hours - hours.base) < 0.001,
+      `${what}: baseline hours ${sc.baseline.hours}`,
+    );
+    assert.equal(sc.rate_basis, "per_hour");
+  } else {
+    assert.deepEqual(
+      [sc.window_hours, sc.baseline.hours, sc.rate_basis],
+      [null, null, "share_of_lines"],
+      what,
+    );
+  }
+  const scale = hours ? hours.window / hours.base : todayLines / yesterdayLines;
   // Lines that differ only in a number are one event: one template each.
   const of = (key: string) => {
     const m = ts.filter((t) => t.example.includes(` ${key} `) || t.template.includes(` ${key} `));
@@ -718,7 +737,7 @@ function checkBaseline(sc: any, windowHours: number, baseHours: number, what: st
     return m[0];
   };
   assert.equal(ts.length, EVENTS.length, `${what}: ${JSON.stringify(ts.map((t) => t.template))}`);
-  const ratio = (e: typeof EVENTS[number]) => (e.today / e.yesterday) / (windowHours / baseHours);
+  const ratio = (e: typeof EVENTS[number]) => (e.today / e.yesterday) / scale;
   for (const e of EVENTS) {
     const t = of(e.key);
     assert.equal(t.count, e.today, `${what}: ${e.key} count`);
@@ -768,7 +787,7 @@ Deno.test({
     await using s = await connect([dir], WHOLE);
     // Another log: each side's length is its first to last line.
     const f = await patterns(s, { file: "today.log", baseline_file: "yesterday.log", limit: 100 });
-    checkBaseline(f, td.hours, y.hours, "baseline_file");
+    checkBaseline(f, { window: td.hours, base: y.hours }, "baseline_file");
     assert.equal(f.baseline.file, "yesterday.log");
     // The window's templates are those of a call without a baseline: search by id finds their lines.
     const plain = await patterns(s, { file: "today.log", limit: 100 });
@@ -790,11 +809,22 @@ Deno.test({
       baseline_until: b.until,
       limit: 100,
     });
-    checkBaseline(win, 1, 1, "baseline window");
+    checkBaseline(win, { window: 1, base: 1 }, "baseline window");
+    assert.equal(win.templates.find((t: Tpl) => t.example.includes(" cache "))?.rate_ratio, 3);
     assert.deepEqual(win.baseline.window, {
       since: b.since.replace(".000", ""),
       until: b.until.replace(".000", ""),
     });
+    // Lines without a time: rates are shares of each side's lines.
+    const untimed = (t: string) => t.replace(/^\S+ /gm, "");
+    Deno.writeTextFileSync(join(dir, "today.txt.log"), untimed(td.text));
+    Deno.writeTextFileSync(join(dir, "yesterday.txt.log"), untimed(y.text));
+    const shares = await patterns(s, {
+      file: "today.txt.log",
+      baseline_file: "yesterday.txt.log",
+      limit: 100,
+    });
+    checkBaseline(shares, null, "no times");
     // The baseline's own templates can also be seen the other way round: the same events, swapped.
     const back = await patterns(s, {
       file: "both.log",
@@ -1042,5 +1072,49 @@ Deno.test({
         assert.ok(re.matches(m.text), "its shown start too");
       }
     }
+  },
+});
+
+Deno.test({
+  name: "e2e: a window on a big time-ordered log is entered by a seek: the window's lines, no line numbers",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-patterns-seek-");
+    const t0 = Date.UTC(2024, 2, 1);
+    const lines: string[] = [];
+    const times: number[] = [];
+    for (let i = 0; i < 200_000; i++) {
+      const tm = t0 + i * 1000;
+      lines.push(
+        `${iso(tm)} ${i % 13 ? "INFO" : "ERROR"} worker-${i % 5} handled request ${i} in ${i % 97} ms`,
+      );
+      times.push(tm);
+      if (i % 7 === 0) {
+        lines.push(`\tat com.example.Worker.run(Worker.java:${i % 300})`, "\t... 12 more");
+        times.push(tm, tm);
+      }
+    }
+    const path = join(dir, "big.log");
+    Deno.writeTextFileSync(path, lines.join("\n") + "\n"); // 12 MB: more than a log read whole (8 MiB)
+    assert.equal(lineCount(path), lines.length);
+    const since = times[Math.floor(times.length * 0.99)];
+    const until = times[Math.floor(times.length * 0.995)];
+    const want = times.map((tm, i) => (tm >= since && tm < until ? i : -1)).filter((i) => i >= 0);
+    await using s = await connect([dir], WHOLE);
+    const win = { since: iso(since), until: iso(until) };
+    const sc = await patterns(s, { file: "big.log", ...win, limit: 1000 });
+    checkSums(sc, "seek");
+    assert.equal(sc.time_order, "seek");
+    assert.ok(sc.scanned_bytes < Deno.statSync(path).size * 0.1, `${sc.scanned_bytes} bytes read`);
+    assert.equal(sc.total_lines, want.length);
+    for (const t of sc.templates as Tpl[]) {
+      assert.deepEqual([t.first_line_no, t.last_line_no], [null, null], "no line numbers after a seek");
+    }
+    // The ERROR lines of the window by level, and every template's lines by id: the window's lines.
+    const errors = await patterns(s, { file: "big.log", ...win, level: "ERROR", limit: 1000 });
+    assert.equal(errors.total_lines, want.filter((i) => / ERROR /.test(lines[i])).length);
+    await checkPartition([s], "big.log", win, sc.templates, lines, want, "seek");
+    const one = await byTemplate(s, { file: "big.log", template_id: sc.templates[0].template_id, ...win });
+    assert.ok(one.matches.length > 0 && one.matches.every((m) => m.line_no === null));
   },
 });
