@@ -561,6 +561,14 @@ Deno.test({
     for (const t of ts) assert.ok(t.last_line_no! <= first.total_lines, "only the lines mined so far");
     const c0: string = first.next_cursor;
     assert.match(c0, /^a[0-9a-f]{24}~./);
+    // A search by template needs every line mined first: within 10 ms it cannot, and says so.
+    const q = await s.call("log_search", { file: "busy.log", template_id: ts[0].template_id });
+    assert.equal(q.isError, undefined, q.content[0].text);
+    assert.deepEqual(
+      [q.structuredContent.complete, q.structuredContent.stop_reason, q.structuredContent.matches],
+      [false, "time_budget", []],
+    );
+    assert.equal(q.structuredContent.next_cursor, null);
     // Another query's arguments with this cursor: refused (limit may change).
     for (const changed of [{ level: "ERROR" }, { since: "2024-05-01T00:00:00Z" }, { file: "busy.lo*" }]) {
       const r = await s.call("log_patterns", { ...args, ...changed, cursor: c0 });
@@ -1021,6 +1029,15 @@ Deno.test({
       { file: "b.log", template_id: other.template_id, cursor: first.structuredContent.next_cursor },
       /^invalid_cursor: /,
     );
+    // A line of the template written between two pages: the count changed, said so.
+    Deno.writeTextFileSync(join(dir, "b.log"), t.example + "\n", { append: true });
+    await err(
+      "log_search",
+      { file: "b.log", template_id: t.template_id, limit: 1, cursor: first.structuredContent.next_cursor },
+      /^file_changed: /,
+    );
+    const grown = await byTemplate(s, { file: "b.log", template_id: t.template_id });
+    assert.equal(grown.matches.length, t.count + 1);
   },
 });
 
