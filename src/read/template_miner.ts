@@ -3,13 +3,15 @@
  * them and gives each group a template, the line with each variable part replaced by `<*>`.
  *
  * The grouping follows Drain (He, Zhu, Zheng, Lyu, "Drain: An Online Log Parsing Approach with Fixed
- * Depth Tree", ICWS 2017): a line's tokens (runs of non-space) are masked, then the line goes down a
- * fixed-depth tree, first by its token count, then by its first `depth − 2` masked tokens that hold no
- * digit and no mask (a header's masked fields are skipped, so the keys are the message's first words), and
- * in that leaf joins the template most similar to it
- * when the similarity (Drain's `simSeq`: equal tokens over the tokens, here leaving out the positions
- * masked whole in both, which would make every line of one header alike) is at least `similarity`; a
- * position where they differ becomes `<*>`. Otherwise the line starts a template of its own.
+ * Depth Tree", ICWS 2017) on the message, the header being set aside as log parsers do (Loghub's
+ * benchmark parses the header with a format per log; here one rule for all, {@linkcode header}): a
+ * line's tokens (runs of non-space) are masked, then the line goes down a fixed-depth tree, first by its
+ * message's token count, then by the message's first `depth − 2` masked tokens that hold no digit and no
+ * mask, and in that leaf joins the template most similar to it when the similarity (Drain's `simSeq`:
+ * equal tokens over the tokens, here over the message, leaving out the positions masked whole in both)
+ * is at least `similarity`, and no pair of tokens names different things ({@linkcode distinct}: other
+ * keys of `key=value`, values of other kinds, other constants' names); a position where they differ
+ * becomes `<*>`. Otherwise the line starts a template of its own.
  *
  * Adapted as issue #13 asks:
  * - The template is the whole line, header included; its literal parts are the exact characters of the
@@ -19,8 +21,10 @@
  * - Masking before grouping ({@linkcode maskToken}): the tokens every log parser masks (Zhu et al.,
  *   "Tools and Benchmarks for Automated Log Parsing", ICSE-SEIP 2019, the preprocessing regexes of
  *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers
- *   (which covers timestamps' digits), and the header's timestamp words (day and month names among the
- *   first tokens).
+ *   (which covers timestamps' digits), and dates' words (day and month names among the first tokens, or
+ *   beside a masked token or another such name).
+ * - Headers: a bracketed header field with spaces (a thread `[IPC Server handler 5 on 62270]`) is one
+ *   field; members whose headers differ in their field count share a template whose header is `<*>`.
  * - Bounded memory: at most `maxTemplates` templates; a line that fits none once the cap is reached is
  *   counted in {@linkcode TemplateMiner.otherLines}, never dropped silently.
  *
@@ -48,10 +52,11 @@ export interface Template {
 }
 
 /**
- * Drain uses depth 4 and st 0.4–0.7 per log (He et al. 2017); depth 5 and st 0.6 are the best pair of
- * {4,5,6} × {0.4,…,0.7} for the mean GA on the seven Loghub samples (`template_miner_test.ts`).
+ * Drain uses depth 4 and st 0.4–0.7 per log (He et al. 2017); depth 4 and st 0.7 are the best pair of
+ * {3,4,5} × {0.4,…,0.7} for the mean GA on the seven Loghub samples (`template_miner_test.ts`), one pair
+ * for all seven.
  */
-const DEFAULTS = { maxTemplates: 5000, similarity: 0.6, depth: 5 } as const;
+const DEFAULTS = { maxTemplates: 5000, similarity: 0.7, depth: 4 } as const;
 
 /** The most children a tree node keeps before further first tokens share its `<*>` branch (Drain's maxChild). */
 const MAX_CHILDREN = 100;
@@ -100,7 +105,13 @@ export function maskToken(token: string, index: number): string {
 
 /** A cluster: its tokens (masked text or null for `<*>`), the spaces between them, and its counts. */
 interface Cluster {
-  /** Masked text per token; null where members differ. */
+  /**
+   * How many of `tokens` are the header's fields; -1 when members' headers differ in their field count
+   * (then `tokens` is the message alone, the header renders as `<*>`, and `seps[0]` is the whitespace
+   * before the message).
+   */
+  h: number;
+  /** Masked text per token (header fields, then the message's tokens); null where members differ. */
   tokens: (string | null)[];
   /** The whitespace before each token and after the last (`tokens.length + 1`); null where members differ. */
   seps: (string | null)[];
@@ -136,6 +147,121 @@ function split(line: string): { tokens: string[]; seps: string[] } {
   }
   seps.push(line.slice(p));
   return { tokens, seps };
+}
+
+/**
+ * Masks day and month names beside a masked token or another such name (a date inside a message:
+ * `at Sun Jul 10 03:55:15 2005`), in place.
+ */
+function dateWords(masked: string[]): void {
+  for (let i = 0; i < masked.length; i++) {
+    if (masked[i] === WILD || !DATE_WORD.test(masked[i])) continue;
+    let j = i;
+    while (j + 1 < masked.length && DATE_WORD.test(masked[j + 1])) j++;
+    if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < masked.length && masked[j + 1] === WILD)) {
+      for (let k = i; k <= j; k++) masked[k] = WILD;
+    }
+    i = j;
+  }
+}
+
+/** An all-capitals word of two or more letters (and `_`): a constant's name, such as a state. */
+const CAPS = /^[A-Z][A-Z_]+$/;
+
+/**
+ * Whether two unequal masked tokens name different things, so a line holding one never joins a cluster
+ * holding the other, however similar the rest:
+ * - `key=value` pairs with different keys (a key is a name, not data), or with the same key and values of
+ *   different kinds: one holding a number (masked) and the other none (`tty=NODEVssh`, `tty=:0`); empty
+ *   values are left out (a field left blank);
+ * - two all-capitals words (constants' names: `Transitioned from NEW to SCHEDULED`).
+ */
+function distinct(a: string, b: string): boolean {
+  const ka = a.indexOf("="), kb = b.indexOf("=");
+  if (ka > 0 && kb > 0) {
+    if (ka !== kb || !a.startsWith(b.slice(0, kb))) return true;
+    const va = a.slice(ka + 1), vb = b.slice(kb + 1);
+    return va !== "" && vb !== "" && va.includes(WILD) !== vb.includes(WILD);
+  }
+  return CAPS.test(a) && CAPS.test(b);
+}
+
+/** Level words (syslog severities, log4j/java.util.logging levels), bare or in brackets. */
+const LEVEL =
+  /^[[(<]?(?:trace|debug|info|notice|warn|warning|error|err|fatal|critical|crit|severe|alert|emerg|fine|finer|finest|config)[\])>]?:?$/i;
+/** The most fields a header may have. */
+const MAX_HEADER = 8;
+
+/**
+ * The header of a line (the fields a logging library writes before the message: timestamp, pid, level,
+ * thread, logger or syslog host and tag), as log parsers separate it (Loghub's per-log formats, Zhu et
+ * al. 2019; here one rule for all): from the start, fields that are
+ * - timestamp-like (masked, nothing but `<*>` and punctuation: dates, times, pids; before any level);
+ * - a level word ({@linkcode LEVEL});
+ * - a bracketed group (`[AsyncDispatcher event handler]`, `[Sun Dec 04 04:47:44 2005]`), spaces inside
+ *   and all, joined into one field here;
+ * - a `-` or `|` separator, which ends the header once a level or bracket was seen;
+ * - a word ending in `:` after such fields (a logger or a tag), which ends it; so does a host followed
+ *   by it (syslog, RFC 3164: `host tag[pid]:`).
+ * A line whose first field is none of these has no header.
+ *
+ * Joins each bracketed header group into one token in place (`tokens`, `masked`, `seps`).
+ *
+ * @returns The header's field count.
+ */
+function header(tokens: string[], masked: string[], seps: string[]): number {
+  let h = 0, time = false, levelOrBracket = false;
+  for (let i = 0; i < tokens.length && i < MAX_HEADER; i++) {
+    let t = tokens[i];
+    if (t.charCodeAt(0) === 91 /* [ */) {
+      // A bracketed group with spaces: join the tokens to its closing bracket.
+      const j = bracketEnd(tokens, i);
+      if (j > i) {
+        let joined = t;
+        for (let k = i + 1; k <= j; k++) joined += seps[k] + tokens[k];
+        tokens.splice(i, j - i + 1, joined);
+        masked.splice(i, j - i + 1, maskToken(joined, i));
+        seps.splice(i + 1, j - i);
+        t = joined;
+      }
+    }
+    const m = masked[i];
+    if (!levelOrBracket && /^[^\p{L}\p{N}]*$/u.test(m.replaceAll(WILD, ""))) {
+      time = true;
+    } else if (LEVEL.test(t) || (t.charCodeAt(0) === 91 && bracketEnd([t], 0) === 0)) {
+      levelOrBracket = true;
+    } else if (t === "-" || t === "|") {
+      if (levelOrBracket) return i + 1;
+    } else if (i > 0 && t.length > 1 && t.endsWith(":")) {
+      return i + 1;
+    } else if (
+      i > 0 && time && i + 1 < tokens.length && tokens[i + 1].length > 1 && tokens[i + 1].endsWith(":") &&
+      !t.endsWith(":")
+    ) {
+      return i + 2;
+    } else {
+      return h;
+    }
+    h = i + 1;
+  }
+  return h;
+}
+
+/**
+ * Where the bracketed group opening token i ends: the index of the token whose last character closes
+ * its `[`, or -1 when it closes inside a token or not within {@linkcode MAX_HEADER} tokens.
+ */
+function bracketEnd(tokens: string[], i: number): number {
+  let d = 0;
+  for (let j = i; j < tokens.length && j < i + MAX_HEADER; j++) {
+    const t = tokens[j];
+    for (let k = 0; k < t.length; k++) {
+      const c = t.charCodeAt(k);
+      if (c === 91) d++;
+      else if (c === 93 && --d === 0) return k === t.length - 1 ? j : -1;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -175,6 +301,8 @@ export interface MinerSnapshot {
 
 /** One cluster in a {@linkcode MinerSnapshot}. */
 export interface SnapshotCluster {
+  /** How many of `tokens` are header fields; -1 when members' headers differ (the header is `<*>`). */
+  h: number;
   /** Masked text per token; null where members differ (`<*>`). */
   tokens: (string | null)[];
   /** Whitespace before each token and after the last (`tokens.length + 1` entries); null where members differ. */
@@ -312,13 +440,15 @@ export class TemplateMiner {
     this.#total++;
     const { tokens, seps } = split(line);
     const masked = tokens.map(maskToken);
-    // The tree: token count, then the first tokens (a token with a digit or a mask goes to <*>).
+    dateWords(masked);
+    const lh = header(tokens, masked, seps);
+    const len = masked.length - lh;
     let node: Node;
-    const root = this.#root.get(masked.length);
-    if (root === undefined) this.#root.set(masked.length, node = newNode());
+    const root = this.#root.get(len);
+    if (root === undefined) this.#root.set(len, node = newNode());
     else node = root;
-    // Keys: the first `depth − 2` tokens free of digits and masks (a header's masked fields skipped).
-    for (let i = 0, k = 0; i < masked.length && k < this.#prefix; i++) {
+    // Keys: the message's first `depth − 2` tokens free of digits and masks.
+    for (let i = lh, k = 0; i < masked.length && k < this.#prefix; i++) {
       let key = masked[i];
       if (/\d|<\*>/.test(key)) continue;
       k++;
@@ -334,20 +464,26 @@ export class TemplateMiner {
       node = next;
     }
     const leaf = node.leaf;
-    // The most similar cluster of the leaf (ties: more literal tokens, then the older).
+    // The most similar cluster of the leaf, comparing messages (ties: more literal tokens, then the older).
     let best = -1, bestSim = -1, bestLit = -1;
     for (const ci of leaf) {
       const c = this.#all[ci];
-      let same = 0, lit = 0, n = 0;
-      for (let i = 0; i < masked.length; i++) {
-        const t = c.tokens[i];
-        if (masked[i] === WILD && (t === WILD || t === null)) continue;
+      const ch = c.h < 0 ? 0 : c.h;
+      let same = 0, lit = 0, n = 0, hard = false;
+      for (let i = 0; i < len; i++) {
+        const t = c.tokens[ch + i];
+        const mt = masked[lh + i];
+        if (mt === WILD && (t === WILD || t === null)) continue;
         n++;
         if (t === null) continue;
         lit++;
-        if (t === masked[i]) same++;
+        if (t === mt) same++;
+        else if (distinct(t, mt)) {
+          hard = true;
+          break;
+        }
       }
-      const sim = n === 0 ? 1 : same / n;
+      const sim = hard ? -1 : n === 0 ? 1 : same / n;
       if (sim > bestSim || (sim === bestSim && lit > bestLit)) {
         best = ci, bestSim = sim, bestLit = lit;
       }
@@ -355,13 +491,21 @@ export class TemplateMiner {
     if (best >= 0 && bestSim >= this.#st) {
       const c = this.#all[best];
       let changed = false;
-      for (let i = 0; i < masked.length; i++) {
-        const t = c.tokens[i];
-        if (t !== null && t !== masked[i]) c.tokens[i] = null, changed = true;
+      if (c.h !== lh && c.h >= 0) {
+        // Headers of different field counts: the header becomes one `<*>`.
+        c.tokens.splice(0, c.h);
+        c.seps.splice(0, c.h);
+        c.h = -1;
+        changed = true;
       }
-      for (let i = 0; i < seps.length; i++) {
-        const s = c.seps[i];
-        if (s !== null && s !== seps[i]) c.seps[i] = null, changed = true;
+      const off = c.h < 0 ? lh : 0;
+      for (let i = 0; i < c.tokens.length; i++) {
+        const t = c.tokens[i];
+        if (t !== null && t !== masked[off + i]) c.tokens[i] = null, changed = true;
+      }
+      for (let i = 0; i < c.seps.length; i++) {
+        const sp = c.seps[i];
+        if (sp !== null && sp !== seps[off + i]) c.seps[i] = null, changed = true;
       }
       if (changed) c.text = c.id = null;
       c.count++;
@@ -374,6 +518,7 @@ export class TemplateMiner {
     }
     const i = this.#all.length;
     this.#all.push({
+      h: lh,
       tokens: masked,
       seps,
       count: 1,
@@ -435,6 +580,7 @@ export class TemplateMiner {
       totalLines: this.#total,
       otherLines: this.#other,
       clusters: this.#all.map((c) => ({
+        h: c.h,
         tokens: [...c.tokens],
         seps: [...c.seps],
         count: c.count,
@@ -492,6 +638,9 @@ export class TemplateMiner {
         !Array.isArray(seps) || seps.length !== tokens.length + 1 ||
         !seps.every((t) => t === null || (typeof t === "string" && /^\s*$/.test(t)))
       ) bad(`clusters[${i}].seps`);
+      if (!Number.isSafeInteger(c.h) || (c.h as number) < -1 || (c.h as number) > tokens.length) {
+        bad(`clusters[${i}].h`);
+      }
       if (!isCount(c.count) || c.count < 1) bad(`clusters[${i}].count`);
       if (!isCount(c.firstLine) || !isCount(c.lastLine) || c.lastLine < c.firstLine) {
         bad(`clusters[${i}] line numbers`);
@@ -499,6 +648,7 @@ export class TemplateMiner {
       if (typeof c.example !== "string") bad(`clusters[${i}].example`);
       sum += c.count;
       m.#all.push({
+        h: c.h as number,
         tokens: [...tokens],
         seps: [...seps],
         count: c.count,
@@ -530,7 +680,8 @@ export class TemplateMiner {
       for (const ci of n.leaf) {
         if (!isCount(ci) || ci >= m.#all.length) bad(`${where} leaf index ${ci}`);
         if (placed[ci]) bad(`cluster ${ci} in the tree twice`);
-        if (m.#all[ci].tokens.length !== len) bad(`cluster ${ci} under token count ${len}`);
+        const c = m.#all[ci];
+        if (c.tokens.length - Math.max(c.h, 0) !== len) bad(`cluster ${ci} under token count ${len}`);
         placed[ci] = 1;
       }
       return { kids, leaf: [...n.leaf] };
@@ -556,7 +707,7 @@ function rec(x: unknown, where: string): Record<string, unknown> {
 
 /** A cluster's text: separators and tokens in order, `<*>` for variable parts, runs of `<*>` folded. */
 function render(c: Cluster): string {
-  let out = "";
+  let out = c.h < 0 ? WILD : "";
   for (let i = 0; i < c.tokens.length; i++) {
     out += c.seps[i] ?? WILD;
     out += c.tokens[i] ?? WILD;
