@@ -131,22 +131,153 @@ interface Node {
   leaf: number[];
 }
 
-/** Splits a line into its tokens and the whitespace around them: `seps.length === tokens.length + 1`. */
-function split(line: string): { tokens: string[]; seps: string[] } {
-  const tokens: string[] = [];
-  const seps: string[] = [];
-  const re = /(\s*)(\S+)/y;
-  let p = 0;
-  for (;;) {
-    re.lastIndex = p;
-    const m = re.exec(line);
-    if (m === null) break;
-    seps.push(m[1]);
-    tokens.push(m[2]);
-    p = re.lastIndex;
+/** The slots of a miner's mask cache ({@linkcode Scan}), a power of two; a new shape takes its slot. */
+const MASK_CACHE_SLOTS = 4096;
+/** The longest token (UTF-16 code units) the mask cache holds; longer ones are masked each time. */
+const MASK_CACHE_TOKEN = 128;
+
+/** Whether a code unit above 127 is whitespace for `\s` (ECMAScript's WhiteSpace and LineTerminator). */
+function wideSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * A line split into tokens (runs of non-whitespace, as `\S+`) and masked, in reused buffers: the
+ * miner's hot path allocates only the strings it keeps.
+ *
+ * Masking a token that holds a digit is cached by the token's shape (each digit as `1`, but a `0` before
+ * `x`/`X` kept): no masking rule tells two digits apart except `0x`, so tokens of one shape (the times of
+ * one format, say) mask alike. The cache holds at most {@linkcode MASK_CACHE_SLOTS} shapes of at most
+ * {@linkcode MASK_CACHE_TOKEN} code units, direct-mapped by the shape's hash (a shape evicts the one in
+ * its slot).
+ */
+class Scan {
+  /** Token count. */
+  n = 0;
+  /** Masked text per token. */
+  m: string[] = [];
+  /** Whitespace before each token and after the last (`n + 1`). */
+  s: string[] = [];
+  /** Each token's start and end offsets in the line. */
+  a = new Int32Array(64);
+  b = new Int32Array(64);
+  /** 1 where the token holds an ASCII digit. */
+  d = new Uint8Array(64);
+  /** The mask cache, direct-mapped by the shape's hash: each slot's shape and its masked text. */
+  readonly #shapes: (string | undefined)[] = new Array(MASK_CACHE_SLOTS);
+  readonly #masks: string[] = new Array(MASK_CACHE_SLOTS);
+
+  /** Splits and masks a line (maskToken's rules, day and month names among the first tokens too). */
+  scan(line: string): void {
+    const L = line.length, m = this.m, s = this.s;
+    let i = 0, n = 0;
+    for (;;) {
+      const s0 = i;
+      while (i < L) {
+        const c = line.charCodeAt(i);
+        if (c === 32 || (c <= 13 && c >= 9) || (c > 127 && wideSpace(c))) i++;
+        else break;
+      }
+      s[n] = i === s0 ? "" : i - s0 === 1 && line.charCodeAt(s0) === 32 ? " " : line.slice(s0, i);
+      if (i >= L) break;
+      if (n === this.a.length) this.#grow();
+      const t0 = i;
+      let dig = 0, other = 0;
+      while (i < L) {
+        const c = line.charCodeAt(i);
+        if (c > 32) {
+          if (c > 127 && wideSpace(c)) break;
+          if (c <= 57 && c >= 48) dig = 1;
+          else other = 1;
+          i++;
+        } else if (c === 32 || (c <= 13 && c >= 9)) break;
+        else i++, other = 1;
+      }
+      this.a[n] = t0;
+      this.b[n] = i;
+      this.d[n] = dig;
+      // Digits alone are a number (maskToken gives `<*>`).
+      if (dig === 1) m[n] = other === 0 ? WILD : this.mask(line, t0, i, shapeHash(line, t0, i));
+      else {
+        const t = line.slice(t0, i);
+        m[n] = n < HEADER_TOKENS && t.length >= 3 && t.length <= 6 && DATE_WORD.test(t) ? WILD : t;
+      }
+      n++;
+    }
+    m.length = n;
+    s.length = n + 1;
+    this.n = n;
   }
-  seps.push(line.slice(p));
-  return { tokens, seps };
+
+  /**
+   * {@linkcode maskToken} of `line.slice(a, b)`, which holds a digit (so no day or month name), through
+   * the cache; `hash` is the 32-bit FNV-1a of its shape.
+   */
+  mask(line: string, a: number, b: number, hash: number): string {
+    const cache = b - a <= MASK_CACHE_TOKEN, slot = hash & (MASK_CACHE_SLOTS - 1);
+    if (cache) {
+      const shape = this.#shapes[slot];
+      if (shape !== undefined && sameShape(line, a, b, shape)) return this.#masks[slot];
+    }
+    const tok = line.slice(a, b);
+    const masked = maskToken(tok, HEADER_TOKENS);
+    if (cache) {
+      this.#shapes[slot] = tok.replace(/[1-9]|0(?![xX])/g, "1");
+      this.#masks[slot] = masked;
+    }
+    return masked;
+  }
+
+  /** Joins tokens i..j (and the whitespace between) into token i: a bracketed header field. */
+  join(line: string, i: number, j: number): void {
+    const a = this.a[i], b = this.b[j];
+    let dig = 0;
+    for (let k = i; k <= j; k++) dig |= this.d[k];
+    let masked: string;
+    if (dig === 1) masked = this.mask(line, a, b, shapeHash(line, a, b));
+    else masked = line.slice(a, b);
+    const k = j - i;
+    this.m.splice(i, k + 1, masked);
+    this.s.splice(i + 1, k);
+    this.a.copyWithin(i + 1, j + 1, this.n);
+    this.b.copyWithin(i, j, this.n);
+    this.d.copyWithin(i + 1, j + 1, this.n);
+    this.d[i] = dig;
+    this.n -= k;
+  }
+
+  #grow(): void {
+    const a = new Int32Array(this.a.length * 2), b = new Int32Array(a.length), d = new Uint8Array(a.length);
+    a.set(this.a), b.set(this.b), d.set(this.d);
+    this.a = a, this.b = b, this.d = d;
+  }
+}
+
+/** The 32-bit FNV-1a of the shape of `line.slice(a, b)` (see {@linkcode Scan}). */
+function shapeHash(line: string, a: number, b: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let k = a; k < b; k++) {
+    let c = line.charCodeAt(k);
+    if (c <= 57 && c >= 48) c = c === 48 && (line.charCodeAt(k + 1) | 32) === 120 ? 48 : 49;
+    hash = Math.imul(hash ^ c, 0x01000193);
+  }
+  return hash;
+}
+
+/** Whether `line.slice(a, b)` has the shape `shape` (see {@linkcode Scan}). */
+function sameShape(line: string, a: number, b: number, shape: string): boolean {
+  if (shape.length !== b - a) return false;
+  for (let k = a, j = 0; k < b; k++, j++) {
+    const c = line.charCodeAt(k), h = shape.charCodeAt(j);
+    if (c === h) {
+      // A "0" of the line in the shape is a "0" before x: equal text on, equal shape.
+      continue;
+    }
+    // A digit other than that "0": the shape has "1" there, and no "x" after it if the line has "0".
+    if (h !== 49 || c < 48 || c > 57 || (c === 48 && (shape.charCodeAt(j + 1) | 32) === 120)) return false;
+  }
+  return true;
 }
 
 /**
@@ -155,9 +286,10 @@ function split(line: string): { tokens: string[]; seps: string[] } {
  */
 function dateWords(masked: string[]): void {
   for (let i = 0; i < masked.length; i++) {
-    if (masked[i] === WILD || !DATE_WORD.test(masked[i])) continue;
+    const t = masked[i];
+    if (t.length < 3 || t.length > 6 || t === WILD || !DATE_WORD.test(t)) continue;
     let j = i;
-    while (j + 1 < masked.length && DATE_WORD.test(masked[j + 1])) j++;
+    while (j + 1 < masked.length && masked[j + 1].length <= 6 && DATE_WORD.test(masked[j + 1])) j++;
     if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < masked.length && masked[j + 1] === WILD)) {
       for (let k = i; k <= j; k++) masked[k] = WILD;
     }
@@ -196,7 +328,7 @@ const MAX_HEADER = 8;
  * The header of a line (the fields a logging library writes before the message: timestamp, pid, level,
  * thread, logger or syslog host and tag), as log parsers separate it (Loghub's per-log formats, Zhu et
  * al. 2019; here one rule for all): from the start, fields that are
- * - timestamp-like (masked, nothing but `<*>` and punctuation: dates, times, pids; before any level);
+ * - timestamp-like (masked, no letter and no digit left: dates, times, pids, `-`; before any level);
  * - a level word ({@linkcode LEVEL});
  * - a bracketed group (`[AsyncDispatcher event handler]`, `[Sun Dec 04 04:47:44 2005]`), spaces inside
  *   and all, joined into one field here;
@@ -205,38 +337,33 @@ const MAX_HEADER = 8;
  *   by it (syslog, RFC 3164: `host tag[pid]:`).
  * A line whose first field is none of these has no header.
  *
- * Joins each bracketed header group into one token in place (`tokens`, `masked`, `seps`).
+ * Joins each bracketed header group into one token in place ({@linkcode Scan.join}).
  *
  * @returns The header's field count.
  */
-function header(tokens: string[], masked: string[], seps: string[]): number {
+function header(line: string, sc: Scan): number {
   let h = 0, time = false, levelOrBracket = false;
-  for (let i = 0; i < tokens.length && i < MAX_HEADER; i++) {
-    let t = tokens[i];
-    if (t.charCodeAt(0) === 91 /* [ */) {
+  for (let i = 0; i < sc.n && i < MAX_HEADER; i++) {
+    if (line.charCodeAt(sc.a[i]) === 91 /* [ */) {
       // A bracketed group with spaces: join the tokens to its closing bracket.
-      const j = bracketEnd(tokens, i);
-      if (j > i) {
-        let joined = t;
-        for (let k = i + 1; k <= j; k++) joined += seps[k] + tokens[k];
-        tokens.splice(i, j - i + 1, joined);
-        masked.splice(i, j - i + 1, maskToken(joined, i));
-        seps.splice(i + 1, j - i);
-        t = joined;
-      }
+      const j = bracketEnd(line, sc, i);
+      if (j > i) sc.join(line, i, j);
     }
-    const m = masked[i];
-    if (!levelOrBracket && /^[^\p{L}\p{N}]*$/u.test(m.replaceAll(WILD, ""))) {
+    const m = sc.m[i], a = sc.a[i], b = sc.b[i];
+    if (!levelOrBracket && noWord(m)) {
       time = true;
-    } else if (LEVEL.test(t) || (t.charCodeAt(0) === 91 && bracketEnd([t], 0) === 0)) {
+    } else if (
+      (m.length >= 3 && m.length <= 12 && LEVEL.test(m)) ||
+      (line.charCodeAt(a) === 91 && bracketEnd(line, sc, i) === i)
+    ) {
       levelOrBracket = true;
-    } else if (t === "-" || t === "|") {
+    } else if (b - a === 1 && (m === "-" || m === "|")) {
       if (levelOrBracket) return i + 1;
-    } else if (i > 0 && t.length > 1 && t.endsWith(":")) {
+    } else if (i > 0 && b - a > 1 && line.charCodeAt(b - 1) === 58 /* : */) {
       return i + 1;
     } else if (
-      i > 0 && time && i + 1 < tokens.length && tokens[i + 1].length > 1 && tokens[i + 1].endsWith(":") &&
-      !t.endsWith(":")
+      i > 0 && time && i + 1 < sc.n && sc.b[i + 1] - sc.a[i + 1] > 1 &&
+      line.charCodeAt(sc.b[i + 1] - 1) === 58
     ) {
       return i + 2;
     } else {
@@ -247,18 +374,28 @@ function header(tokens: string[], masked: string[], seps: string[]): number {
   return h;
 }
 
+/** Whether a masked token holds no letter and no digit (`\p{L}`, `\p{N}`). */
+function noWord(m: string): boolean {
+  for (let k = 0; k < m.length; k++) {
+    const c = m.charCodeAt(k);
+    if (c > 127) return !/[\p{L}\p{N}]/u.test(m);
+    if ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)) return false;
+  }
+  return true;
+}
+
 /**
  * Where the bracketed group opening token i ends: the index of the token whose last character closes
  * its `[`, or -1 when it closes inside a token or not within {@linkcode MAX_HEADER} tokens.
  */
-function bracketEnd(tokens: string[], i: number): number {
+function bracketEnd(line: string, sc: Scan, i: number): number {
   let d = 0;
-  for (let j = i; j < tokens.length && j < i + MAX_HEADER; j++) {
-    const t = tokens[j];
-    for (let k = 0; k < t.length; k++) {
-      const c = t.charCodeAt(k);
+  for (let j = i; j < sc.n && j < i + MAX_HEADER; j++) {
+    const b = sc.b[j];
+    for (let k = sc.a[j]; k < b; k++) {
+      const c = line.charCodeAt(k);
       if (c === 91) d++;
-      else if (c === 93 && --d === 0) return k === t.length - 1 ? j : -1;
+      else if (c === 93 && --d === 0) return k === b - 1 ? j : -1;
     }
   }
   return -1;
@@ -361,6 +498,7 @@ export class TemplateMiner {
   #other = 0;
   #total = 0;
   readonly #all: Cluster[] = [];
+  readonly #scan = new Scan();
 
   /**
    * @param opts The options ({@linkcode MinerOptions}); missing ones take the defaults.
@@ -438,10 +576,11 @@ export class TemplateMiner {
    */
   add(line: string, lineNo: number): number {
     this.#total++;
-    const { tokens, seps } = split(line);
-    const masked = tokens.map(maskToken);
+    const sc = this.#scan;
+    sc.scan(line);
+    const masked = sc.m, seps = sc.s;
     dateWords(masked);
-    const lh = header(tokens, masked, seps);
+    const lh = header(line, sc);
     const len = masked.length - lh;
     let node: Node;
     const root = this.#root.get(len);
@@ -450,7 +589,8 @@ export class TemplateMiner {
     // Keys: the message's first `depth − 2` tokens free of digits and masks.
     for (let i = lh, k = 0; i < masked.length && k < this.#prefix; i++) {
       let key = masked[i];
-      if (/\d|<\*>/.test(key)) continue;
+      // (Masking leaves no digit: every digit is in a masked part.)
+      if (key.includes(WILD)) continue;
       k++;
       let next = node.kids.get(key);
       if (next === undefined) {
@@ -519,8 +659,8 @@ export class TemplateMiner {
     const i = this.#all.length;
     this.#all.push({
       h: lh,
-      tokens: masked,
-      seps,
+      tokens: masked.slice(),
+      seps: seps.slice(),
       count: 1,
       firstLine: lineNo,
       lastLine: lineNo,
