@@ -86,12 +86,30 @@ const MASK = new RegExp(
 
 /** Day and month names, masked among a line's first tokens (the header's timestamp). */
 const DATE_WORD = /^\[?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\]?,?$/;
+/** The day and month names as `c0 << 16 | c1 << 8 | c2` of their code units. */
+const DATE_CODES = new Set(
+  "Mon Tue Wed Thu Fri Sat Sun Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ").map((w) =>
+    w.charCodeAt(0) << 16 | w.charCodeAt(1) << 8 | w.charCodeAt(2)
+  ),
+);
+
+/** {@linkcode DATE_WORD}`.test(t)`, without the regex for the words that cannot match. */
+function isDateWord(t: string): boolean {
+  const n = t.length;
+  if (n < 3 || n > 6) return false;
+  const o = t.charCodeAt(0) === 91 ? 1 : 0;
+  return n - o >= 3 &&
+    DATE_CODES.has(t.charCodeAt(o) << 16 | t.charCodeAt(o + 1) << 8 | t.charCodeAt(o + 2)) &&
+    DATE_WORD.test(t);
+}
+
 /** How many first tokens may hold the header's timestamp words. */
 const HEADER_TOKENS = 4;
 
 /**
- * A token masked: each part matching a masking rule replaced by `<*>`, runs of `<*>` joined by nothing
- * else folded into one.
+ * A token masked: a token holding a digit and no letter (a number, time, date, address: `18:01:47,978`,
+ * `/10.10.34.11:3888`) becomes `<*>` whole; otherwise each part matching a masking rule is replaced by
+ * `<*>`, runs of `<*>` joined by nothing else folded into one (`sshd[24200]:` → `sshd[<*>]:`).
  *
  * @param token One token (no whitespace).
  * @param index Its place in the line (0-based); the first few may be a header's day or month name.
@@ -100,6 +118,7 @@ const HEADER_TOKENS = 4;
 export function maskToken(token: string, index: number): string {
   if (index < HEADER_TOKENS && DATE_WORD.test(token)) return WILD;
   if (!/\d/.test(token)) return token;
+  if (!/[A-Za-z\u0080-\uffff]/.test(token)) return WILD;
   return token.replace(MASK, WILD).replaceAll("<*><*>", WILD);
 }
 
@@ -183,25 +202,27 @@ class Scan {
       if (i >= L) break;
       if (n === this.a.length) this.#grow();
       const t0 = i;
-      let dig = 0, other = 0;
+      let dig = 0, letter = 0;
       while (i < L) {
         const c = line.charCodeAt(i);
         if (c > 32) {
-          if (c > 127 && wideSpace(c)) break;
-          if (c <= 57 && c >= 48) dig = 1;
-          else other = 1;
+          if (c > 127) {
+            if (wideSpace(c)) break;
+            letter = 1;
+          } else if (c <= 57 && c >= 48) dig = 1;
+          else if ((c | 32) >= 97 && (c | 32) <= 122) letter = 1;
           i++;
         } else if (c === 32 || (c <= 13 && c >= 9)) break;
-        else i++, other = 1;
+        else i++;
       }
       this.a[n] = t0;
       this.b[n] = i;
       this.d[n] = dig;
-      // Digits alone are a number (maskToken gives `<*>`).
-      if (dig === 1) m[n] = other === 0 ? WILD : this.mask(line, t0, i, shapeHash(line, t0, i));
+      // Digits without letters (numbers, times, dates, addresses) are masked whole.
+      if (dig === 1) m[n] = letter === 0 ? WILD : this.mask(line, t0, i, shapeHash(line, t0, i));
       else {
         const t = line.slice(t0, i);
-        m[n] = n < HEADER_TOKENS && t.length >= 3 && t.length <= 6 && DATE_WORD.test(t) ? WILD : t;
+        m[n] = n < HEADER_TOKENS && isDateWord(t) ? WILD : t;
       }
       n++;
     }
@@ -223,7 +244,7 @@ class Scan {
     const tok = line.slice(a, b);
     const masked = maskToken(tok, HEADER_TOKENS);
     if (cache) {
-      this.#shapes[slot] = tok.replace(/[1-9]|0(?![xX])/g, "1");
+      this.#shapes[slot] = tok.replace(SHAPE, "1");
       this.#masks[slot] = masked;
     }
     return masked;
@@ -254,12 +275,15 @@ class Scan {
   }
 }
 
+/** The digits a shape writes as `1`: all but a `0` before `x` or `X`. */
+const SHAPE = /[1-9]|0(?![xX])/g;
+
 /** The 32-bit FNV-1a of the shape of `line.slice(a, b)` (see {@linkcode Scan}). */
 function shapeHash(line: string, a: number, b: number): number {
   let hash = 0x811c9dc5 | 0;
   for (let k = a; k < b; k++) {
     let c = line.charCodeAt(k);
-    if (c <= 57 && c >= 48) c = c === 48 && (line.charCodeAt(k + 1) | 32) === 120 ? 48 : 49;
+    if (c <= 57 && c >= 48) c = c === 48 && k + 1 < b && (line.charCodeAt(k + 1) | 32) === 120 ? 48 : 49;
     hash = Math.imul(hash ^ c, 0x01000193);
   }
   return hash;
@@ -275,7 +299,11 @@ function sameShape(line: string, a: number, b: number, shape: string): boolean {
       continue;
     }
     // A digit other than that "0": the shape has "1" there, and no "x" after it if the line has "0".
-    if (h !== 49 || c < 48 || c > 57 || (c === 48 && (shape.charCodeAt(j + 1) | 32) === 120)) return false;
+    if (
+      h !== 49 || c < 48 || c > 57 || (c === 48 && j + 1 < b - a && (shape.charCodeAt(j + 1) | 32) === 120)
+    ) {
+      return false;
+    }
   }
   return true;
 }
@@ -287,9 +315,9 @@ function sameShape(line: string, a: number, b: number, shape: string): boolean {
 function dateWords(masked: string[]): void {
   for (let i = 0; i < masked.length; i++) {
     const t = masked[i];
-    if (t.length < 3 || t.length > 6 || t === WILD || !DATE_WORD.test(t)) continue;
+    if (t === WILD || !isDateWord(t)) continue;
     let j = i;
-    while (j + 1 < masked.length && masked[j + 1].length <= 6 && DATE_WORD.test(masked[j + 1])) j++;
+    while (j + 1 < masked.length && isDateWord(masked[j + 1])) j++;
     if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < masked.length && masked[j + 1] === WILD)) {
       for (let k = i; k <= j; k++) masked[k] = WILD;
     }
@@ -353,7 +381,7 @@ function header(line: string, sc: Scan): number {
     if (!levelOrBracket && noWord(m)) {
       time = true;
     } else if (
-      (m.length >= 3 && m.length <= 12 && LEVEL.test(m)) ||
+      isLevel(m) ||
       (line.charCodeAt(a) === 91 && bracketEnd(line, sc, i) === i)
     ) {
       levelOrBracket = true;
@@ -372,6 +400,17 @@ function header(line: string, sc: Scan): number {
     h = i + 1;
   }
   return h;
+}
+
+/** {@linkcode LEVEL}`.test(t)`, without the regex for the words that cannot match. */
+function isLevel(t: string): boolean {
+  if (t.length < 3 || t.length > 12) return false;
+  let c = t.charCodeAt(0);
+  if (c === 91 || c === 40 || c === 60) c = t.charCodeAt(1);
+  c |= 32;
+  return (c === 116 || c === 100 || c === 105 || c === 110 || c === 119 || c === 101 || c === 102 ||
+    c === 99 ||
+    c === 115 || c === 97) && LEVEL.test(t);
 }
 
 /** Whether a masked token holds no letter and no digit (`\p{L}`, `\p{N}`). */

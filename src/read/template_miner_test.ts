@@ -50,7 +50,10 @@ function groupingAccuracy(pred: string[], truth: string[]): number {
 Deno.test("maskToken masks numbers, ips, hex, block ids, paths with digits, header date words", () => {
   assert.equal(maskToken("blk_-6952295868487656571", 5), "<*>");
   assert.equal(maskToken("rhost=218.188.2.4", 9), "rhost=<*>");
-  assert.equal(maskToken("/10.10.34.11:3888", 9), "<*>:<*>");
+  assert.equal(maskToken("/10.10.34.11:3888", 9), "<*>");
+  assert.equal(maskToken("18:01:47,978", 1), "<*>");
+  assert.equal(maskToken("uid=0", 9), "uid=<*>");
+  assert.equal(maskToken("Jun", 0), "<*>");
   assert.equal(maskToken("0x7f3a", 9), "0x7f3a".replace(/.*/, "<*>"));
   assert.equal(maskToken("550e8400-e29b-41d4-a716-446655440000", 9), "<*>");
   assert.equal(maskToken("sshd[24200]:", 4), "sshd[<*>]:");
@@ -295,7 +298,7 @@ Deno.test("the header (time, level, thread with spaces, logger) is left out of t
     m.add("2015-10-18 18:01:48,002 INFO [main] a.B: Recalculating schedule, headroom=<memory:1>", 3),
     1,
   );
-  assert.equal(m.text(0), "<*> <*>,<*> INFO <*> a.B: Got allocated containers <*>");
+  assert.equal(m.text(0), "<*> <*> INFO <*> a.B: Got allocated containers <*>");
   // Headers of different field counts (here none at all): the header becomes one <*>.
   assert.equal(m.add("Got allocated containers 5", 4), 0);
   assert.equal(m.text(0), "<*>Got allocated containers <*>");
@@ -322,4 +325,21 @@ Deno.test("constants' names and key=value keys or value kinds that differ keep l
   assert.equal(m.add("failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=", 9), 4);
   assert.equal(m.text(2), "session opened for user <*> by (uid=<*>)");
   assert.equal(m.text(4), "failure; logname= uid=<*> euid=<*> tty=NODEVssh ruser= <*>");
+});
+
+Deno.test("masking through the shape cache equals maskToken (0x kept apart from other digits)", () => {
+  const m = new TemplateMiner();
+  const lines = ["k 0x12 v", "k 1x12 v", "k 5x99 v", "k 0X99 v", "k a0x1 v", "k a5x1 v"];
+  const idx = lines.map((l, i) => m.add(l, i + 1));
+  assert.deepEqual(idx, [0, 1, 1, 0, 2, 3]);
+  assert.deepEqual([0, 1, 2, 3].map((i) => m.text(i)), [
+    "k <*> v",
+    "k <*>x<*> v",
+    "k a<*> v",
+    "k a<*>x<*> v",
+  ]);
+  for (const l of lines) {
+    const t = l.split(" ")[1];
+    assert.ok(m.text(idx[lines.indexOf(l)]).includes(maskToken(t, 1)), l);
+  }
 });
