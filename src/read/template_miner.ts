@@ -3,13 +3,15 @@
  * them and gives each group a template, the line with each variable part replaced by `<*>`.
  *
  * The grouping follows Drain (He, Zhu, Zheng, Lyu, "Drain: An Online Log Parsing Approach with Fixed
- * Depth Tree", ICWS 2017): a line's tokens (runs of non-space) are masked, then the line goes down a
- * fixed-depth tree, first by its token count, then by its first `depth − 2` masked tokens that hold no
- * digit and no mask (a header's masked fields are skipped, so the keys are the message's first words), and
- * in that leaf joins the template most similar to it
- * when the similarity (Drain's `simSeq`: equal tokens over the tokens, here leaving out the positions
- * masked whole in both, which would make every line of one header alike) is at least `similarity`; a
- * position where they differ becomes `<*>`. Otherwise the line starts a template of its own.
+ * Depth Tree", ICWS 2017) on the message, the header being set aside as log parsers do (Loghub's
+ * benchmark parses the header with a format per log; here one rule for all, {@linkcode header}): a
+ * line's tokens (runs of non-space) are masked, then the line goes down a fixed-depth tree, first by its
+ * message's token count, then by the message's first `depth − 2` masked tokens that hold no digit and no
+ * mask, and in that leaf joins the template most similar to it when the similarity (Drain's `simSeq`:
+ * equal tokens over the tokens, here over the message, leaving out the positions masked whole in both)
+ * is at least `similarity`, and no pair of tokens names different things ({@linkcode distinct}: other
+ * keys of `key=value`, values of other kinds, other constants' names); a position where they differ
+ * becomes `<*>`. Otherwise the line starts a template of its own.
  *
  * Adapted as issue #13 asks:
  * - The template is the whole line, header included; its literal parts are the exact characters of the
@@ -19,8 +21,10 @@
  * - Masking before grouping ({@linkcode maskToken}): the tokens every log parser masks (Zhu et al.,
  *   "Tools and Benchmarks for Automated Log Parsing", ICSE-SEIP 2019, the preprocessing regexes of
  *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers
- *   (which covers timestamps' digits), and the header's timestamp words (day and month names among the
- *   first tokens).
+ *   (which covers timestamps' digits), and dates' words (day and month names among the first tokens, or
+ *   beside a masked token or another such name).
+ * - Headers: a bracketed header field with spaces (a thread `[IPC Server handler 5 on 62270]`) is one
+ *   field; members whose headers differ in their field count share a template whose header is `<*>`.
  * - Bounded memory: at most `maxTemplates` templates; a line that fits none once the cap is reached is
  *   counted in {@linkcode TemplateMiner.otherLines}, never dropped silently.
  *
@@ -48,10 +52,11 @@ export interface Template {
 }
 
 /**
- * Drain uses depth 4 and st 0.4–0.7 per log (He et al. 2017); depth 5 and st 0.6 are the best pair of
- * {4,5,6} × {0.4,…,0.7} for the mean GA on the seven Loghub samples (`template_miner_test.ts`).
+ * Drain uses depth 4 and st 0.4–0.7 per log (He et al. 2017); depth 4 and st 0.7 are the best pair of
+ * {3,4,5} × {0.4,…,0.7} for the mean GA on the seven Loghub samples (`template_miner_test.ts`), one pair
+ * for all seven.
  */
-const DEFAULTS = { maxTemplates: 5000, similarity: 0.6, depth: 5 } as const;
+const DEFAULTS = { maxTemplates: 5000, similarity: 0.7, depth: 4 } as const;
 
 /** The most children a tree node keeps before further first tokens share its `<*>` branch (Drain's maxChild). */
 const MAX_CHILDREN = 100;
@@ -81,12 +86,30 @@ const MASK = new RegExp(
 
 /** Day and month names, masked among a line's first tokens (the header's timestamp). */
 const DATE_WORD = /^\[?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\]?,?$/;
+/** The day and month names as `c0 << 16 | c1 << 8 | c2` of their code units. */
+const DATE_CODES = new Set(
+  "Mon Tue Wed Thu Fri Sat Sun Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ").map((w) =>
+    w.charCodeAt(0) << 16 | w.charCodeAt(1) << 8 | w.charCodeAt(2)
+  ),
+);
+
+/** {@linkcode DATE_WORD}`.test(t)`, without the regex for the words that cannot match. */
+function isDateWord(t: string): boolean {
+  const n = t.length;
+  if (n < 3 || n > 6) return false;
+  const o = t.charCodeAt(0) === 91 ? 1 : 0;
+  return n - o >= 3 &&
+    DATE_CODES.has(t.charCodeAt(o) << 16 | t.charCodeAt(o + 1) << 8 | t.charCodeAt(o + 2)) &&
+    DATE_WORD.test(t);
+}
+
 /** How many first tokens may hold the header's timestamp words. */
 const HEADER_TOKENS = 4;
 
 /**
- * A token masked: each part matching a masking rule replaced by `<*>`, runs of `<*>` joined by nothing
- * else folded into one.
+ * A token masked: a token holding a digit and no letter (a number, time, date, address: `18:01:47,978`,
+ * `/10.10.34.11:3888`) becomes `<*>` whole; otherwise each part matching a masking rule is replaced by
+ * `<*>`, runs of `<*>` joined by nothing else folded into one (`sshd[24200]:` → `sshd[<*>]:`).
  *
  * @param token One token (no whitespace).
  * @param index Its place in the line (0-based); the first few may be a header's day or month name.
@@ -95,12 +118,19 @@ const HEADER_TOKENS = 4;
 export function maskToken(token: string, index: number): string {
   if (index < HEADER_TOKENS && DATE_WORD.test(token)) return WILD;
   if (!/\d/.test(token)) return token;
+  if (!/[A-Za-z\u0080-\uffff]/.test(token)) return WILD;
   return token.replace(MASK, WILD).replaceAll("<*><*>", WILD);
 }
 
 /** A cluster: its tokens (masked text or null for `<*>`), the spaces between them, and its counts. */
 interface Cluster {
-  /** Masked text per token; null where members differ. */
+  /**
+   * How many of `tokens` are the header's fields; -1 when members' headers differ in their field count
+   * (then `tokens` is the message alone, the header renders as `<*>`, and `seps[0]` is the whitespace
+   * before the message).
+   */
+  h: number;
+  /** Masked text per token (header fields, then the message's tokens); null where members differ. */
   tokens: (string | null)[];
   /** The whitespace before each token and after the last (`tokens.length + 1`); null where members differ. */
   seps: (string | null)[];
@@ -120,22 +150,294 @@ interface Node {
   leaf: number[];
 }
 
-/** Splits a line into its tokens and the whitespace around them: `seps.length === tokens.length + 1`. */
-function split(line: string): { tokens: string[]; seps: string[] } {
-  const tokens: string[] = [];
-  const seps: string[] = [];
-  const re = /(\s*)(\S+)/y;
-  let p = 0;
-  for (;;) {
-    re.lastIndex = p;
-    const m = re.exec(line);
-    if (m === null) break;
-    seps.push(m[1]);
-    tokens.push(m[2]);
-    p = re.lastIndex;
+/** The slots of a miner's mask cache ({@linkcode Scan}), a power of two; a new shape takes its slot. */
+const MASK_CACHE_SLOTS = 4096;
+/** The longest token (UTF-16 code units) the mask cache holds; longer ones are masked each time. */
+const MASK_CACHE_TOKEN = 128;
+
+/** Whether a code unit above 127 is whitespace for `\s` (ECMAScript's WhiteSpace and LineTerminator). */
+function wideSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * A line split into tokens (runs of non-whitespace, as `\S+`) and masked, in reused buffers: the
+ * miner's hot path allocates only the strings it keeps.
+ *
+ * Masking a token that holds a digit is cached by the token's shape (each digit as `1`, but a `0` before
+ * `x`/`X` kept): no masking rule tells two digits apart except `0x`, so tokens of one shape (the times of
+ * one format, say) mask alike. The cache holds at most {@linkcode MASK_CACHE_SLOTS} shapes of at most
+ * {@linkcode MASK_CACHE_TOKEN} code units, direct-mapped by the shape's hash (a shape evicts the one in
+ * its slot).
+ */
+class Scan {
+  /** Token count. */
+  n = 0;
+  /** Masked text per token. */
+  m: string[] = [];
+  /** Whitespace before each token and after the last (`n + 1`). */
+  s: string[] = [];
+  /** Each token's start and end offsets in the line. */
+  a = new Int32Array(64);
+  b = new Int32Array(64);
+  /** 1 where the token holds an ASCII digit. */
+  d = new Uint8Array(64);
+  /** The mask cache, direct-mapped by the shape's hash: each slot's shape and its masked text. */
+  readonly #shapes: (string | undefined)[] = new Array(MASK_CACHE_SLOTS);
+  readonly #masks: string[] = new Array(MASK_CACHE_SLOTS);
+
+  /** Splits and masks a line (maskToken's rules, day and month names among the first tokens too). */
+  scan(line: string): void {
+    const L = line.length, m = this.m, s = this.s;
+    let i = 0, n = 0;
+    for (;;) {
+      const s0 = i;
+      while (i < L) {
+        const c = line.charCodeAt(i);
+        if (c === 32 || (c <= 13 && c >= 9) || (c > 127 && wideSpace(c))) i++;
+        else break;
+      }
+      s[n] = i === s0 ? "" : i - s0 === 1 && line.charCodeAt(s0) === 32 ? " " : line.slice(s0, i);
+      if (i >= L) break;
+      if (n === this.a.length) this.#grow();
+      const t0 = i;
+      let dig = 0, letter = 0;
+      while (i < L) {
+        const c = line.charCodeAt(i);
+        if (c > 32) {
+          if (c > 127) {
+            if (wideSpace(c)) break;
+            letter = 1;
+          } else if (c <= 57 && c >= 48) dig = 1;
+          else if ((c | 32) >= 97 && (c | 32) <= 122) letter = 1;
+          i++;
+        } else if (c === 32 || (c <= 13 && c >= 9)) break;
+        else i++;
+      }
+      this.a[n] = t0;
+      this.b[n] = i;
+      this.d[n] = dig;
+      // Digits without letters (numbers, times, dates, addresses) are masked whole.
+      if (dig === 1) m[n] = letter === 0 ? WILD : this.mask(line, t0, i, shapeHash(line, t0, i));
+      else {
+        const t = line.slice(t0, i);
+        m[n] = n < HEADER_TOKENS && isDateWord(t) ? WILD : t;
+      }
+      n++;
+    }
+    m.length = n;
+    s.length = n + 1;
+    this.n = n;
   }
-  seps.push(line.slice(p));
-  return { tokens, seps };
+
+  /**
+   * {@linkcode maskToken} of `line.slice(a, b)`, which holds a digit (so no day or month name), through
+   * the cache; `hash` is the 32-bit FNV-1a of its shape.
+   */
+  mask(line: string, a: number, b: number, hash: number): string {
+    const cache = b - a <= MASK_CACHE_TOKEN, slot = hash & (MASK_CACHE_SLOTS - 1);
+    if (cache) {
+      const shape = this.#shapes[slot];
+      if (shape !== undefined && sameShape(line, a, b, shape)) return this.#masks[slot];
+    }
+    const tok = line.slice(a, b);
+    const masked = maskToken(tok, HEADER_TOKENS);
+    if (cache) {
+      this.#shapes[slot] = tok.replace(SHAPE, "1");
+      this.#masks[slot] = masked;
+    }
+    return masked;
+  }
+
+  /** Joins tokens i..j (and the whitespace between) into token i: a bracketed header field. */
+  join(line: string, i: number, j: number): void {
+    const a = this.a[i], b = this.b[j];
+    let dig = 0;
+    for (let k = i; k <= j; k++) dig |= this.d[k];
+    let masked: string;
+    if (dig === 1) masked = this.mask(line, a, b, shapeHash(line, a, b));
+    else masked = line.slice(a, b);
+    const k = j - i;
+    this.m.splice(i, k + 1, masked);
+    this.s.splice(i + 1, k);
+    this.a.copyWithin(i + 1, j + 1, this.n);
+    this.b.copyWithin(i, j, this.n);
+    this.d.copyWithin(i + 1, j + 1, this.n);
+    this.d[i] = dig;
+    this.n -= k;
+  }
+
+  #grow(): void {
+    const a = new Int32Array(this.a.length * 2), b = new Int32Array(a.length), d = new Uint8Array(a.length);
+    a.set(this.a), b.set(this.b), d.set(this.d);
+    this.a = a, this.b = b, this.d = d;
+  }
+}
+
+/** The digits a shape writes as `1`: all but a `0` before `x` or `X`. */
+const SHAPE = /[1-9]|0(?![xX])/g;
+
+/** The 32-bit FNV-1a of the shape of `line.slice(a, b)` (see {@linkcode Scan}). */
+function shapeHash(line: string, a: number, b: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let k = a; k < b; k++) {
+    let c = line.charCodeAt(k);
+    if (c <= 57 && c >= 48) c = c === 48 && k + 1 < b && (line.charCodeAt(k + 1) | 32) === 120 ? 48 : 49;
+    hash = Math.imul(hash ^ c, 0x01000193);
+  }
+  return hash;
+}
+
+/** Whether `line.slice(a, b)` has the shape `shape` (see {@linkcode Scan}). */
+function sameShape(line: string, a: number, b: number, shape: string): boolean {
+  if (shape.length !== b - a) return false;
+  for (let k = a, j = 0; k < b; k++, j++) {
+    const c = line.charCodeAt(k), h = shape.charCodeAt(j);
+    if (c === h) {
+      // A "0" of the line in the shape is a "0" before x: equal text on, equal shape.
+      continue;
+    }
+    // A digit other than that "0": the shape has "1" there, and no "x" after it if the line has "0".
+    if (
+      h !== 49 || c < 48 || c > 57 || (c === 48 && j + 1 < b - a && (shape.charCodeAt(j + 1) | 32) === 120)
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Masks day and month names beside a masked token or another such name (a date inside a message:
+ * `at Sun Jul 10 03:55:15 2005`), in place.
+ */
+function dateWords(masked: string[]): void {
+  for (let i = 0; i < masked.length; i++) {
+    const t = masked[i];
+    if (t === WILD || !isDateWord(t)) continue;
+    let j = i;
+    while (j + 1 < masked.length && isDateWord(masked[j + 1])) j++;
+    if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < masked.length && masked[j + 1] === WILD)) {
+      for (let k = i; k <= j; k++) masked[k] = WILD;
+    }
+    i = j;
+  }
+}
+
+/** An all-capitals word of two or more letters (and `_`): a constant's name, such as a state. */
+const CAPS = /^[A-Z][A-Z_]+$/;
+
+/**
+ * Whether two unequal masked tokens name different things, so a line holding one never joins a cluster
+ * holding the other, however similar the rest:
+ * - `key=value` pairs with different keys (a key is a name, not data), or with the same key and values of
+ *   different kinds: one holding a number (masked) and the other none (`tty=NODEVssh`, `tty=:0`); empty
+ *   values are left out (a field left blank);
+ * - two all-capitals words (constants' names: `Transitioned from NEW to SCHEDULED`).
+ */
+function distinct(a: string, b: string): boolean {
+  const ka = a.indexOf("="), kb = b.indexOf("=");
+  if (ka > 0 && kb > 0) {
+    if (ka !== kb || !a.startsWith(b.slice(0, kb))) return true;
+    const va = a.slice(ka + 1), vb = b.slice(kb + 1);
+    return va !== "" && vb !== "" && va.includes(WILD) !== vb.includes(WILD);
+  }
+  return CAPS.test(a) && CAPS.test(b);
+}
+
+/** Level words (syslog severities, log4j/java.util.logging levels), bare or in brackets. */
+const LEVEL =
+  /^[[(<]?(?:trace|debug|info|notice|warn|warning|error|err|fatal|critical|crit|severe|alert|emerg|fine|finer|finest|config)[\])>]?:?$/i;
+/** The most fields a header may have. */
+const MAX_HEADER = 8;
+
+/**
+ * The header of a line (the fields a logging library writes before the message: timestamp, pid, level,
+ * thread, logger or syslog host and tag), as log parsers separate it (Loghub's per-log formats, Zhu et
+ * al. 2019; here one rule for all): from the start, fields that are
+ * - timestamp-like (masked, no letter and no digit left: dates, times, pids, `-`; before any level);
+ * - a level word ({@linkcode LEVEL});
+ * - a bracketed group (`[AsyncDispatcher event handler]`, `[Sun Dec 04 04:47:44 2005]`), spaces inside
+ *   and all, joined into one field here;
+ * - a `-` or `|` separator, which ends the header once a level or bracket was seen;
+ * - a word ending in `:` after such fields (a logger or a tag), which ends it; so does a host followed
+ *   by it (syslog, RFC 3164: `host tag[pid]:`).
+ * A line whose first field is none of these has no header.
+ *
+ * Joins each bracketed header group into one token in place ({@linkcode Scan.join}).
+ *
+ * @returns The header's field count.
+ */
+function header(line: string, sc: Scan): number {
+  let h = 0, time = false, levelOrBracket = false;
+  for (let i = 0; i < sc.n && i < MAX_HEADER; i++) {
+    if (line.charCodeAt(sc.a[i]) === 91 /* [ */) {
+      // A bracketed group with spaces: join the tokens to its closing bracket.
+      const j = bracketEnd(line, sc, i);
+      if (j > i) sc.join(line, i, j);
+    }
+    const m = sc.m[i], a = sc.a[i], b = sc.b[i];
+    if (!levelOrBracket && noWord(m)) {
+      time = true;
+    } else if (
+      isLevel(m) ||
+      (line.charCodeAt(a) === 91 && bracketEnd(line, sc, i) === i)
+    ) {
+      levelOrBracket = true;
+    } else if (b - a === 1 && (m === "-" || m === "|")) {
+      if (levelOrBracket) return i + 1;
+    } else if (i > 0 && b - a > 1 && line.charCodeAt(b - 1) === 58 /* : */) {
+      return i + 1;
+    } else if (
+      i > 0 && time && i + 1 < sc.n && sc.b[i + 1] - sc.a[i + 1] > 1 &&
+      line.charCodeAt(sc.b[i + 1] - 1) === 58
+    ) {
+      return i + 2;
+    } else {
+      return h;
+    }
+    h = i + 1;
+  }
+  return h;
+}
+
+/** {@linkcode LEVEL}`.test(t)`, without the regex for the words that cannot match. */
+function isLevel(t: string): boolean {
+  if (t.length < 3 || t.length > 12) return false;
+  let c = t.charCodeAt(0);
+  if (c === 91 || c === 40 || c === 60) c = t.charCodeAt(1);
+  c |= 32;
+  return (c === 116 || c === 100 || c === 105 || c === 110 || c === 119 || c === 101 || c === 102 ||
+    c === 99 ||
+    c === 115 || c === 97) && LEVEL.test(t);
+}
+
+/** Whether a masked token holds no letter and no digit (`\p{L}`, `\p{N}`). */
+function noWord(m: string): boolean {
+  for (let k = 0; k < m.length; k++) {
+    const c = m.charCodeAt(k);
+    if (c > 127) return !/[\p{L}\p{N}]/u.test(m);
+    if ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the bracketed group opening token i ends: the index of the token whose last character closes
+ * its `[`, or -1 when it closes inside a token or not within {@linkcode MAX_HEADER} tokens.
+ */
+function bracketEnd(line: string, sc: Scan, i: number): number {
+  let d = 0;
+  for (let j = i; j < sc.n && j < i + MAX_HEADER; j++) {
+    const b = sc.b[j];
+    for (let k = sc.a[j]; k < b; k++) {
+      const c = line.charCodeAt(k);
+      if (c === 91) d++;
+      else if (c === 93 && --d === 0) return k === b - 1 ? j : -1;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -175,6 +477,8 @@ export interface MinerSnapshot {
 
 /** One cluster in a {@linkcode MinerSnapshot}. */
 export interface SnapshotCluster {
+  /** How many of `tokens` are header fields; -1 when members' headers differ (the header is `<*>`). */
+  h: number;
   /** Masked text per token; null where members differ (`<*>`). */
   tokens: (string | null)[];
   /** Whitespace before each token and after the last (`tokens.length + 1` entries); null where members differ. */
@@ -233,6 +537,7 @@ export class TemplateMiner {
   #other = 0;
   #total = 0;
   readonly #all: Cluster[] = [];
+  readonly #scan = new Scan();
 
   /**
    * @param opts The options ({@linkcode MinerOptions}); missing ones take the defaults.
@@ -310,17 +615,21 @@ export class TemplateMiner {
    */
   add(line: string, lineNo: number): number {
     this.#total++;
-    const { tokens, seps } = split(line);
-    const masked = tokens.map(maskToken);
-    // The tree: token count, then the first tokens (a token with a digit or a mask goes to <*>).
+    const sc = this.#scan;
+    sc.scan(line);
+    const masked = sc.m, seps = sc.s;
+    dateWords(masked);
+    const lh = header(line, sc);
+    const len = masked.length - lh;
     let node: Node;
-    const root = this.#root.get(masked.length);
-    if (root === undefined) this.#root.set(masked.length, node = newNode());
+    const root = this.#root.get(len);
+    if (root === undefined) this.#root.set(len, node = newNode());
     else node = root;
-    // Keys: the first `depth − 2` tokens free of digits and masks (a header's masked fields skipped).
-    for (let i = 0, k = 0; i < masked.length && k < this.#prefix; i++) {
+    // Keys: the message's first `depth − 2` tokens free of digits and masks.
+    for (let i = lh, k = 0; i < masked.length && k < this.#prefix; i++) {
       let key = masked[i];
-      if (/\d|<\*>/.test(key)) continue;
+      // (Masking leaves no digit: every digit is in a masked part.)
+      if (key.includes(WILD)) continue;
       k++;
       let next = node.kids.get(key);
       if (next === undefined) {
@@ -334,20 +643,26 @@ export class TemplateMiner {
       node = next;
     }
     const leaf = node.leaf;
-    // The most similar cluster of the leaf (ties: more literal tokens, then the older).
+    // The most similar cluster of the leaf, comparing messages (ties: more literal tokens, then the older).
     let best = -1, bestSim = -1, bestLit = -1;
     for (const ci of leaf) {
       const c = this.#all[ci];
-      let same = 0, lit = 0, n = 0;
-      for (let i = 0; i < masked.length; i++) {
-        const t = c.tokens[i];
-        if (masked[i] === WILD && (t === WILD || t === null)) continue;
+      const ch = c.h < 0 ? 0 : c.h;
+      let same = 0, lit = 0, n = 0, hard = false;
+      for (let i = 0; i < len; i++) {
+        const t = c.tokens[ch + i];
+        const mt = masked[lh + i];
+        if (mt === WILD && (t === WILD || t === null)) continue;
         n++;
         if (t === null) continue;
         lit++;
-        if (t === masked[i]) same++;
+        if (t === mt) same++;
+        else if (distinct(t, mt)) {
+          hard = true;
+          break;
+        }
       }
-      const sim = n === 0 ? 1 : same / n;
+      const sim = hard ? -1 : n === 0 ? 1 : same / n;
       if (sim > bestSim || (sim === bestSim && lit > bestLit)) {
         best = ci, bestSim = sim, bestLit = lit;
       }
@@ -355,13 +670,21 @@ export class TemplateMiner {
     if (best >= 0 && bestSim >= this.#st) {
       const c = this.#all[best];
       let changed = false;
-      for (let i = 0; i < masked.length; i++) {
-        const t = c.tokens[i];
-        if (t !== null && t !== masked[i]) c.tokens[i] = null, changed = true;
+      if (c.h !== lh && c.h >= 0) {
+        // Headers of different field counts: the header becomes one `<*>`.
+        c.tokens.splice(0, c.h);
+        c.seps.splice(0, c.h);
+        c.h = -1;
+        changed = true;
       }
-      for (let i = 0; i < seps.length; i++) {
-        const s = c.seps[i];
-        if (s !== null && s !== seps[i]) c.seps[i] = null, changed = true;
+      const off = c.h < 0 ? lh : 0;
+      for (let i = 0; i < c.tokens.length; i++) {
+        const t = c.tokens[i];
+        if (t !== null && t !== masked[off + i]) c.tokens[i] = null, changed = true;
+      }
+      for (let i = 0; i < c.seps.length; i++) {
+        const sp = c.seps[i];
+        if (sp !== null && sp !== seps[off + i]) c.seps[i] = null, changed = true;
       }
       if (changed) c.text = c.id = null;
       c.count++;
@@ -374,8 +697,9 @@ export class TemplateMiner {
     }
     const i = this.#all.length;
     this.#all.push({
-      tokens: masked,
-      seps,
+      h: lh,
+      tokens: masked.slice(),
+      seps: seps.slice(),
       count: 1,
       firstLine: lineNo,
       lastLine: lineNo,
@@ -435,6 +759,7 @@ export class TemplateMiner {
       totalLines: this.#total,
       otherLines: this.#other,
       clusters: this.#all.map((c) => ({
+        h: c.h,
         tokens: [...c.tokens],
         seps: [...c.seps],
         count: c.count,
@@ -492,6 +817,9 @@ export class TemplateMiner {
         !Array.isArray(seps) || seps.length !== tokens.length + 1 ||
         !seps.every((t) => t === null || (typeof t === "string" && /^\s*$/.test(t)))
       ) bad(`clusters[${i}].seps`);
+      if (!Number.isSafeInteger(c.h) || (c.h as number) < -1 || (c.h as number) > tokens.length) {
+        bad(`clusters[${i}].h`);
+      }
       if (!isCount(c.count) || c.count < 1) bad(`clusters[${i}].count`);
       if (!isCount(c.firstLine) || !isCount(c.lastLine) || c.lastLine < c.firstLine) {
         bad(`clusters[${i}] line numbers`);
@@ -499,6 +827,7 @@ export class TemplateMiner {
       if (typeof c.example !== "string") bad(`clusters[${i}].example`);
       sum += c.count;
       m.#all.push({
+        h: c.h as number,
         tokens: [...tokens],
         seps: [...seps],
         count: c.count,
@@ -530,7 +859,8 @@ export class TemplateMiner {
       for (const ci of n.leaf) {
         if (!isCount(ci) || ci >= m.#all.length) bad(`${where} leaf index ${ci}`);
         if (placed[ci]) bad(`cluster ${ci} in the tree twice`);
-        if (m.#all[ci].tokens.length !== len) bad(`cluster ${ci} under token count ${len}`);
+        const c = m.#all[ci];
+        if (c.tokens.length - Math.max(c.h, 0) !== len) bad(`cluster ${ci} under token count ${len}`);
         placed[ci] = 1;
       }
       return { kids, leaf: [...n.leaf] };
@@ -556,7 +886,7 @@ function rec(x: unknown, where: string): Record<string, unknown> {
 
 /** A cluster's text: separators and tokens in order, `<*>` for variable parts, runs of `<*>` folded. */
 function render(c: Cluster): string {
-  let out = "";
+  let out = c.h < 0 ? WILD : "";
   for (let i = 0; i < c.tokens.length; i++) {
     out += c.seps[i] ?? WILD;
     out += c.tokens[i] ?? WILD;

@@ -50,7 +50,10 @@ function groupingAccuracy(pred: string[], truth: string[]): number {
 Deno.test("maskToken masks numbers, ips, hex, block ids, paths with digits, header date words", () => {
   assert.equal(maskToken("blk_-6952295868487656571", 5), "<*>");
   assert.equal(maskToken("rhost=218.188.2.4", 9), "rhost=<*>");
-  assert.equal(maskToken("/10.10.34.11:3888", 9), "<*>:<*>");
+  assert.equal(maskToken("/10.10.34.11:3888", 9), "<*>");
+  assert.equal(maskToken("18:01:47,978", 1), "<*>");
+  assert.equal(maskToken("uid=0", 9), "uid=<*>");
+  assert.equal(maskToken("Jun", 0), "<*>");
   assert.equal(maskToken("0x7f3a", 9), "0x7f3a".replace(/.*/, "<*>"));
   assert.equal(maskToken("550e8400-e29b-41d4-a716-446655440000", 9), "<*>");
   assert.equal(maskToken("sshd[24200]:", 4), "sshd[<*>]:");
@@ -101,12 +104,11 @@ Deno.test("the cap: lines that fit no template once it is reached are counted in
   assert.equal(m.templates().reduce((s, t) => s + t.count, 0), 3);
 });
 
-Deno.test("Loghub: every line matches its template; grouping accuracy against the true EventId", () => {
-  const dir = sharedDir("template miner on Loghub");
-  if (dir === null) return;
-  const rows: string[] = [];
-  const gas: number[] = [];
-  for (const name of LOGS) {
+/** The seven logs' lines and true EventIds, or null when the shared corpus is absent. */
+function loghub(what: string): { name: string; lines: string[]; truth: string[] }[] | null {
+  const dir = sharedDir(what);
+  if (dir === null) return null;
+  return LOGS.map((name) => {
     const base = join(dir, "corpus", "loghub", `${name}_2k.log`);
     const ls = lines(Deno.readTextFileSync(base));
     const truth = (parse(Deno.readTextFileSync(`${base}_structured.csv`), { columns: true }) as Record<
@@ -114,6 +116,16 @@ Deno.test("Loghub: every line matches its template; grouping accuracy against th
       string
     >[]).map((r) => r.EventId);
     assert.equal(ls.length, truth.length, name);
+    return { name, lines: ls, truth };
+  });
+}
+
+Deno.test("Loghub: every line matches its template; grouping accuracy against the true EventId", () => {
+  const logs = loghub("template miner on Loghub");
+  if (logs === null) return;
+  const rows: string[] = [];
+  const gas: number[] = [];
+  for (const { name, lines: ls, truth } of logs) {
     const { miner, ids: pred } = assignFinal(ls);
     const ts = miner.templates();
     const byId = new Map<string, Template>(ts.map((t) => [t.id, t]));
@@ -133,14 +145,44 @@ Deno.test("Loghub: every line matches its template; grouping accuracy against th
     );
   }
   const mean = gas.reduce((a, b) => a + b, 0) / gas.length;
-  console.log(`log        GA     Drain  tmpl true\n${rows.join("\n")}\nmean       ${mean.toFixed(3)}`);
+  const drain = Object.values(DRAIN).reduce((a, b) => a + b, 0) / LOGS.length;
+  console.log(
+    `log        GA     Drain  tmpl true\n${rows.join("\n")}\nmean       ${mean.toFixed(3)}  ${
+      drain.toFixed(3)
+    }`,
+  );
+  console.log(overfitTable(logs));
   assert.ok(mean >= MEAN_TARGET, `mean GA ${mean}`);
   assert.ok(Math.min(...gas) >= MIN_TARGET, `min GA ${Math.min(...gas)}`);
 });
 
+/**
+ * Against overfitting (printed beside the asserted table, not asserted): GA per log when the seven logs
+ * go to one miner in sequence, and when each log's lines are shuffled (seeded) before mining.
+ */
+function overfitTable(logs: { lines: string[]; truth: string[] }[]): string {
+  const one = new TemplateMiner();
+  const idx = logs.map(({ lines: ls }) => ls.map((l, i) => one.add(l, i + 1)));
+  const oneGa = logs.map(({ truth }, k) => groupingAccuracy(idx[k].map((i) => one.id(i)), truth));
+  let seed = 20261201;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const shuffled = logs.map(({ lines: ls, truth }) => {
+    const order = ls.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return groupingAccuracy(assignFinal(order.map((i) => ls[i])).ids, order.map((i) => truth[i]));
+  });
+  const mean = (a: number[]) => (a.reduce((x, y) => x + y, 0) / a.length).toFixed(3);
+  return `log        one    shuffled\n${
+    LOGS.map((n, i) => `${n.padEnd(10)} ${oneGa[i].toFixed(3)}  ${shuffled[i].toFixed(3)}`).join("\n")
+  }\nmean       ${mean(oneGa)}  ${mean(shuffled)}`;
+}
+
 /** The targets reached (asserted). */
-const MEAN_TARGET = 0.85;
-const MIN_TARGET = 0.61;
+const MEAN_TARGET = 0.95;
+const MIN_TARGET = 0.81;
 
 /** Each line's final template id. */
 function assignFinal(ls: string[]): { miner: TemplateMiner; ids: string[] } {
@@ -244,5 +286,60 @@ Deno.test("restore rejects malformed snapshots with TypeError", () => {
     const s = JSON.parse(JSON.stringify(good));
     assert.throws(() => TemplateMiner.restore(spoil(s)), TypeError, what);
   }
-  assert.throws(() => TemplateMiner.restore(good, { depth: 4 }), TypeError);
+  assert.throws(() => TemplateMiner.restore(good, { depth: 5 }), TypeError);
+});
+
+Deno.test("the header (time, level, thread with spaces, logger) is left out of the comparison", () => {
+  const m = new TemplateMiner();
+  assert.equal(m.add("2015-10-18 18:01:47,978 INFO [main] a.B: Got allocated containers 3", 1), 0);
+  assert.equal(m.add("2015-10-18 18:01:48,001 INFO [RM Allocator] a.B: Got allocated containers 4", 2), 0);
+  // Same header, another message: a cluster of its own.
+  assert.equal(
+    m.add("2015-10-18 18:01:48,002 INFO [main] a.B: Recalculating schedule, headroom=<memory:1>", 3),
+    1,
+  );
+  assert.equal(m.text(0), "<*> <*> INFO <*> a.B: Got allocated containers <*>");
+  // Headers of different field counts (here none at all): the header becomes one <*>.
+  assert.equal(m.add("Got allocated containers 5", 4), 0);
+  assert.equal(m.text(0), "<*>Got allocated containers <*>");
+  // Syslog: host and tag[pid]: are header fields.
+  assert.equal(m.add("Dec 10 06:55:46 LabSZ sshd[24200]: Invalid user webmaster from 173.234.31.186", 5), 2);
+  assert.equal(m.add("Dec 10 07:02:47 LabSZ sshd[24203]: Invalid user test9 from 52.80.34.196", 6), 2);
+  assert.equal(m.text(2), "<*> <*> <*> LabSZ sshd[<*>]: Invalid user <*> from <*>");
+  // Day and month names beside numbers inside a message are masked.
+  assert.equal(m.add("connection from 1.2.3.4 at Sun Jul 10 03:55:15 2005", 7), 3);
+  assert.equal(m.add("connection from 1.2.3.5 at Mon Aug 11 03:55:15 2005", 8), 3);
+  assert.equal(m.text(3), "connection from <*> at <*> <*> <*> <*> <*>");
+});
+
+Deno.test("constants' names and key=value keys or value kinds that differ keep lines apart", () => {
+  const m = new TemplateMiner();
+  assert.equal(m.add("task_1 Task Transitioned from NEW to SCHEDULED", 1), 0);
+  assert.equal(m.add("task_2 Task Transitioned from NEW to SCHEDULED", 2), 0);
+  assert.equal(m.add("task_3 Task Transitioned from NEW to RUNNING", 3), 1);
+  assert.equal(m.add("session opened for user news by (uid=0)", 4), 2);
+  assert.equal(m.add("session opened for user cyrus by (uid=0)", 5), 2);
+  assert.equal(m.add("session opened for user root by LOGIN(uid=0)", 6), 3);
+  assert.equal(m.add("failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=1.2.3.4", 7), 4);
+  assert.equal(m.add("failure; logname= uid=0 euid=0 tty=:0 ruser= rhost=", 8), 5);
+  assert.equal(m.add("failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=", 9), 4);
+  assert.equal(m.text(2), "session opened for user <*> by (uid=<*>)");
+  assert.equal(m.text(4), "failure; logname= uid=<*> euid=<*> tty=NODEVssh ruser= <*>");
+});
+
+Deno.test("masking through the shape cache equals maskToken (0x kept apart from other digits)", () => {
+  const m = new TemplateMiner();
+  const lines = ["k 0x12 v", "k 1x12 v", "k 5x99 v", "k 0X99 v", "k a0x1 v", "k a5x1 v"];
+  const idx = lines.map((l, i) => m.add(l, i + 1));
+  assert.deepEqual(idx, [0, 1, 1, 0, 2, 3]);
+  assert.deepEqual([0, 1, 2, 3].map((i) => m.text(i)), [
+    "k <*> v",
+    "k <*>x<*> v",
+    "k a<*> v",
+    "k a<*>x<*> v",
+  ]);
+  for (const l of lines) {
+    const t = l.split(" ")[1];
+    assert.ok(m.text(idx[lines.indexOf(l)]).includes(maskToken(t, 1)), l);
+  }
 });
