@@ -33,7 +33,8 @@ import {
   withWindow,
 } from "./time_args.ts";
 import { levelIndex, minePhase, MiningRun } from "./template_mining.ts";
-import { type Change, changeOf, type ClusterStats } from "./template_stats.ts";
+import { templateId } from "../read/template_miner.ts";
+import { type Change, changeOf, type ClusterStats, type TemplateStats } from "./template_stats.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import {
   type CallContext,
@@ -127,10 +128,17 @@ const outputSchema = z.object({
     file: z.string(),
     window: z.object({ since: z.string().nullable(), until: z.string().nullable() }).nullable(),
     total_lines: z.number().int(),
-    hours: z.number().nullable().describe("the baseline's length in hours (null: not known)"),
+    other_lines: z.number().int().describe(
+      "baseline lines that fit no template (LOGPEEK_MAX_TEMPLATES reached)",
+    ),
+    hours: z.number().nullable().describe(
+      "the part of the baseline's window its logs cover, in hours (null: not known, under a second)",
+    ),
     complete: z.boolean(),
   }).optional(),
-  window_hours: z.number().nullable().optional().describe("the window's length in hours (with a baseline)"),
+  window_hours: z.number().nullable().optional().describe(
+    "the part of the window its logs cover, in hours (with a baseline; null: not known)",
+  ),
   rate_basis: z.enum(["per_hour", "share_of_lines"]).optional().describe(
     "per_hour: rates are lines per hour of each side; share_of_lines: a side's length is not known, so " +
       "rates are shares of each side's lines",
@@ -181,7 +189,16 @@ const loadSpan = (s: SavedSpan): TimeSpan | undefined =>
 
 /** What a resumed call keeps besides the mining: the windows as the first page resolved them, and more. */
 interface CallState {
+  /** The hash of the arguments (but `limit` and `cursor`): a cursor goes on only with the same ones. */
+  q: string;
   spans: { window: SavedSpan; baseline: SavedSpan };
+  /**
+   * The times the logs read cover, per side (epoch ms; null: none yet): a window's rate is over the part
+   * of it the logs cover (a log that began inside the baseline window does not dilute its rate).
+   */
+  covered: { window: SavedSpan; baseline: SavedSpan };
+  /** The first damage a page met (`file_changed`, `corrupt_gzip`), or null. */
+  damage: "file_changed" | "corrupt_gzip" | null;
   /** The cursor of the phase this state goes on with ("" for a phase not begun). */
   cursor: string;
   /** Why the answer cannot be complete, found on earlier pages. */
@@ -224,6 +241,12 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
   let state: CallState;
   if (args.cursor !== undefined) {
     ({ run, state } = resumed(ctx, args.cursor));
+    if (state.q !== query("call")) {
+      throw new ToolError(
+        "invalid_cursor",
+        "the cursor belongs to another query: use the same file, since, until, level and baseline",
+      );
+    }
   } else {
     const span = resolveSpan(args, zone, undefined);
     const baseSpan = args.baseline_since !== undefined || args.baseline_until !== undefined
@@ -231,6 +254,9 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
       : undefined;
     run = new MiningRun(ctx.limits.maxTemplates);
     state = {
+      q: query("call"),
+      covered: { window: null, baseline: null },
+      damage: null,
       spans: { window: saveSpan(span), baseline: saveSpan(baseSpan) },
       cursor: "",
       notes: [],
@@ -256,7 +282,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
       cursor: startCursor,
       deadline,
     }, call);
-    note(state, windowPage, span, startCursor !== undefined, args.file);
+    note(state, windowPage, span, startCursor !== undefined, args.file, "window");
     if (stopped(windowPage)) stop = { cursor: windowPage.next_cursor, progress: windowPage.progress };
     else if (hasBaseline) run.endWindow();
   }
@@ -279,7 +305,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
         baseSpan,
         resumedBase !== undefined,
         args.baseline_file ?? args.file,
-        "baseline: ",
+        "baseline",
       );
       if (stopped(basePage)) stop = { cursor: basePage.next_cursor, progress: basePage.progress };
     }
@@ -347,7 +373,8 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
     if (
       typeof st !== "object" || st === null || typeof st.cursor !== "string" ||
       st.cursor !== cursor.slice(tilde + 1) || !Array.isArray(st.notes) || !Array.isArray(st.unnumbered) ||
-      typeof st.bytes !== "number"
+      typeof st.bytes !== "number" || typeof st.q !== "string" || typeof st.covered !== "object" ||
+      st.covered === null
     ) throw new TypeError("state");
     return { run, state: st };
   } catch (e) {
@@ -367,9 +394,20 @@ function note(
   span: TimeSpan | undefined,
   resumedPage: boolean,
   what: string,
-  prefix = "",
+  side: "window" | "baseline",
 ): void {
+  const prefix = side === "baseline" ? "baseline: " : "";
   const runs = page.runs;
+  // The span of times the logs read cover (every line read, in the window or not).
+  for (const r of runs) {
+    const t = r.page.time;
+    if (!t || !(t.earliest === t.earliest)) continue;
+    const c = state.covered[side];
+    state.covered[side] = [
+      c?.[0] == null ? t.earliest : Math.min(c[0], t.earliest),
+      c?.[1] == null ? t.latest : Math.max(c[1], t.latest),
+    ];
+  }
   if (!resumedPage) {
     const read = runs.reduce((n, r) => n + (r.page.time ? r.page.last_line : r.page.total_lines), 0);
     requireTimestamps(span, runs.map((r) => r.page.time), read, what);
@@ -390,6 +428,7 @@ function note(
   }
   for (const r of runs) {
     if (r.page.stop_reason === "file_changed" || r.page.stop_reason === "corrupt_gzip") {
+      state.damage ??= r.page.stop_reason;
       state.notes.push(
         `${prefix}${printable(r.file)}: ${renderStop(r.page.stop_reason, r.page.last_line, "")}`,
       );
@@ -433,8 +472,16 @@ interface AnswerInput {
 }
 
 /**
- * A side's length in hours: from its window's `since` (else its first timestamp) to its `until` (capped at
- * now; else its last timestamp), at least a second; null when a bound is not known (no timestamp).
+ * A side's length in hours: the part of its window (`since`..`until`, capped at now) that its logs cover
+ * (`earliest`..`latest`: the first and last timestamps of every line read, in the window or not); without
+ * a window, its first to its last timestamp. Null when that is under a second or not known (no
+ * timestamp): rates are then shares of each side's lines.
+ *
+ * @param span The side's window, if any.
+ * @param earliest The first timestamp the side's logs hold, epoch ms (NaN: none).
+ * @param latest The last one.
+ * @param now Now, epoch ms.
+ * @returns Hours, or null.
  */
 export function hours(
   span: TimeSpan | undefined,
@@ -442,10 +489,11 @@ export function hours(
   latest: number,
   now = Date.now(),
 ): number | null {
-  const from = span && Number.isFinite(span.since) ? span.since : earliest;
-  const to = span && Number.isFinite(span.until) ? Math.min(span.until, now) : latest;
-  if (!(to >= from)) return null;
-  return Math.max(1000, to - from) / 3_600_000;
+  const from = Math.max(span?.since ?? -Infinity, earliest);
+  const to = Math.min(span?.until ?? Infinity, now, latest);
+  // No timestamp (NaN), or all of them within a second: the length is not known.
+  if (!(to - from >= 1000)) return null;
+  return (to - from) / 3_600_000;
 }
 
 /** The answer: the templates, merged by text, sorted, listed and saved. */
@@ -462,16 +510,22 @@ function answer(
   const lineNo = (file: string, n: number) => (state.unnumbered.includes(file) ? null : n);
   const byText = new Map<string, Row & { win?: ClusterStats; base?: ClusterStats; last: number }>();
   const size = run.miner.size;
+  // Each cluster's window template (its window lines, and the baseline lines that match it), and the
+  // baseline lines of it that do not match the window's text, under its widened text (a `gone` row).
+  const entries: { text: string; w?: ClusterStats; b?: ClusterStats; i: number }[] = [];
   for (let i = 0; i < size; i++) {
     const w = run.window.clusters[i];
     const b = run.baseline.clusters[i];
-    if (!w && !b) continue;
-    const text = run.text(i);
+    const v = run.variants.clusters[i];
+    if (w || b) entries.push({ text: run.text(i), w, b, i });
+    if (v) entries.push({ text: run.miner.text(i), b: v, i });
+  }
+  for (const { text, w, b, i } of entries) {
     const row = byText.get(text);
     if (row === undefined) {
       const s = (w ?? b)!;
       byText.set(text, {
-        template_id: run.id(i),
+        template_id: templateId(text),
         template: text,
         count: w?.count ?? 0,
         levels: w ? levelsOf(w.levels) : {},
@@ -519,19 +573,26 @@ function answer(
   let windowHours: number | null = null, baseHours: number | null = null;
   let basis: "per_hour" | "share_of_lines" | undefined;
   if (a.hasBaseline) {
-    windowHours = hours(a.span, run.window.earliest, run.window.latest);
-    baseHours = hours(a.baseSpan, run.baseline.earliest, run.baseline.latest);
+    const cover = (c: SavedSpan, s: TemplateStats, v?: TemplateStats) =>
+      c !== null
+        ? [c[0] ?? NaN, c[1] ?? NaN]
+        : [Math.min(s.earliest, v?.earliest ?? Infinity), Math.max(s.latest, v?.latest ?? -Infinity)];
+    const [we, wl] = cover(state.covered.window, run.window);
+    const [be, bl] = cover(state.covered.baseline, run.baseline, run.variants);
+    windowHours = hours(a.span, we, wl);
+    baseHours = hours(a.baseSpan, be, bl);
     basis = windowHours !== null && baseHours !== null ? "per_hour" : "share_of_lines";
     const scale = basis === "per_hour"
       ? windowHours! / baseHours!
-      : Math.max(1, run.window.lines) / Math.max(1, run.baseline.lines);
+      : Math.max(1, run.window.lines) / Math.max(1, run.baseline.lines + run.variants.lines);
     for (const r of rows) {
       const c = changeOf(r.count, r.baseline_count ?? 0, scale);
       r.change = c.change;
       r.rate_ratio = c.ratio === null ? null : Math.round(c.ratio * 1000) / 1000;
     }
+    // New first, then gone, then by how much the rate changed.
     const weight = (r: Row) =>
-      r.change === "new" || r.change === "gone" ? Infinity : Math.abs(Math.log2(r.rate_ratio ?? 1));
+      r.change === "new" ? 2e9 : r.change === "gone" ? 1e9 : Math.abs(Math.log2(r.rate_ratio ?? 1));
     rows.sort((x, y) =>
       weight(y) - weight(x) ||
       Math.max(y.count, y.baseline_count ?? 0) - Math.max(x.count, x.baseline_count ?? 0) ||
@@ -542,13 +603,26 @@ function answer(
   const inWindow = templates.filter((t) => t.count > 0);
   const counted = run.window.clusters.reduce((n, c) => n + (c?.count ?? 0), 0);
   const other = run.window.lines - counted;
-  const stopReason = a.stopped ? (lastStop(a.windowPage) ?? lastStop(a.basePage) ?? "time_budget") : null;
+  const stopReason = a.stopped
+    ? (lastStop(a.windowPage) ?? lastStop(a.basePage) ?? "time_budget")
+    : state.damage;
+  const baseLines = run.baseline.lines + run.variants.lines;
+  const baseOther = baseLines -
+    [run.baseline, run.variants].reduce((n, s) => n + s.clusters.reduce((m, c) => m + (c?.count ?? 0), 0), 0);
   // Every reason a page was not whole either stopped the call (a budget, a cancel) or is in the notes.
   const complete = !a.stopped && state.notes.length === 0 && (!a.hasBaseline || run.phase === "baseline");
   // The artifact: every template, when more than the limit (or than fit in the text) exist.
   const shownRows = templates.slice(0, a.limit);
-  const lines = shownRows.map((t) => renderTemplate(t, a.hasBaseline));
-  const header = renderHeader(args, run, templates.length, inWindow.length, other, complete, stopReason, a);
+  const lines = shownRows.map((t) => renderTemplate(t, a.hasBaseline, glob));
+  const header = renderHeader(args, run, templates.length, inWindow.length, other, complete, stopReason, a) +
+    (a.hasBaseline && baseOther > 0
+      ? `\n${baseOther} baseline line(s) fit no template (LOGPEEK_MAX_TEMPLATES reached): counted in ` +
+        "baseline.other_lines, in no template."
+      : "") +
+    (a.hasBaseline && baseLines === 0 && complete
+      ? "\nThe baseline has no line (its window is outside what the logs hold, or they were rotated away): " +
+        "every template reads as new, which says nothing about change."
+      : "");
   let room = ctx.limits.inlineChars - header.length - 400;
   let fit = 0;
   while (fit < lines.length && lines[fit].length + 1 <= room) room -= lines[fit++].length + 1;
@@ -558,8 +632,13 @@ function answer(
     if (ctx.artifacts) {
       try {
         artifact = ctx.artifacts.write("log_patterns", templates.map((t) => JSON.stringify(t)));
-        artifactNote =
-          `\nShown: ${fit} of ${templates.length} templates. All ${templates.length} are saved, one ` +
+        artifactNote = `\nShown: ${fit} of ${templates.length} templates${
+          a.hasBaseline
+            ? ` (${inWindow.length} in the window, ${
+              templates.length - inWindow.length
+            } only in the baseline)`
+            : ""
+        }. All ${templates.length} are saved, one ` +
           `JSON object a line in this order: read_artifact(artifact_id="${artifact.artifact_id}", offset=${fit}, ` +
           "limit=200).";
       } catch (e) {
@@ -604,7 +683,8 @@ function answer(
           until: Number.isFinite(a.baseSpan.until) ? formatInstant(a.baseSpan.until, zone) : null,
         }
         : null,
-      total_lines: run.baseline.lines,
+      total_lines: baseLines,
+      other_lines: baseOther,
       hours: baseHours === null ? null : Math.round(baseHours * 1000) / 1000,
       complete: run.phase === "baseline" && !a.stopped && (a.basePage?.complete ?? false),
     }
@@ -671,13 +751,16 @@ function levelsOf(counts: number[]): Record<string, number> {
 }
 
 /** One template as a line of text. */
-function renderTemplate(t: Omit<Row, "order">, baseline: boolean): string {
+function renderTemplate(t: Omit<Row, "order">, baseline: boolean, glob: boolean): string {
   const levels = Object.entries(t.levels).map(([k, v]) => `${k} ${v}`).join(", ");
   const change = baseline
     ? ` [${t.change}${t.rate_ratio != null ? ` ×${t.rate_ratio}` : ""}; baseline ${t.baseline_count}]`
     : "";
+  // Over a glob, each line number with its log.
+  const place = (file: string | undefined, n: number | null) =>
+    `${glob && file ? `${file}:` : ""}${n ?? "?"}`;
   const where = t.count > 0
-    ? ` (${levels}; lines ${t.first_line_no ?? "?"}..${t.last_line_no ?? "?"}` +
+    ? ` (${levels}; lines ${place(t.first_file, t.first_line_no)} .. ${place(t.last_file, t.last_line_no)}` +
       (t.first_time ? `, ${t.first_time} .. ${t.last_time}` : "") + ")"
     : "";
   return printable(`${t.count}×${change} ${t.template_id} ${t.template}${where}`);
@@ -700,7 +783,9 @@ function renderHeader(
     } as ${plural(distinct, "template")}` +
     (other > 0 ? `, ${other} in no template (LOGPEEK_MAX_TEMPLATES reached)` : "");
   const base = a.hasBaseline
-    ? `; baseline ${printable(args.baseline_file ?? args.file)}: ${plural(run.baseline.lines, "line")}, ` +
+    ? `; baseline ${printable(args.baseline_file ?? args.file)}: ${
+      plural(run.baseline.lines + run.variants.lines, "line")
+    }, ` +
       `${all - distinct} template(s) only there`
     : "";
   const status = complete

@@ -52,8 +52,13 @@ export class MiningRun {
   miner: TemplateMiner;
   /** The window's lines. */
   readonly window: TemplateStats;
-  /** The baseline's lines. */
+  /** The baseline's lines that match their window template's text (or are of a cluster the window has not). */
   readonly baseline: TemplateStats;
+  /**
+   * The baseline's lines that joined a window cluster but do not match the window's text of it (another
+   * user, another volume): counted apart, under the cluster's widened text, as a template of their own.
+   */
+  readonly variants: TemplateStats;
   /** Which lines the next page mines. */
   phase: Phase;
   /** Each window cluster's text when the window's lines were all mined (the baseline may widen them). */
@@ -66,6 +71,7 @@ export class MiningRun {
     this.miner = new TemplateMiner({ maxTemplates });
     this.window = new TemplateStats();
     this.baseline = new TemplateStats();
+    this.variants = new TemplateStats();
     this.phase = "window";
     this.windowTexts = null;
   }
@@ -103,7 +109,13 @@ export class MiningRun {
       line: (text, lineNo, level, time, cut, replaced, masked) => {
         const c = this.miner.add(text, lineNo);
         const shown = cut ? text.slice(0, -CUT_MARK.length) : text;
-        stats.add(c, file, lineNo, level, time, shown);
+        const w = this.windowTexts;
+        // A baseline line counts under a window template only when it matches the window's text of it.
+        const side =
+          stats === this.baseline && w !== null && c >= 0 && c < w.length && !matchesTemplate(text, w[c])
+            ? this.variants
+            : stats;
+        side.add(c, file, lineNo, level, time, shown);
         onLine?.({ cluster: c, file, lineNo, level, text: shown, cut, replaced, masked });
       },
       checkpoint: () => {
@@ -115,6 +127,7 @@ export class MiningRun {
         this.miner = back.miner;
         this.window.copyFrom(back.window);
         this.baseline.copyFrom(back.baseline);
+        this.variants.copyFrom(back.variants);
         this.phase = back.phase;
         this.windowTexts = back.windowTexts;
       },
@@ -128,6 +141,7 @@ export class MiningRun {
       miner: this.miner.snapshot(),
       window: this.window.save(),
       baseline: this.baseline.save(),
+      variants: this.variants.save(),
       phase: this.phase,
       windowTexts: this.windowTexts,
     });
@@ -155,6 +169,7 @@ export class MiningRun {
     const size = run.miner.size;
     run.window.copyFrom(TemplateStats.restore(o.window, size));
     run.baseline.copyFrom(TemplateStats.restore(o.baseline, size));
+    run.variants.copyFrom(TemplateStats.restore(o.variants, size));
     run.phase = o.phase;
     if (o.windowTexts !== null) {
       if (
@@ -238,6 +253,37 @@ export async function minePhase(
 function timeOfLog(modifiedMs: number | null, zone: string) {
   const clock = lineClock({ zone, modifiedMs });
   return (buf: Uint8Array, s: number, e: number) => clock.timeOf(buf, s, e);
+}
+
+/**
+ * True when `text` matches `template` with each `<*>` standing for any run of characters (possibly
+ * none), the other characters exactly: the template's literal parts appear in order, the first at the
+ * start and the last at the end (leftmost matching of the parts between is enough: with `*` alone, a
+ * pattern matches if and only if the greedy leftmost placement does).
+ *
+ * @param text The line as mined.
+ * @param template A template's text.
+ * @returns Whether the line matches.
+ * @example
+ * ```ts
+ * import { matchesTemplate } from "./template_mining.ts";
+ * console.assert(matchesTemplate("user bob failed", "user <*> failed"));
+ * console.assert(!matchesTemplate("user bob failed", "user alice failed"));
+ * ```
+ */
+export function matchesTemplate(text: string, template: string): boolean {
+  const parts = template.split("<*>");
+  if (parts.length === 1) return text === template;
+  const first = parts[0], last = parts[parts.length - 1];
+  if (!text.startsWith(first) || text.length < first.length + last.length) return false;
+  let at = first.length;
+  const end = text.length - last.length;
+  for (let k = 1; k < parts.length - 1; k++) {
+    const i = text.indexOf(parts[k], at);
+    if (i < 0 || i + parts[k].length > end) return false;
+    at = i + parts[k].length;
+  }
+  return text.endsWith(last);
 }
 
 /** The level index of a level name, or undefined. */

@@ -41,15 +41,21 @@ Deno.test("TemplateStats counts lines, levels, first and last, times; saves and 
   assert.throws(() => TemplateStats.restore({ lines: 1, clusters: [{ count: "x" }] }, 5), TypeError);
 });
 
-Deno.test("hours: a side runs from since (else its first time) to until (capped at now; else its last time)", async () => {
+Deno.test("hours: the part of a side's window its logs cover (until capped at now), else its first to last time", async () => {
   const { hours } = await import("./log_patterns.ts");
   const H = 3_600_000;
   const now = 100 * H;
-  assert.equal(hours({ since: 10 * H, until: 12 * H }, NaN, NaN, now), 2);
-  assert.equal(hours({ since: 10 * H, until: 200 * H }, NaN, NaN, now), 90);
-  assert.equal(hours({ since: 10 * H, until: Infinity }, 11 * H, 15 * H, now), 5);
+  // The logs cover the whole window: its length.
+  assert.equal(hours({ since: 10 * H, until: 12 * H }, 0, 99 * H, now), 2);
+  // until past now: capped at now.
+  assert.equal(hours({ since: 10 * H, until: 200 * H }, 0, 200 * H, now), 90);
+  // A log that began inside the window (a trial: 10:30 in a 10:00..11:00 window): the part it covers.
+  assert.equal(hours({ since: 10 * H, until: 11 * H }, 10.5 * H, 20 * H, now), 0.5);
+  assert.equal(hours({ since: 10 * H, until: Infinity }, 11 * H, 15 * H, now), 4);
   assert.equal(hours(undefined, 11 * H, 15 * H, now), 4);
-  assert.equal(hours(undefined, 11 * H, 11 * H, now), 1000 / H);
+  // All lines at one instant, no timestamp, a window the logs do not reach: not known.
+  assert.equal(hours(undefined, 11 * H, 11 * H, now), null);
   assert.equal(hours(undefined, NaN, NaN, now), null);
-  assert.equal(hours({ since: 200 * H, until: 300 * H }, NaN, NaN, now), null);
+  assert.equal(hours({ since: 10 * H, until: 12 * H }, NaN, NaN, now), null);
+  assert.equal(hours({ since: 200 * H, until: 300 * H }, 0, 400 * H, now), null);
 });
