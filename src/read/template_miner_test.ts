@@ -343,3 +343,19 @@ Deno.test("masking through the shape cache equals maskToken (0x kept apart from 
     assert.ok(m.text(idx[lines.indexOf(l)]).includes(maskToken(t, 1)), l);
   }
 });
+
+Deno.test("once the cap is reached the tree stops growing (memory stays bounded)", () => {
+  const m = new TemplateMiner({ maxTemplates: 2 });
+  m.add("alpha beta", 1);
+  m.add("gamma delta epsilon", 2);
+  const tree = JSON.stringify(m.snapshot().tree);
+  for (let i = 0; i < 500; i++) {
+    assert.equal(
+      m.add(`w${"x".repeat(i % 7)} v${String.fromCharCode(97 + (i % 26))} ${"y ".repeat(i % 40)}`, 3 + i),
+      -1,
+    );
+  }
+  assert.equal(JSON.stringify(m.snapshot().tree), tree);
+  assert.equal(m.otherLines, 500);
+  assert.equal(m.add("alpha beta", 600), 0);
+});
