@@ -490,8 +490,8 @@ export function templateId(s: string): string {
  * {@linkcode TemplateMiner.restore}). Its shape may change with `v`; treat it as opaque.
  */
 export interface MinerSnapshot {
-  /** The format's version: 1. */
-  v: 1;
+  /** The format's version: 2 (1, without `h`, was the first API's; its snapshots are refused). */
+  v: 2;
   /** The options the miner ran with (`restore` uses them unless given others; `depth` must agree). */
   opts: { maxTemplates: number; similarity: number; depth: number };
   /** {@linkcode TemplateMiner.totalLines}. */
@@ -787,7 +787,7 @@ export class TemplateMiner {
       leaf: [...n.leaf],
     });
     return {
-      v: 1,
+      v: 2,
       opts: { maxTemplates: this.#max, similarity: this.#st, depth: this.#depth },
       totalLines: this.#total,
       otherLines: this.#other,
@@ -818,7 +818,7 @@ export class TemplateMiner {
    */
   static restore(s: unknown, opts: MinerOptions = {}): TemplateMiner {
     const o = rec(s, "snapshot");
-    if (o.v !== 1) bad("v is not 1");
+    if (o.v !== 2) bad(`v is ${JSON.stringify(o.v)}, not 2`);
     const so = rec(o.opts, "opts");
     if (!isCount(so.maxTemplates)) bad("opts.maxTemplates");
     if (typeof so.similarity !== "number" || !(so.similarity >= 0 && so.similarity <= 1)) {
