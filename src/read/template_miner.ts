@@ -182,9 +182,9 @@ function wideSpace(c: number): boolean {
 class Scan {
   /** Token count. */
   n = 0;
-  /** Masked text per token. */
+  /** Masked text per token (the first n). */
   m: string[] = [];
-  /** Whitespace before each token and after the last (`n + 1`). */
+  /** Whitespace before each token and after the last (the first `n + 1`). */
   s: string[] = [];
   /** Each token's start and end offsets in the line. */
   a = new Int32Array(64);
@@ -240,8 +240,7 @@ class Scan {
       }
       n++;
     }
-    m.length = n;
-    s.length = n + 1;
+    // (The buffers keep their length: entries past n + 1 are stale; no reallocation line after line.)
     this.n = n;
   }
 
@@ -341,13 +340,13 @@ function sameShape(line: string, a: number, b: number, shape: string): boolean {
  * Masks day and month names beside a masked token or another such name (a date inside a message:
  * `at Sun Jul 10 03:55:15 2005`), in place.
  */
-function dateWords(masked: string[]): void {
-  for (let i = 0; i < masked.length; i++) {
+function dateWords(masked: string[], n: number): void {
+  for (let i = 0; i < n; i++) {
     const t = masked[i];
     if (t === WILD || !isDateWord(t)) continue;
     let j = i;
-    while (j + 1 < masked.length && isDateWord(masked[j + 1])) j++;
-    if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < masked.length && masked[j + 1] === WILD)) {
+    while (j + 1 < n && isDateWord(masked[j + 1])) j++;
+    if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < n && masked[j + 1] === WILD)) {
       for (let k = i; k <= j; k++) masked[k] = WILD;
     }
     i = j;
@@ -647,9 +646,9 @@ export class TemplateMiner {
     const sc = this.#scan;
     sc.scan(line);
     const masked = sc.m, seps = sc.s;
-    if (sc.dates === 1) dateWords(masked);
+    if (sc.dates === 1) dateWords(masked, sc.n);
     const lh = header(line, sc);
-    const len = masked.length - lh;
+    const len = sc.n - lh;
     // Once the cap is reached the tree stops growing: a line with no path can join no cluster.
     const full = this.#all.length >= this.#max;
     let node: Node;
@@ -658,7 +657,7 @@ export class TemplateMiner {
     else if (full) return this.#other++, -1;
     else this.#root.set(len, node = newNode());
     // Keys: the message's first `depth − 2` tokens free of digits and masks.
-    for (let i = lh, k = 0; i < masked.length && k < this.#prefix; i++) {
+    for (let i = lh, k = 0; i < sc.n && k < this.#prefix; i++) {
       let key = masked[i];
       // (Masking leaves no digit: every digit is in a masked part.)
       if (sc.d[i] === 1 || key === WILD || key.includes(WILD)) continue;
@@ -731,8 +730,8 @@ export class TemplateMiner {
     const i = this.#all.length;
     this.#all.push({
       h: lh,
-      tokens: masked.slice(),
-      seps: seps.slice(),
+      tokens: masked.slice(0, sc.n),
+      seps: seps.slice(0, sc.n + 1),
       count: 1,
       firstLine: lineNo,
       lastLine: lineNo,
