@@ -365,13 +365,22 @@ const CAPS = /^[A-Z][A-Z_]+$/;
  * - two all-capitals words (constants' names: `Transitioned from NEW to SCHEDULED`).
  */
 function distinct(a: string, b: string): boolean {
-  const ka = a.indexOf("="), kb = b.indexOf("=");
-  if (ka > 0 && kb > 0) {
-    if (ka !== kb || !a.startsWith(b.slice(0, kb))) return true;
-    const va = a.slice(ka + 1), vb = b.slice(kb + 1);
-    return va !== "" && vb !== "" && va.includes(WILD) !== vb.includes(WILD);
+  const ka = a.indexOf("=");
+  if (ka > 0) {
+    const kb = b.indexOf("=");
+    if (kb > 0) {
+      if (ka !== kb || !a.startsWith(b.slice(0, kb))) return true;
+      const va = a.slice(ka + 1), vb = b.slice(kb + 1);
+      return va !== "" && vb !== "" && va.includes(WILD) !== vb.includes(WILD);
+    }
   }
-  return CAPS.test(a) && CAPS.test(b);
+  return isCaps(a) && isCaps(b);
+}
+
+/** {@linkcode CAPS}`.test(t)`, without the regex for the words that cannot match. */
+function isCaps(t: string): boolean {
+  const c0 = t.charCodeAt(0), c1 = t.charCodeAt(1);
+  return c0 >= 65 && c0 <= 90 && ((c1 >= 65 && c1 <= 90) || c1 === 95) && CAPS.test(t);
 }
 
 /** Level words (syslog severities, log4j/java.util.logging levels), bare or in brackets. */
@@ -400,18 +409,17 @@ const MAX_HEADER = 8;
 function header(line: string, sc: Scan): number {
   let h = 0, time = false, levelOrBracket = false;
   for (let i = 0; i < sc.n && i < MAX_HEADER; i++) {
+    let bracket = false;
     if (line.charCodeAt(sc.a[i]) === 91 /* [ */) {
-      // A bracketed group with spaces: join the tokens to its closing bracket.
+      // A bracketed group (with spaces: the tokens to its closing bracket joined).
       const j = bracketEnd(line, sc, i);
       if (j > i) sc.join(i, j);
+      bracket = j >= i;
     }
     const m = sc.m[i], a = sc.a[i], b = sc.b[i];
     if (!levelOrBracket && noWord(m)) {
       time = true;
-    } else if (
-      isLevel(m) ||
-      (line.charCodeAt(a) === 91 && bracketEnd(line, sc, i) === i)
-    ) {
+    } else if (bracket || isLevel(m)) {
       levelOrBracket = true;
     } else if (b - a === 1 && (m === "-" || m === "|")) {
       if (levelOrBracket) return i + 1;
