@@ -20,9 +20,9 @@
  *   characters (possibly empty).
  * - Masking before grouping ({@linkcode maskToken}): the tokens every log parser masks (Zhu et al.,
  *   "Tools and Benchmarks for Automated Log Parsing", ICSE-SEIP 2019, the preprocessing regexes of
- *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers
- *   (which covers timestamps' digits), and dates' words (day and month names among the first tokens, or
- *   beside a masked token or another such name).
+ *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers;
+ *   a token with digits and no letter (a time, a date, an address) whole; and dates' words (day and
+ *   month names among the first tokens, or beside a masked token or another such name).
  * - Headers: a bracketed header field with spaces (a thread `[IPC Server handler 5 on 62270]`) is one
  *   field; members whose headers differ in their field count share a template whose header is `<*>`.
  * - Bounded memory: at most `maxTemplates` templates; a line that fits none once the cap is reached is
@@ -34,7 +34,8 @@
  *   units and their masks (under 2.5 MB); the scan's buffers, 9 bytes and two pointers per token of the
  *   longest line. With the default cap of 5000 and lines of at most L characters, that is about
  *   5000 × (3 × 2L + 8L) bytes for the clusters (two-byte strings; a line of one-character tokens has
- *   L/2 tokens), e.g. 70 MB for L = 1000 and 7 MB for lines of 100 characters; the caller bounds L.
+ *   L/2 tokens), e.g. 70 MB for L = 1000 (47 MB measured with one-byte text) and 7 MB for lines of 100
+ *   characters; the caller bounds L.
  *
  * @module
  */
@@ -507,7 +508,7 @@ export interface MinerSnapshot {
   otherLines: number;
   /** The clusters in creation order (index = cluster index). */
   clusters: SnapshotCluster[];
-  /** The tree: [token count, its root node] in the order the counts were first seen. */
+  /** The tree: [the message's token count, its root node] in the order the counts were first seen. */
   tree: [number, SnapshotNode][];
 }
 
@@ -541,9 +542,15 @@ export interface SnapshotNode {
 export interface MinerOptions {
   /** The most clusters held (default 5000); past it, unfitting lines are counted in `otherLines`. */
   maxTemplates?: number;
-  /** Drain's st, in [0, 1] (default 0.6): the least fraction of tokens a line must share to join. */
+  /**
+   * Drain's st, in [0, 1] (default 0.7): the least fraction of the message's tokens a line must share
+   * with a cluster to join it.
+   */
   similarity?: number;
-  /** Drain's tree depth (default 5, at least 3): token count, then `depth − 2` first words. */
+  /**
+   * Drain's tree depth (default 4, at least 3): the message's token count, then its first `depth − 2`
+   * words (free of digits and masks).
+   */
   depth?: number;
 }
 
@@ -568,7 +575,7 @@ export class TemplateMiner {
   readonly #st: number;
   readonly #depth: number;
   readonly #prefix: number;
-  /** token count → the root node of that length. */
+  /** The message's token count → the root node of that length. */
   readonly #root = new Map<number, Node>();
   #other = 0;
   #total = 0;
