@@ -20,13 +20,22 @@
  *   characters (possibly empty).
  * - Masking before grouping ({@linkcode maskToken}): the tokens every log parser masks (Zhu et al.,
  *   "Tools and Benchmarks for Automated Log Parsing", ICSE-SEIP 2019, the preprocessing regexes of
- *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers
- *   (which covers timestamps' digits), and dates' words (day and month names among the first tokens, or
- *   beside a masked token or another such name).
+ *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers;
+ *   a token with digits and no letter (a time, a date, an address) whole; and dates' words (day and
+ *   month names among the first tokens, or beside a masked token or another such name).
  * - Headers: a bracketed header field with spaces (a thread `[IPC Server handler 5 on 62270]`) is one
  *   field; members whose headers differ in their field count share a template whose header is `<*>`.
  * - Bounded memory: at most `maxTemplates` templates; a line that fits none once the cap is reached is
- *   counted in {@linkcode TemplateMiner.otherLines}, never dropped silently.
+ *   counted in {@linkcode TemplateMiner.otherLines}, never dropped silently, and from then on the tree
+ *   does not grow. What a miner holds, at worst: per cluster its first line (the example), that line's
+ *   masked tokens and whitespace (no longer than the line) and two arrays of one pointer per token, so
+ *   about 3 × the line's size plus 16 bytes per token; the tree, at most `depth − 1` nodes per cluster;
+ *   the masking cache, {@linkcode MASK_CACHE_SLOTS} shapes of at most {@linkcode MASK_CACHE_TOKEN} code
+ *   units and their masks (under 2.5 MB); the scan's buffers, 9 bytes and two pointers per token of the
+ *   longest line. With the default cap of 5000 and lines of at most L characters, that is about
+ *   5000 × (3 × 2L + 8L) bytes for the clusters (two-byte strings; a line of one-character tokens has
+ *   L/2 tokens), e.g. 70 MB for L = 1000 (47 MB measured with one-byte text) and 7 MB for lines of 100
+ *   characters; the caller bounds L.
  *
  * @module
  */
@@ -168,19 +177,21 @@ function wideSpace(c: number): boolean {
  * Masking a token that holds a digit is cached by the token's shape (each digit as `1`, but a `0` before
  * `x`/`X` kept): no masking rule tells two digits apart except `0x`, so tokens of one shape (the times of
  * one format, say) mask alike. The cache holds at most {@linkcode MASK_CACHE_SLOTS} shapes of at most
- * {@linkcode MASK_CACHE_TOKEN} code units, direct-mapped by the shape's hash (a shape evicts the one in
- * its slot).
+ * {@linkcode MASK_CACHE_TOKEN} code units, two-way set-associative by a key of the shape's length and
+ * ends ({@linkcode shapeKey}); a hit is a whole shape compared.
  */
 class Scan {
   /** Token count. */
   n = 0;
-  /** Masked text per token. */
+  /** Masked text per token (the first n). */
   m: string[] = [];
-  /** Whitespace before each token and after the last (`n + 1`). */
+  /** Whitespace before each token and after the last (the first `n + 1`). */
   s: string[] = [];
   /** Each token's start and end offsets in the line. */
   a = new Int32Array(64);
   b = new Int32Array(64);
+  /** 1 when a day or month name is among the tokens past the first few (see {@linkcode dateWords}). */
+  dates = 0;
   /** 1 where the token holds an ASCII digit. */
   d = new Uint8Array(64);
   /** The mask cache, direct-mapped by the shape's hash: each slot's shape and its masked text. */
@@ -191,6 +202,7 @@ class Scan {
   scan(line: string): void {
     const L = line.length, m = this.m, s = this.s;
     let i = 0, n = 0;
+    this.dates = 0;
     for (;;) {
       const s0 = i;
       while (i < L) {
@@ -219,15 +231,17 @@ class Scan {
       this.b[n] = i;
       this.d[n] = dig;
       // Digits without letters (numbers, times, dates, addresses) are masked whole.
-      if (dig === 1) m[n] = letter === 0 ? WILD : this.mask(line, t0, i, shapeHash(line, t0, i));
+      if (dig === 1) m[n] = letter === 0 ? WILD : this.mask(line, t0, i);
       else {
         const t = line.slice(t0, i);
-        m[n] = n < HEADER_TOKENS && isDateWord(t) ? WILD : t;
+        if (isDateWord(t)) {
+          if (n < HEADER_TOKENS) m[n] = WILD;
+          else m[n] = t, this.dates = 1;
+        } else m[n] = t;
       }
       n++;
     }
-    m.length = n;
-    s.length = n + 1;
+    // (The buffers keep their length: entries past n + 1 are stale; no reallocation line after line.)
     this.n = n;
   }
 
@@ -235,32 +249,40 @@ class Scan {
    * {@linkcode maskToken} of `line.slice(a, b)`, which holds a digit (so no day or month name), through
    * the cache; `hash` is the 32-bit FNV-1a of its shape.
    */
-  mask(line: string, a: number, b: number, hash: number): string {
-    const cache = b - a <= MASK_CACHE_TOKEN, slot = hash & (MASK_CACHE_SLOTS - 1);
+  mask(line: string, a: number, b: number): string {
+    const cache = b - a <= MASK_CACHE_TOKEN;
+    let slot = 0;
     if (cache) {
-      const shape = this.#shapes[slot];
+      slot = shapeKey(line, a, b) & (MASK_CACHE_SLOTS - 2);
+      const shapes = this.#shapes;
+      let shape = shapes[slot];
       if (shape !== undefined && sameShape(line, a, b, shape)) return this.#masks[slot];
+      shape = shapes[slot + 1];
+      if (shape !== undefined && sameShape(line, a, b, shape)) return this.#masks[slot + 1];
     }
     const tok = line.slice(a, b);
     const masked = maskToken(tok, HEADER_TOKENS);
     if (cache) {
+      // The newest shape first; the one it displaces goes second, the second is dropped.
+      this.#shapes[slot + 1] = this.#shapes[slot];
+      this.#masks[slot + 1] = this.#masks[slot];
       this.#shapes[slot] = tok.replace(SHAPE, "1");
       this.#masks[slot] = masked;
     }
     return masked;
   }
 
-  /** Joins tokens i..j (and the whitespace between) into token i: a bracketed header field. */
-  join(line: string, i: number, j: number): void {
-    const a = this.a[i], b = this.b[j];
-    let dig = 0;
-    for (let k = i; k <= j; k++) dig |= this.d[k];
-    let masked: string;
-    if (dig === 1) masked = this.mask(line, a, b, shapeHash(line, a, b));
-    else masked = line.slice(a, b);
+  /**
+   * Joins tokens i..j (and the whitespace between) into token i: a bracketed header field, masked as its
+   * tokens were (no masking rule spans whitespace).
+   */
+  join(i: number, j: number): void {
+    const m = this.m, s = this.s;
+    let masked = m[i], dig = this.d[i];
+    for (let k = i + 1; k <= j; k++) masked += s[k] + m[k], dig |= this.d[k];
     const k = j - i;
-    this.m.splice(i, k + 1, masked);
-    this.s.splice(i + 1, k);
+    m.splice(i, k + 1, masked);
+    s.splice(i + 1, k);
     this.a.copyWithin(i + 1, j + 1, this.n);
     this.b.copyWithin(i, j, this.n);
     this.d.copyWithin(i + 1, j + 1, this.n);
@@ -278,15 +300,22 @@ class Scan {
 /** The digits a shape writes as `1`: all but a `0` before `x` or `X`. */
 const SHAPE = /[1-9]|0(?![xX])/g;
 
-/** The 32-bit FNV-1a of the shape of `line.slice(a, b)` (see {@linkcode Scan}). */
-function shapeHash(line: string, a: number, b: number): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let k = a; k < b; k++) {
-    let c = line.charCodeAt(k);
-    if (c <= 57 && c >= 48) c = c === 48 && k + 1 < b && (line.charCodeAt(k + 1) | 32) === 120 ? 48 : 49;
-    hash = Math.imul(hash ^ c, 0x01000193);
+/**
+ * A cache key of the shape of `line.slice(a, b)` from its length and its first and last three code
+ * units, digits as one (a key picks a cache slot; {@linkcode sameShape} decides).
+ */
+function shapeKey(line: string, a: number, b: number): number {
+  let h = Math.imul(b - a, 0x9e3779b1);
+  const e = b - a < 6 ? b : a + 3;
+  for (let k = a; k < e; k++) {
+    const c = line.charCodeAt(k);
+    h = Math.imul(h ^ (c <= 57 && c >= 48 ? 49 : c), 0x01000193);
   }
-  return hash;
+  for (let k = b - a < 6 ? b : b - 3; k < b; k++) {
+    const c = line.charCodeAt(k);
+    h = Math.imul(h ^ (c <= 57 && c >= 48 ? 49 : c), 0x01000193);
+  }
+  return (h ^ (h >>> 15)) >>> 0;
 }
 
 /** Whether `line.slice(a, b)` has the shape `shape` (see {@linkcode Scan}). */
@@ -312,13 +341,13 @@ function sameShape(line: string, a: number, b: number, shape: string): boolean {
  * Masks day and month names beside a masked token or another such name (a date inside a message:
  * `at Sun Jul 10 03:55:15 2005`), in place.
  */
-function dateWords(masked: string[]): void {
-  for (let i = 0; i < masked.length; i++) {
+function dateWords(masked: string[], n: number): void {
+  for (let i = 0; i < n; i++) {
     const t = masked[i];
     if (t === WILD || !isDateWord(t)) continue;
     let j = i;
-    while (j + 1 < masked.length && isDateWord(masked[j + 1])) j++;
-    if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < masked.length && masked[j + 1] === WILD)) {
+    while (j + 1 < n && isDateWord(masked[j + 1])) j++;
+    if ((i > 0 && masked[i - 1] === WILD) || (j + 1 < n && masked[j + 1] === WILD)) {
       for (let k = i; k <= j; k++) masked[k] = WILD;
     }
     i = j;
@@ -337,13 +366,22 @@ const CAPS = /^[A-Z][A-Z_]+$/;
  * - two all-capitals words (constants' names: `Transitioned from NEW to SCHEDULED`).
  */
 function distinct(a: string, b: string): boolean {
-  const ka = a.indexOf("="), kb = b.indexOf("=");
-  if (ka > 0 && kb > 0) {
-    if (ka !== kb || !a.startsWith(b.slice(0, kb))) return true;
-    const va = a.slice(ka + 1), vb = b.slice(kb + 1);
-    return va !== "" && vb !== "" && va.includes(WILD) !== vb.includes(WILD);
+  const ka = a.indexOf("=");
+  if (ka > 0) {
+    const kb = b.indexOf("=");
+    if (kb > 0) {
+      if (ka !== kb || !a.startsWith(b.slice(0, kb))) return true;
+      const va = a.slice(ka + 1), vb = b.slice(kb + 1);
+      return va !== "" && vb !== "" && va.includes(WILD) !== vb.includes(WILD);
+    }
   }
-  return CAPS.test(a) && CAPS.test(b);
+  return isCaps(a) && isCaps(b);
+}
+
+/** {@linkcode CAPS}`.test(t)`, without the regex for the words that cannot match. */
+function isCaps(t: string): boolean {
+  const c0 = t.charCodeAt(0), c1 = t.charCodeAt(1);
+  return c0 >= 65 && c0 <= 90 && ((c1 >= 65 && c1 <= 90) || c1 === 95) && CAPS.test(t);
 }
 
 /** Level words (syslog severities, log4j/java.util.logging levels), bare or in brackets. */
@@ -372,18 +410,17 @@ const MAX_HEADER = 8;
 function header(line: string, sc: Scan): number {
   let h = 0, time = false, levelOrBracket = false;
   for (let i = 0; i < sc.n && i < MAX_HEADER; i++) {
+    let bracket = false;
     if (line.charCodeAt(sc.a[i]) === 91 /* [ */) {
-      // A bracketed group with spaces: join the tokens to its closing bracket.
+      // A bracketed group (with spaces: the tokens to its closing bracket joined).
       const j = bracketEnd(line, sc, i);
-      if (j > i) sc.join(line, i, j);
+      if (j > i) sc.join(i, j);
+      bracket = j >= i;
     }
     const m = sc.m[i], a = sc.a[i], b = sc.b[i];
     if (!levelOrBracket && noWord(m)) {
       time = true;
-    } else if (
-      isLevel(m) ||
-      (line.charCodeAt(a) === 91 && bracketEnd(line, sc, i) === i)
-    ) {
+    } else if (bracket || isLevel(m)) {
       levelOrBracket = true;
     } else if (b - a === 1 && (m === "-" || m === "|")) {
       if (levelOrBracket) return i + 1;
@@ -461,8 +498,8 @@ export function templateId(s: string): string {
  * {@linkcode TemplateMiner.restore}). Its shape may change with `v`; treat it as opaque.
  */
 export interface MinerSnapshot {
-  /** The format's version: 1. */
-  v: 1;
+  /** The format's version: 2 (1, without `h`, was the first API's; its snapshots are refused). */
+  v: 2;
   /** The options the miner ran with (`restore` uses them unless given others; `depth` must agree). */
   opts: { maxTemplates: number; similarity: number; depth: number };
   /** {@linkcode TemplateMiner.totalLines}. */
@@ -471,7 +508,7 @@ export interface MinerSnapshot {
   otherLines: number;
   /** The clusters in creation order (index = cluster index). */
   clusters: SnapshotCluster[];
-  /** The tree: [token count, its root node] in the order the counts were first seen. */
+  /** The tree: [the message's token count, its root node] in the order the counts were first seen. */
   tree: [number, SnapshotNode][];
 }
 
@@ -505,9 +542,15 @@ export interface SnapshotNode {
 export interface MinerOptions {
   /** The most clusters held (default 5000); past it, unfitting lines are counted in `otherLines`. */
   maxTemplates?: number;
-  /** Drain's st, in [0, 1] (default 0.6): the least fraction of tokens a line must share to join. */
+  /**
+   * Drain's st, in [0, 1] (default 0.7): the least fraction of the message's tokens a line must share
+   * with a cluster to join it.
+   */
   similarity?: number;
-  /** Drain's tree depth (default 5, at least 3): token count, then `depth − 2` first words. */
+  /**
+   * Drain's tree depth (default 4, at least 3): the message's token count, then its first `depth − 2`
+   * words (free of digits and masks).
+   */
   depth?: number;
 }
 
@@ -532,7 +575,7 @@ export class TemplateMiner {
   readonly #st: number;
   readonly #depth: number;
   readonly #prefix: number;
-  /** token count → the root node of that length. */
+  /** The message's token count → the root node of that length. */
   readonly #root = new Map<number, Node>();
   #other = 0;
   #total = 0;
@@ -618,24 +661,28 @@ export class TemplateMiner {
     const sc = this.#scan;
     sc.scan(line);
     const masked = sc.m, seps = sc.s;
-    dateWords(masked);
+    if (sc.dates === 1) dateWords(masked, sc.n);
     const lh = header(line, sc);
-    const len = masked.length - lh;
+    const len = sc.n - lh;
+    // Once the cap is reached the tree stops growing: a line with no path can join no cluster.
+    const full = this.#all.length >= this.#max;
     let node: Node;
     const root = this.#root.get(len);
-    if (root === undefined) this.#root.set(len, node = newNode());
-    else node = root;
+    if (root !== undefined) node = root;
+    else if (full) return this.#other++, -1;
+    else this.#root.set(len, node = newNode());
     // Keys: the message's first `depth − 2` tokens free of digits and masks.
-    for (let i = lh, k = 0; i < masked.length && k < this.#prefix; i++) {
+    for (let i = lh, k = 0; i < sc.n && k < this.#prefix; i++) {
       let key = masked[i];
       // (Masking leaves no digit: every digit is in a masked part.)
-      if (key.includes(WILD)) continue;
+      if (sc.d[i] === 1 || key === WILD || key.includes(WILD)) continue;
       k++;
       let next = node.kids.get(key);
       if (next === undefined) {
         if (node.kids.size >= MAX_CHILDREN && key !== WILD) key = WILD;
         next = node.kids.get(key);
         if (next === undefined) {
+          if (full) return this.#other++, -1;
           next = newNode();
           node.kids.set(key, next);
         }
@@ -698,8 +745,8 @@ export class TemplateMiner {
     const i = this.#all.length;
     this.#all.push({
       h: lh,
-      tokens: masked.slice(),
-      seps: seps.slice(),
+      tokens: masked.slice(0, sc.n),
+      seps: seps.slice(0, sc.n + 1),
       count: 1,
       firstLine: lineNo,
       lastLine: lineNo,
@@ -754,7 +801,7 @@ export class TemplateMiner {
       leaf: [...n.leaf],
     });
     return {
-      v: 1,
+      v: 2,
       opts: { maxTemplates: this.#max, similarity: this.#st, depth: this.#depth },
       totalLines: this.#total,
       otherLines: this.#other,
@@ -785,7 +832,7 @@ export class TemplateMiner {
    */
   static restore(s: unknown, opts: MinerOptions = {}): TemplateMiner {
     const o = rec(s, "snapshot");
-    if (o.v !== 1) bad("v is not 1");
+    if (o.v !== 2) bad(`v is ${JSON.stringify(o.v)}, not 2`);
     const so = rec(o.opts, "opts");
     if (!isCount(so.maxTemplates)) bad("opts.maxTemplates");
     if (typeof so.similarity !== "number" || !(so.similarity >= 0 && so.similarity <= 1)) {

@@ -255,7 +255,10 @@ Deno.test("restore rejects malformed snapshots with TypeError", () => {
     ["null", () => null],
     ["a string", () => "x"],
     ["an array", () => []],
-    ["wrong version", (s) => (s.v = 2, s)],
+    ["wrong version", (s) => (s.v = 1, s)],
+    ["header count over the tokens", (s) => (s.clusters[0].h = 9, s)],
+    ["header count below -1", (s) => (s.clusters[0].h = -2, s)],
+    ["header count missing", (s) => (delete s.clusters[0].h, s)],
     ["totalLines a string", (s) => (s.totalLines = "3", s)],
     ["negative otherLines", (s) => (s.otherLines = -1, s)],
     ["otherLines over totalLines", (s) => (s.otherLines = 9, s)],
@@ -342,4 +345,20 @@ Deno.test("masking through the shape cache equals maskToken (0x kept apart from 
     const t = l.split(" ")[1];
     assert.ok(m.text(idx[lines.indexOf(l)]).includes(maskToken(t, 1)), l);
   }
+});
+
+Deno.test("once the cap is reached the tree stops growing (memory stays bounded)", () => {
+  const m = new TemplateMiner({ maxTemplates: 2 });
+  m.add("alpha beta", 1);
+  m.add("gamma delta epsilon", 2);
+  const tree = JSON.stringify(m.snapshot().tree);
+  for (let i = 0; i < 500; i++) {
+    assert.equal(
+      m.add(`w${"x".repeat(i % 7)} v${String.fromCharCode(97 + (i % 26))} ${"y ".repeat(i % 40)}`, 3 + i),
+      -1,
+    );
+  }
+  assert.equal(JSON.stringify(m.snapshot().tree), tree);
+  assert.equal(m.otherLines, 500);
+  assert.equal(m.add("alpha beta", 600), 0);
 });
