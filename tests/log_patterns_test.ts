@@ -769,10 +769,10 @@ function checkBaseline(sc: any, hours: { window: number; base: number } | null, 
   }
   assert.equal(of("session").change, "same");
   assert.equal(of("cache").change, "up");
-  // Most changed first: new and gone (the larger side first), then by |log2 ratio|.
+  // Most changed first: new, then gone (so the window's own events lead), then by |log2 ratio|.
   assert.deepEqual(
     ts.map((t) => t.template_id),
-    ["replica", "quota", "cache", "session"].map((k) => of(k).template_id),
+    ["quota", "replica", "cache", "session"].map((k) => of(k).template_id),
   );
   assert.equal(sc.distinct_templates, ts.filter((t) => t.count > 0).length);
 }

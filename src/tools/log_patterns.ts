@@ -472,9 +472,9 @@ interface AnswerInput {
 }
 
 /**
- * A side's length in hours: the part of its window (`since`..`until`, capped at now) that its logs cover
- * (`earliest`..`latest`: the first and last timestamps of every line read, in the window or not); without
- * a window, its first to its last timestamp. Null when that is under a second or not known (no
+ * A side's length in hours: from its window's `since`, or from the first timestamp its logs hold when that
+ * is later (a log that began inside the window), to its `until` (capped at now), else to its last
+ * timestamp; without a window, its first to its last timestamp. Null when that is under a second or not known (no
  * timestamp): rates are then shares of each side's lines.
  *
  * @param span The side's window, if any.
@@ -489,8 +489,10 @@ export function hours(
   latest: number,
   now = Date.now(),
 ): number | null {
+  // A log that began inside the window covers it from its first line; its end is the window's (a quiet
+  // log's last line is not its end), else the last line.
   const from = Math.max(span?.since ?? -Infinity, earliest);
-  const to = Math.min(span?.until ?? Infinity, now, latest);
+  const to = Number.isFinite(span?.until ?? Infinity) ? Math.min(span!.until, now) : Math.min(latest, now);
   // No timestamp (NaN), or all of them within a second: the length is not known.
   if (!(to - from >= 1000)) return null;
   return (to - from) / 3_600_000;
@@ -573,10 +575,16 @@ function answer(
   let windowHours: number | null = null, baseHours: number | null = null;
   let basis: "per_hour" | "share_of_lines" | undefined;
   if (a.hasBaseline) {
+    // The times covered: the logs' (with a window), else the side's lines' (NaN: none).
+    const known = (xs: number[], pick: (...v: number[]) => number) => {
+      const ok = xs.filter((x) => x === x);
+      return ok.length ? pick(...ok) : NaN;
+    };
     const cover = (c: SavedSpan, s: TemplateStats, v?: TemplateStats) =>
-      c !== null
-        ? [c[0] ?? NaN, c[1] ?? NaN]
-        : [Math.min(s.earliest, v?.earliest ?? Infinity), Math.max(s.latest, v?.latest ?? -Infinity)];
+      c !== null ? [c[0] ?? NaN, c[1] ?? NaN] : [
+        known([s.earliest, v?.earliest ?? NaN], Math.min),
+        known([s.latest, v?.latest ?? NaN], Math.max),
+      ];
     const [we, wl] = cover(state.covered.window, run.window);
     const [be, bl] = cover(state.covered.baseline, run.baseline, run.variants);
     windowHours = hours(a.span, we, wl);

@@ -23,6 +23,7 @@ import { type OverLogs, overLogs } from "./many_logs.ts";
 import { windowFor } from "./time_args.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
 import type { Cursor } from "../read/cursor.ts";
+import type { ReadableLog } from "../read/readable_log.ts";
 
 /** One mined line, as `log_search` by template returns it. */
 export interface MinedLine {
@@ -207,6 +208,7 @@ export interface PhaseSpec {
  * @param call Cancellation and progress.
  * @param onLine Told each mined line.
  * @param stop Asked after each line: true ends the read (`limit`).
+ * @param opened Told each log as it is opened (a `log_search` by template ties its cursor to them).
  * @returns What `overLogs` did.
  * @throws {ToolError} what opening the logs or reading the cursor throws.
  */
@@ -218,6 +220,7 @@ export async function minePhase(
   call?: CallContext,
   onLine?: OnMinedLine,
   stop?: () => boolean,
+  opened?: (log: ReadableLog) => void,
 ): Promise<OverLogs<MinePage>> {
   const zone = ctx.limits.tz;
   return await overLogs<MinePage>(ctx, {
@@ -228,8 +231,9 @@ export async function minePhase(
     bytes: Infinity,
     deadline: spec.deadline,
     span: spec.span,
-  }, (log, resume: Cursor | undefined) =>
-    mineTemplates(
+  }, (log, resume: Cursor | undefined) => {
+    opened?.(log);
+    return mineTemplates(
       log,
       run.sink(stats, log.name, onLine),
       {
@@ -246,7 +250,8 @@ export async function minePhase(
         signal: call?.signal,
         onProgress: call?.progress,
       },
-    ));
+    );
+  });
 }
 
 /** A log's header clock (`timestamp.ts`), for each template's first and last time without a window. */

@@ -17,7 +17,7 @@ import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { LEVELS } from "../read/level.ts";
 import type { LogLine } from "../read/log_line.ts";
-import { type Cursor, queryHash } from "../read/cursor.ts";
+import { type Cursor, fnv1a, queryHash } from "../read/cursor.ts";
 import { levelIndex, type MinedLine, minePhase, MiningRun } from "./template_mining.ts";
 import { resolveSpan } from "./time_args.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
@@ -66,6 +66,9 @@ interface Payload {
   q: string;
   skip: number;
   count: number;
+  /** FNV-1a of the logs read (name, device, inode), and their sizes summed: a rotated log is another. */
+  g: string;
+  sz: number;
   /** The window's instants as the first page resolved them (null: open or none). */
   t0: number | null;
   t1: number | null;
@@ -98,13 +101,13 @@ export async function searchByTemplate(
   let skip = 0;
   let expected: number | null = null;
   let kept: { t0: number | null; t1: number | null } | undefined;
+  let logsThen: { g: string; sz: number } | null = null;
   if (args.cursor !== undefined) {
     const p = unseal(args.cursor, ctx.cursorKey) as Payload | null;
     if (
       !p || p.k !== "log_search_template" || !Number.isSafeInteger(p.skip) || p.skip < 0 ||
-      !Number.isSafeInteger(p.count) || p.count < 0 || ![p.t0, p.t1].every((t) =>
-        t === null || Number.isSafeInteger(t)
-      )
+      !Number.isSafeInteger(p.count) || p.count < 0 || typeof p.g !== "string" ||
+      !Number.isSafeInteger(p.sz) || ![p.t0, p.t1].every((t) => t === null || Number.isSafeInteger(t))
     ) {
       throw new ToolError(
         "invalid_cursor",
@@ -120,6 +123,7 @@ export async function searchByTemplate(
     skip = p.skip;
     expected = p.count;
     kept = { t0: p.t0, t1: p.t1 };
+    logsThen = { g: p.g, sz: p.sz };
   }
   // The window is resolved once, by the first page: both passes and every page read the same lines
   // ("-15m" does not move between them).
@@ -128,7 +132,14 @@ export async function searchByTemplate(
   const spec = { file: args.file, span, level, query: q, deadline };
   // Pass 1: which clusters end with this id.
   const first = new MiningRun(ctx.limits.maxTemplates);
-  const p1 = await minePhase(ctx, first, first.window, spec, call);
+  const ids: string[] = [];
+  let sz = 0;
+  const p1 = await minePhase(ctx, first, first.window, spec, call, undefined, undefined, (log) => {
+    const id = log.identity();
+    ids.push(`${log.name}\0${id.dev}:${id.ino}`);
+    sz += id.size;
+  });
+  const g = fnv1a(new TextEncoder().encode(ids.join("\n")));
   const notes: string[] = [];
   if (p1.notReadCount > 0) notes.push(`${p1.notReadCount} matching log(s) could not be read`);
   const stop1 = p1.runs.at(-1)?.page.stop_reason ?? null;
@@ -152,6 +163,13 @@ export async function searchByTemplate(
       ],
       glob: p1.glob,
     };
+  }
+  if (logsThen !== null && (logsThen.g !== g || sz < logsThen.sz)) {
+    throw new ToolError(
+      "file_changed",
+      "the logs changed since the first page (rotated, replaced or truncated): the lines after the cursor " +
+        "would be another file's; start again without cursor",
+    );
   }
   const targets = new Set<number>();
   let count = 0;
@@ -233,6 +251,8 @@ export async function searchByTemplate(
       q,
       skip: done,
       count,
+      g,
+      sz,
       t0: span && Number.isFinite(span.since) ? span.since : null,
       t1: span && Number.isFinite(span.until) ? span.until : null,
     } satisfies Payload,
