@@ -10,18 +10,26 @@
  * 4. `levelOf`: of each line, with the scanner's hint, as `minePage` calls it;
  * 5. `clock`: the header clock's `timeOf` (`lineClock`, zone UTC, the file's mtime), as `log_patterns`
  *    without a window reads each line's time;
- * 6. `miner.add`: `TemplateMiner.add` of each shown line, into a fresh miner (default options);
+ * 6. `miner.add`: `TemplateMiner.add` of each shown line, into a fresh miner (default options); and
+ *    `miner.raw` (not in the sum): the same on the decoded lines before redaction (as `--no-redact` mines
+ *    them), to see whether the redactor's strings cost the miner more; and inside `miner.add` (not in
+ *    the sum): `  split` (a copy of the miner's private `split`: the `(\s*)(\S+)` tokenizer) and
+ *    `  split+mask` (then `maskToken` of every token, the miner's export), so `maskToken`'s share is their
+ *    difference and the tree and similarity search is `miner.add` less `split+mask`;
  * 7. `stats.add`: `TemplateStats.add` of each line with its cluster, level and time;
  *
  * then `whole`: `mineTemplates` with a `MiningRun`'s sink (`src/tools/template_mining.ts`) and the clock,
  * redaction on — the tool's own loop, in-process — and the sum of the stages beside it. The lines are
  * split once into memory first (their offsets; decoded and shown texts kept for the next stages), so a
- * stage's time is its own. Each stage runs `--runs` times (default 3) and the median is printed.
+ * stage's time is its own. Each stage runs `--runs` times (default 3); the median and the least are
+ * printed. The server runs with `--v8-flags=--max-semi-space-size=4` (`src/cli/flags.ts`); pass it to
+ * compare.
  *
  * ```sh
  * # the log: made by `deno task bench` (LOGPEEK_BENCH_PARTS=real or patterns) in $TMPDIR/logpeek-bench
- * deno run -A bench/patterns_micro.ts [--file /tmp/logpeek-bench/loghub-150000000.log] [--runs 3]
- *   [--only scan,decode,redact,level,clock,miner,stats,whole]
+ * deno run -A [--v8-flags=--max-semi-space-size=4] bench/patterns_micro.ts
+ *   [--file /tmp/logpeek-bench/loghub-150000000.log] [--runs 3]
+ *   [--only scan,decode,redact,level,clock,miner,raw,parts,stats,whole]
  * ```
  *
  * @module
@@ -36,7 +44,7 @@ import { decodeLine } from "../src/read/decode.ts";
 import { LineRedactor } from "../src/guard/redact.ts";
 import { HEADER_BYTES, levelOf, STRUCTURED_BYTES } from "../src/read/level.ts";
 import { lineClock } from "../src/read/timestamp.ts";
-import { TemplateMiner } from "../src/read/template_miner.ts";
+import { maskToken, TemplateMiner } from "../src/read/template_miner.ts";
 import { TemplateStats } from "../src/tools/template_stats.ts";
 import { mineTemplates } from "../src/read/mine_templates.ts";
 import { MiningRun } from "../src/tools/template_mining.ts";
@@ -63,13 +71,34 @@ function fileSource(path: string): ByteSource & Disposable {
   };
 }
 
+/**
+ * A copy of `template_miner.ts`' private `split` (its tokens; the separators are built as it builds them
+ * and dropped), so that the tokenizer's share of `TemplateMiner.add` can be timed.
+ */
+function split(line: string): string[] {
+  const tokens: string[] = [];
+  const seps: string[] = [];
+  const re = /(\s*)(\S+)/y;
+  let p = 0;
+  for (;;) {
+    re.lastIndex = p;
+    const m = re.exec(line);
+    if (m === null) break;
+    seps.push(m[1]);
+    tokens.push(m[2]);
+    p = re.lastIndex;
+  }
+  seps.push(line.slice(p));
+  return tokens;
+}
+
 if (import.meta.main) {
   const { values: o } = parseArgs({
     args: Deno.args,
     options: {
       file: { type: "string", default: "/tmp/logpeek-bench/loghub-150000000.log" },
       runs: { type: "string", default: "3" },
-      only: { type: "string", default: "scan,decode,redact,level,clock,miner,stats,whole" },
+      only: { type: "string", default: "scan,decode,redact,level,clock,miner,raw,parts,stats,whole" },
     },
   });
   const path = o.file!;
@@ -98,9 +127,13 @@ if (import.meta.main) {
     }, { pieceSize: PIECE, headBytes });
   }
   const n = starts.length;
-  console.log(`${path}: ${buf.length} bytes, ${n} lines; median of ${runs} run(s) per stage\n`);
+  console.log(
+    `${path}: ${buf.length} bytes, ${n} lines; ${runs} run(s) per stage: the median, then the least ` +
+      `(on a shared machine the least is the steadier), in ns per line\n`,
+  );
+  console.log(`${"stage".padEnd(12)} ${"median".padStart(14)} ${"least".padStart(14)}`);
 
-  const results: [string, number][] = [];
+  const results: [string, number, number][] = [];
   const time = (name: string, f: () => void | Promise<void>) => async () => {
     const ms: number[] = [];
     for (let r = 0; r < runs; r++) {
@@ -109,9 +142,11 @@ if (import.meta.main) {
       ms.push(performance.now() - t);
     }
     const m = median(ms);
-    results.push([name, m]);
+    const least = Math.min(...ms);
+    results.push([name, m, least]);
     console.log(
-      `${name.padEnd(12)} ${(m * 1e6 / n).toFixed(0).padStart(6)} ns/line  ${m.toFixed(0).padStart(7)} ms  ` +
+      `${name.padEnd(12)} ${(m * 1e6 / n).toFixed(0).padStart(6)} ns/line ` +
+        `${(least * 1e6 / n).toFixed(0).padStart(6)} ns/line  ${m.toFixed(0).padStart(7)} ms  ` +
         `(runs: ${ms.map((x) => x.toFixed(0)).join(", ")})`,
     );
   };
@@ -169,6 +204,29 @@ if (import.meta.main) {
     miner = new TemplateMiner();
     for (let i = 0; i < n; i++) clusters[i] = miner.add(shown[i], i + 1);
   })();
+  if (only.has("raw")) {
+    const at = results.length;
+    await time("miner.raw", () => {
+      const m = new TemplateMiner();
+      for (let i = 0; i < n; i++) m.add(texts[i], i + 1);
+      sink += m.size;
+    })();
+    results.splice(at, 1);
+  }
+  if (only.has("parts")) {
+    const at = results.length;
+    await time("  split", () => {
+      let k = 0;
+      for (let i = 0; i < n; i++) k += split(shown[i]).length;
+      sink += k;
+    })();
+    await time("  split+mask", () => {
+      let k = 0;
+      for (let i = 0; i < n; i++) k += split(shown[i]).map(maskToken).length;
+      sink += k;
+    })();
+    results.splice(at, 2);
+  }
   if (only.has("stats")) {
     await time("stats.add", () => {
       const stats = new TemplateStats();
@@ -177,10 +235,10 @@ if (import.meta.main) {
     })();
   }
   const sum = results.reduce((a, [, ms]) => a + ms, 0);
+  const sumLeast = results.reduce((a, [, , ms]) => a + ms, 0);
   console.log(
-    `${"sum".padEnd(12)} ${(sum * 1e6 / n).toFixed(0).padStart(6)} ns/line  ${
-      sum.toFixed(0).padStart(7)
-    } ms  ` +
+    `${"sum".padEnd(12)} ${(sum * 1e6 / n).toFixed(0).padStart(6)} ns/line ` +
+      `${(sumLeast * 1e6 / n).toFixed(0).padStart(6)} ns/line  ${sum.toFixed(0).padStart(7)} ms  ` +
       `(${miner.size} clusters, ${miner.otherLines} other lines)`,
   );
   if (only.has("whole")) {
@@ -200,5 +258,12 @@ if (import.meta.main) {
       sink += run.miner.size;
     })();
   }
-  console.log(`\n(checksum ${sink}; whole = mineTemplates with a MiningRun sink, redaction and clock on)`);
+  const heap = Deno.memoryUsage();
+  console.log(
+    `\nheap after the stages (the lines' texts still held): used ${
+      (heap.heapUsed / 2 ** 20).toFixed(0)
+    } MiB, ` +
+      `RSS ${(heap.rss / 2 ** 20).toFixed(0)} MiB`,
+  );
+  console.log(`(checksum ${sink}; whole = mineTemplates with a MiningRun sink, redaction and clock on)`);
 }
