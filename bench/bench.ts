@@ -14,10 +14,14 @@
  * 3. The synthetic log (issue #2, `bench/gen_log.ts`): one line shape; `log_search` vs `grep -c -F`,
  *    `log_levels`, `log_tail` vs `tail`; then a paged search with the default budgets (issue #5).
  * 4. Memory (`bench/memory.ts`): peak RSS growth of the server on huge inputs.
+ * 5. Templates (issue #13, `bench/patterns.ts`): `log_patterns` over the real-lines log of part 1 (lines/s,
+ *    templates, the server's peak RSS growth), the same with `--no-redact`, and `log_search` by the most
+ *    frequent template's id, beside `rg -c ''` and `wc -l` (skipped, with a notice, when `../shared` is
+ *    absent).
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory` to run; default all),
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns` to run; default all),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
  * says "too slow"; default 60), `LOGPEEK_BENCH_RUNS` (runs a row, median taken; default 5).
  *
@@ -34,6 +38,7 @@ import { generateLog, NEEDLE } from "./gen_log.ts";
 import { makeMemoryInputs, measureMemory, memoryTable } from "./memory.ts";
 import { PAGED_NEEDLE, pagedSearch } from "./pages.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
+import { MAX_GROWTH, MIN_LINES_PER_S, PATTERNS_MS, patternsBench, TEMPLATE_LIMIT } from "./patterns.ts";
 import { realLogBench } from "./real_log.ts";
 import { timeWindowBench } from "./time_window.ts";
 import { renderTable, type Row, type Verdict, verdicts } from "./table.ts";
@@ -58,7 +63,9 @@ Deno.mkdirSync(dir, { recursive: true });
 const bytes = envNumber("LOGPEEK_BENCH_BYTES", GIB);
 const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
-const parts = new Set((Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory").split(","));
+const parts = new Set(
+  (Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory,patterns").split(","),
+);
 const all: Verdict[] = [];
 const mismatches: string[] = [];
 
@@ -268,6 +275,32 @@ if (parts.has("memory")) {
   } finally {
     Deno.removeSync(memDir, { recursive: true });
   }
+}
+
+// 5. Templates (issue #13).
+const patternsShared = parts.has("patterns") ? sharedDir("the template table (issue #13)") : null;
+if (!parts.has("patterns")) {
+  console.log("\n(the template table is not in LOGPEEK_BENCH_PARTS)");
+} else if (patternsShared === null) {
+  console.log("\nSKIPPED: the template table (issue #13): ../shared (the Loghub corpus) is absent.");
+} else {
+  const loghub = join(patternsShared, "corpus", "loghub");
+  const r = await patternsBench({ dir, loghub, bytes, runs: RUNS });
+  console.log(
+    `\n## Templates (issue #13): ${r.log.path}\n\n${r.log.size} bytes, ${r.log.lines} lines (the real-lines ` +
+      `log of part 1: shuffled Loghub lines, seeded). logpeek through the MCP SDK's client over the ` +
+      `line-splitting stdio transport, LOGPEEK_PATTERNS_MS=${PATTERNS_MS}, LOGPEEK_INLINE_CHARS default. ` +
+      `Median of up to ${RUNS} runs, interleaved with the peers, file in the page cache; fewer when a call ` +
+      `takes over 5 s (3) or 20 s (1): the notes say how many. No tool does the same work: \`rg -c ''\` and ` +
+      `\`wc -l\` (information) are a floor, reading the file and counting its lines. Targets: ≥ ` +
+      `${MIN_LINES_PER_S.toLocaleString("en")} lines/s, peak RSS growth ≤ ${MAX_GROWTH / 1024 / 1024} MiB; ` +
+      `row 3 (log_search by template_id, limit ${TEMPLATE_LIMIT}) must count what row 1 counted.\n`,
+  );
+  console.log(renderTable(r.rows));
+  console.log("");
+  for (const n of r.notes) console.log(`- ${n}`);
+  all.push(...verdicts("patterns", r.rows));
+  mismatches.push(...r.mismatches);
 }
 
 const met = all.filter((v) => v.met);

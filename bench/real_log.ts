@@ -213,13 +213,23 @@ async function makeGzip(log: LoghubLog): Promise<{ path: string; size: number; e
 }
 
 /**
+ * The real-lines log's file name in the bench folder for a size: `loghub.log` at 1 GiB, else
+ * `loghub-<bytes>.log` (the `patterns` part, `bench/patterns.ts`, mines the same file).
+ *
+ * @param bytes `LOGPEEK_BENCH_BYTES`.
+ */
+export function realLogName(bytes: number): string {
+  return bytes === 1024 ** 3 ? "loghub.log" : `loghub-${bytes}.log`;
+}
+
+/**
  * Makes the inputs (once), then measures every row.
  *
  * @param o Where, how big, the cap and the runs.
  * @returns The rows, the mismatches, and notes.
  */
 export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
-  const name = o.bytes === 1024 ** 3 ? "loghub.log" : `loghub-${o.bytes}.log`;
+  const name = realLogName(o.bytes);
   console.error(`making ${name} (${o.bytes} bytes of shuffled Loghub lines) in ${o.dir} (once; kept)…`);
   const log = makeLoghubLog(o.loghub, join(o.dir, name), o.bytes);
   const gz = await makeGzip(log);
