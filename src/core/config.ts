@@ -111,15 +111,20 @@ export const ENV_NAMES: readonly string[] = [
  */
 export function readLimits(env: (name: string) => string | undefined, warn: (msg: string) => void): Limits {
   const limits: Limits = { ...DEFAULT_LIMITS };
-  for (const [key, name, min] of VARS) {
-    let raw: string | undefined;
+  // A variable Deno may not read keeps its default; the others still apply (a trial: a list granted
+  // before LOGPEEK_PATTERNS_MS existed stopped reading at it, and said "using defaults" of all).
+  const denied: string[] = [];
+  const read = (name: string): string | undefined => {
     try {
-      raw = env(name);
+      return env(name);
     } catch (e) {
       if (!(e instanceof Deno.errors.NotCapable)) throw e;
-      warn(`logpeek: cannot read the environment (grant --allow-env=${ENV_NAMES.join(",")}); using defaults`);
-      return limits;
+      denied.push(name);
+      return undefined;
     }
+  };
+  for (const [key, name, min] of VARS) {
+    const raw = read(name);
     if (raw === undefined || raw === "") continue;
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) {
@@ -129,8 +134,16 @@ export function readLimits(env: (name: string) => string | undefined, warn: (msg
     }
     limits[key] = n;
   }
-  const tz = env("LOGPEEK_TZ");
+  const tz = read("LOGPEEK_TZ");
   if (tz !== undefined && tz !== "") limits.tz = checkTz(tz);
+  if (denied.length === VARS.length + 1) {
+    warn(`logpeek: cannot read the environment (grant --allow-env=${ENV_NAMES.join(",")}); using defaults`);
+  } else if (denied.length) {
+    warn(
+      `logpeek: cannot read ${denied.join(", ")} (add them to --allow-env); their defaults hold, the other ` +
+        "variables apply",
+    );
+  }
   return limits;
 }
 

@@ -52,3 +52,15 @@ Deno.test("LOGPEEK_TZ: a zone Intl knows, canonical; anything else stops the sta
     );
   }
 });
+
+Deno.test("readLimits: a variable Deno may not read keeps its default, the others apply, stderr names it", () => {
+  const warn: string[] = [];
+  const env: Record<string, string> = { LOGPEEK_SEARCH_MS: "5", LOGPEEK_MAX_LINE: "77", LOGPEEK_TZ: "+02:00" };
+  const l = readLimits((n) => {
+    if (n === "LOGPEEK_PATTERNS_MS") throw new Deno.errors.NotCapable("no env");
+    return env[n];
+  }, (m) => warn.push(m));
+  assert.deepEqual([l.searchMs, l.maxLine, l.patternsMs, l.tz], [5, 77, 30000, "+02:00"]);
+  assert.equal(warn.length, 1);
+  assert.match(warn[0], /cannot read LOGPEEK_PATTERNS_MS .*their defaults hold, the other variables apply/);
+});
