@@ -8,14 +8,10 @@
 import { main } from "./src/cli/cli.ts";
 import { inWorker, runToolWorker } from "./src/server/tool_worker.ts";
 import { inPatternWorker, runPatternWorker } from "./src/read/pattern_offload.ts";
-import { inShowerWorker, runShowerWorker } from "./src/read/shower_worker.ts";
 
 if (import.meta.main && inPatternWorker()) {
   // A worker with no permissions that tests a pattern on long lines (src/read/pattern_offload.ts).
   runPatternWorker();
-} else if (import.meta.main && inShowerWorker()) {
-  // A worker that decodes and masks batches of lines for log_patterns (src/read/shower_worker.ts).
-  runShowerWorker();
 } else if (import.meta.main && inWorker()) {
   // This module also runs as the permission-narrowed tool worker (src/server/worker_host.ts).
   runToolWorker();

@@ -89,7 +89,7 @@ Deno.test("config: VS Code, Cursor and Claude Code entries, for the binary and t
   );
   assert.equal(cursor.mcpServers.logpeek.command, WHICH_DENO);
   assert.ok(cursor.mcpServers.logpeek.args.includes("/opt/logpeek.js"));
-  // The bundle's pattern worker runs the bundle: its folder is readable, not this checkout's src.
+  // The bundle's pattern worker runs the bundle: its folder is readable, not this checkout's src/read.
   const read = cursor.mcpServers.logpeek.args.find((a: string) => a.startsWith("--allow-read="));
   assert.deepEqual(read.split("=")[1].split(",").slice(-1), ["/opt"], read);
   const code = await config(

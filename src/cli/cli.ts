@@ -28,7 +28,6 @@ import { localDispatch } from "../server/handlers.ts";
 import type { Dispatch } from "../tools/deps.ts";
 import { startToolWorker, WorkerPermissionError } from "../server/worker_host.ts";
 import { PatternOffload } from "../read/pattern_offload.ts";
-import { WorkerShower } from "../read/shower_worker.ts";
 
 /**
  * The usage text, printed by `--help` (stdout) and on a usage error (stderr). A function, not a
@@ -415,13 +414,8 @@ export async function main(
     } else {
       // Tools run on this thread: a pattern's costly lines are tested in a worker started from here.
       const patterns = new PatternOffload();
-      // log_patterns has its lines decoded and masked in a worker while it mines (issue #13).
-      const shower = new WorkerShower(stderr);
-      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact, patterns, shower });
-      closeWorker = () => {
-        patterns.close();
-        shower.close();
-      };
+      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact, patterns });
+      closeWorker = () => patterns.close();
     }
     const server = createServer({ limits, dispatch });
     // The trace is always redacted; --no-redact is about returned log text only (issue #8).

@@ -58,7 +58,7 @@ export function commaProblem(paths: readonly string[]): string | null {
  *   `--allow-write`; the server then says on stderr that long answers are cut and calls not traced).
  * @param worker The folder the pattern worker's module is read from: by default this program's
  *   ({@linkcode patternWorkerFolder}); for another program, its own (a bundle's folder, or a checkout's
- *   `src`; {@linkcode workerFolderOf}); null: none.
+ *   `src/read`; {@linkcode workerFolderOf}); null: none.
  * @returns Flags to put before the script name: the permissions, then {@linkcode V8_FLAG}.
  * @throws {RangeError} when a path has a comma ({@linkcode commaProblem}): callers check first.
  * @example
@@ -94,9 +94,9 @@ export function serverFlags(
 }
 
 /**
- * The folder the workers of the program at `path` load their modules from: a bundle's own folder
- * (the workers run the bundle), a checkout's `src` for its `main.ts` (the workers run
- * `src/read/pattern_offload.ts` and `src/read/shower_worker.ts`, which imports `src/guard`).
+ * The folder the pattern worker of the program at `path` loads its module from: a bundle's own folder
+ * (the worker runs the bundle), a checkout's `src/read` for its `main.ts` (the worker runs
+ * `src/read/pattern_offload.ts`).
  *
  * @param kind What `path` is.
  * @param path The program's absolute path.
@@ -104,5 +104,5 @@ export function serverFlags(
  */
 export function workerFolderOf(kind: "bundle" | "source", path: string): string {
   const dir = path.replace(/\/[^/]*$/, "") || "/";
-  return kind === "bundle" ? dir : `${dir === "/" ? "" : dir}/src`;
+  return kind === "bundle" ? dir : `${dir === "/" ? "" : dir}/src/read`;
 }

@@ -37,7 +37,7 @@ Deno.test("serverFlags ends with the V8 flags, after the permissions", () => {
   const f = serverFlags(["/var/log/app"], "/state");
   assert.deepEqual(f.slice(0, 3), [
     "--no-prompt",
-    `--allow-read=/var/log/app,/state,${fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "")}`,
+    `--allow-read=/var/log/app,/state,${fileURLToPath(new URL("../read", import.meta.url))}`,
     "--allow-write=/state",
   ]);
   assert.equal(f.at(-1), V8_FLAG);
@@ -59,11 +59,8 @@ Deno.test({
 
 Deno.test("serverFlags: no state directory, no --allow-write; a comma is refused, never passed to Deno", () => {
   const f = serverFlags(["/var/log/app"], null);
-  // The roots, then the folder of the workers' modules (src here): Deno reads it to start them.
-  assert.equal(
-    f[1],
-    `--allow-read=/var/log/app,${fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "")}`,
-  );
+  // The roots, then the folder of the pattern worker's module (src/read here): Deno reads it to start it.
+  assert.equal(f[1], `--allow-read=/var/log/app,${fileURLToPath(new URL("../read", import.meta.url))}`);
   assert.equal(f.some((x) => x.startsWith("--allow-write")), false);
   assert.equal(commaProblem(["/var/log/app", "/s"]), null);
   const line =

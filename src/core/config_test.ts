@@ -55,7 +55,11 @@ Deno.test("LOGPEEK_TZ: a zone Intl knows, canonical; anything else stops the sta
 
 Deno.test("readLimits: a variable Deno may not read keeps its default, the others apply, stderr names it", () => {
   const warn: string[] = [];
-  const env: Record<string, string> = { LOGPEEK_SEARCH_MS: "5", LOGPEEK_MAX_LINE: "77", LOGPEEK_TZ: "+02:00" };
+  const env: Record<string, string> = {
+    LOGPEEK_SEARCH_MS: "5",
+    LOGPEEK_MAX_LINE: "77",
+    LOGPEEK_TZ: "+02:00",
+  };
   const l = readLimits((n) => {
     if (n === "LOGPEEK_PATTERNS_MS") throw new Deno.errors.NotCapable("no env");
     return env[n];

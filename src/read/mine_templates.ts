@@ -19,16 +19,8 @@ import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
-import {
-  LineTimes,
-  type TimeCarry,
-  type TimeOf,
-  type TimeReport,
-  windowedRead,
-  type WindowOptions,
-} from "./time_window.ts";
+import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 import { LineRedactor } from "../guard/redact.ts";
-import type { LineBatch, LineShower, ShownLines } from "./line_shower.ts";
 
 /** What the caller keeps of each mined line (the tool's per-template counts). */
 export interface MiningSink {
@@ -79,14 +71,6 @@ export interface MineOptions {
   timeOf?: TimeOf;
   /** Only lines of this level (an index into `LEVELS`) are mined. */
   level?: number;
-  /**
-   * Shows the lines a batch at a time (decoded, cut, masked), maybe in another thread, while the batch
-   * before is mined (`line_shower.ts`). Without it each line is shown and mined at once, in this thread.
-   * Either way the sink gets the same lines in the same order.
-   */
-  shower?: LineShower;
-  /** Lines a batch holds (default 4096); tests make it small so that batches turn often. */
-  batchLines?: number;
   /** Asked after each line mined: true stops the read there (`stop_reason` `limit`). */
   stop?: () => boolean;
   /** Aborted when the client cancels. */
@@ -146,14 +130,12 @@ const CHECK_LINES = 256;
 /** The longest the event loop waits while lines are mined (a cancel, another call), in ms. */
 const YIELD_MS = 20;
 
-/** Where a page stopped inside a piece: the first line not mined, and the times before it. */
+/** Where a page stopped inside a piece: the first line not mined (its times not read either). */
 interface Cut {
   /** The line's first byte, from the scan's start. */
   at: number;
   /** Lines before it, from the log's start. */
   line: number;
-  /** The time carry before it (the scan may have seen later lines' times). */
-  carry?: TimeCarry;
 }
 
 /** One page of {@linkcode mineTemplates} from `from` (see `search.ts` `searchPage` for the window's rules). */
@@ -183,7 +165,6 @@ async function minePage(
   const take = opts.maxLine * 4 + 1;
   /** Over the budget, or cancelled: mining stops at the next line (a piece can take seconds to mine). */
   const over = () => performance.now() >= opts.deadline || opts.signal?.aborted === true;
-  const batches = opts.shower ? new Batches(opts.shower, opts, sink, over) : null;
   let mined = 0;
   let cut: Cut | null = null;
   let limited = false;
@@ -191,14 +172,13 @@ async function minePage(
   let lastYield = performance.now();
   const r = await scan(src, {
     line: (buf, s, e, lineNo, isCut, hint, at) => {
-      if (!batches && mined > 0 && at >= 0 && mined % CHECK_LINES === 0) {
+      if (mined > 0 && at >= 0 && mined % CHECK_LINES === 0) {
         if (over()) {
           cut = { at, line: lineNo - 1 };
           return false;
         }
         if (performance.now() - lastYield >= YIELD_MS) pause = true;
       }
-      const carry = times ? { last: times.last, max: times.max } : undefined;
       let t = NaN;
       if (times) {
         t = times.see(buf, s, e);
@@ -217,7 +197,6 @@ async function minePage(
       const level = levelOf(buf, s, e, hint);
       if (want >= 0 && level !== want) return !pause;
       const end = Math.min(e, s + take);
-      if (batches) return batches.add(buf, s, end, isCut || end < e, lineNo, level, t, at, carry);
       const d = decodeLine(buf.subarray(s, end), opts.maxLine, isCut || end < e);
       const before = redactor.count;
       const shown = redactor.line(d.text, d.cut);
@@ -243,9 +222,8 @@ async function minePage(
     headBytes,
     lineBase: from.line,
     resume,
-    // Batches turn (one is shown while the one before is mined); else the event loop turns every
-    // YIELD_MS, so a cancel and other calls get in.
-    resumeAfterStop: batches ? () => batches.turn(broke) : async () => {
+    // The event loop turns every YIELD_MS, so a cancel and other calls get in.
+    resumeAfterStop: async () => {
       if (cut || broke || limited) return false;
       pause = false;
       await new Promise((ok) => setTimeout(ok, 0));
@@ -257,16 +235,14 @@ async function minePage(
       ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines read, ${mined} mined`)
       : undefined,
   });
-  // The lines read and not yet mined are mined (all of them, unless the budget runs out meanwhile).
-  if (batches && !broke) await batches.finish();
   if (broke) sink.rollback();
-  const end = batches ? batches.cut : cut as Cut | null;
+  const end = cut as Cut | null;
   const dmg = damage();
   const stop = broke
     ? dmg
     : end
     ? (opts.signal?.aborted ? "cancelled" : "time_budget")
-    : batches?.limited || limited
+    : limited
     ? "limit"
     : (r.stop ?? dmg);
   const next: ResumePoint | null = stop !== "time_budget"
@@ -275,10 +251,9 @@ async function minePage(
     ? { off: from.off + end.at, ls: from.off + end.at, line: end.line, pending: false, skip: 0 }
     : { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 };
   const report = win && times ? times.report(order!, probes, lineKnown, brokeLate) : undefined;
-  if (report && end?.carry) report.carry = end.carry;
   return {
     stuck: next !== null && progressed(from, next) === null,
-    total_lines: batches ? batches.mined : mined,
+    total_lines: mined,
     last_line: end ? end.line : r.lines,
     complete: stop === null,
     stop_reason: stop,
@@ -287,149 +262,4 @@ async function minePage(
     time: report,
     disorder: broke,
   };
-}
-
-/** Lines a batch holds before it is shown (and the scan turns to mine the batch before). */
-const BATCH_LINES = 4096;
-
-/** A batch being filled: its lines' bytes, and what the sink needs of each besides its text. */
-interface Filling {
-  bytes: Uint8Array;
-  used: number;
-  ends: number[];
-  partial: number[];
-  lineNo: number[];
-  level: number[];
-  time: number[];
-  /** Each line's first byte from the scan's start, and the time carry before it (a cut's resume point). */
-  at: number[];
-  last: number[];
-  max: number[];
-}
-
-/**
- * The pipeline of a page with a {@linkcode LineShower}: lines are copied into a batch; a full batch is
- * sent to be shown, and while it is, the batch before it (shown already) is mined. Mining stops at a
- * line when the budget runs out or the call is cancelled ({@linkcode Batches.cut}), or when `stop` says.
- */
-class Batches {
-  #filling: Filling = Batches.#empty(65536);
-  #shown: { shown: ShownLines; meta: Filling } | null = null;
-  /** Lines mined. */
-  mined = 0;
-  /** Where mining stopped inside the lines read (budget or cancel), or null. */
-  cut: Cut | null = null;
-  /** `stop` said to stop. */
-  limited = false;
-
-  constructor(
-    readonly shower: LineShower,
-    readonly opts: MineOptions,
-    readonly sink: MiningSink,
-    readonly over: () => boolean,
-  ) {}
-
-  static #empty(size: number): Filling {
-    return {
-      bytes: new Uint8Array(size),
-      used: 0,
-      ends: [],
-      partial: [],
-      lineNo: [],
-      level: [],
-      time: [],
-      at: [],
-      last: [],
-      max: [],
-    };
-  }
-
-  /** Copies one line's bytes; false when the batch is full (the scan then calls {@linkcode Batches.turn}). */
-  add(
-    buf: Uint8Array,
-    s: number,
-    e: number,
-    partial: boolean,
-    lineNo: number,
-    level: number,
-    time: number,
-    at: number,
-    carry: { last: number; max: number } | undefined,
-  ): boolean {
-    const f = this.#filling;
-    const n = e - s;
-    if (f.used + n > f.bytes.length) {
-      const bigger = new Uint8Array(Math.max(f.bytes.length * 2, f.used + n));
-      bigger.set(f.bytes.subarray(0, f.used));
-      f.bytes = bigger;
-    }
-    f.bytes.set(buf.subarray(s, e), f.used);
-    f.used += n;
-    f.ends.push(f.used);
-    f.partial.push(partial ? 1 : 0);
-    f.lineNo.push(lineNo);
-    f.level.push(level);
-    f.time.push(time);
-    f.at.push(at);
-    f.last.push(carry?.last ?? NaN);
-    f.max.push(carry?.max ?? -Infinity);
-    return f.ends.length < (this.opts.batchLines ?? BATCH_LINES);
-  }
-
-  /** True when mining has stopped (a cut, or `stop`). */
-  get done(): boolean {
-    return this.cut !== null || this.limited;
-  }
-
-  /** Sends the batch to be shown, mines the one before meanwhile, and waits: true to go on scanning. */
-  async turn(broke: boolean): Promise<boolean> {
-    if (broke || this.done) return false;
-    const meta = this.#filling;
-    this.#filling = Batches.#empty(meta.bytes.length);
-    const pending = this.shower.show(this.#batch(meta));
-    if (this.#shown) this.#mine(this.#shown.shown, this.#shown.meta);
-    this.#shown = { shown: await pending, meta };
-    return !this.done;
-  }
-
-  /** Mines every line not mined yet (unless the budget runs out meanwhile). */
-  async finish(): Promise<void> {
-    const meta = this.#filling;
-    const pending = meta.ends.length && !this.done ? this.shower.show(this.#batch(meta)) : null;
-    if (this.#shown) this.#mine(this.#shown.shown, this.#shown.meta);
-    this.#shown = null;
-    if (pending) this.#mine(await pending, meta);
-  }
-
-  #batch(f: Filling): LineBatch {
-    return {
-      bytes: f.bytes.subarray(0, f.used),
-      ends: Uint32Array.from(f.ends),
-      partial: Uint8Array.from(f.partial),
-      maxLine: this.opts.maxLine,
-      redact: this.opts.redact,
-    };
-  }
-
-  #mine(s: ShownLines, f: Filling): void {
-    for (let i = 0; i < s.texts.length && !this.done; i++) {
-      // The clock, every CHECK_LINES lines, once a line was mined (a page always gets somewhere).
-      if (this.mined > 0 && this.mined % CHECK_LINES === 0 && f.at[i] >= 0 && this.over()) {
-        this.cut = { at: f.at[i], line: f.lineNo[i] - 1, carry: { last: f.last[i], max: f.max[i] } };
-        return;
-      }
-      const cut = s.cut[i] === 1;
-      this.sink.line(
-        cut ? s.texts[i] + CUT_MARK : s.texts[i],
-        f.lineNo[i],
-        f.level[i],
-        f.time[i],
-        cut,
-        s.replaced[i],
-        s.masked[i],
-      );
-      this.mined++;
-      if (this.opts.stop?.()) this.limited = true;
-    }
-  }
 }

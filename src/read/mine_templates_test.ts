@@ -4,7 +4,6 @@ import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
 import { lineClock } from "./timestamp.ts";
 import { LEVELS } from "./level.ts";
-import { type LineShower, LOCAL_SHOWER, showLines } from "./line_shower.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "logpeek-mine-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
@@ -63,29 +62,16 @@ function recorder(): MiningSink & {
 
 const base = { maxLine: 200, redact: false, deadline: Infinity };
 
-/** A shower that answers later (as another thread would), in any order of turns. */
-const LATE_SHOWER: LineShower = {
-  show: (b) => new Promise((ok) => setTimeout(() => ok(showLines(b)), 1)),
-};
-/** Every piece size with each way of showing lines: at once, batched here, batched and late. */
-const PIECES_SHOWERS: [number, LineShower | undefined][] = [1, 7, 64, 1000, 65536].flatMap((p) =>
-  [
-    [p, undefined],
-    [p, LOCAL_SHOWER],
-    [p, LATE_SHOWER],
-  ] as [number, LineShower | undefined][]
-);
-
 Deno.test("mineTemplates hands on every line as shown, at every piece size (tiny ones too)", async () => {
   const rnd = rng(13);
   for (let t = 0; t < 12; t++) {
     const bytes = randomLog(rnd, 1 + Math.floor(rnd() * 120));
     Deno.writeFileSync(`${dir}/m.log`, bytes);
     const want = expected(bytes, base.maxLine);
-    for (const [pieceSize, shower] of PIECES_SHOWERS) {
+    for (const pieceSize of [1, 7, 64, 1000, 65536]) {
       using log = await openLog(roots, "m.log");
       const sink = recorder();
-      const page = await mineTemplates(log, sink, { ...base, pieceSize, shower, batchLines: 1 + (t % 5) });
+      const page = await mineTemplates(log, sink, { ...base, pieceSize });
       assert.equal(page.complete, true);
       assert.equal(page.total_lines, want.length, `case ${t} piece ${pieceSize}`);
       assert.equal(page.last_line, want.length);
@@ -94,11 +80,6 @@ Deno.test("mineTemplates hands on every line as shown, at every piece size (tiny
         assert.equal(g.cut, want[i].cut, `case ${t} piece ${pieceSize} line ${i + 1} cut`);
         assert.equal(g.text, want[i].cut ? want[i].text + CUT_MARK : want[i].text, `line ${i + 1}`);
       });
-      assert.equal(
-        sink.got.length,
-        want.length,
-        `case ${t} piece ${pieceSize} shower ${shower !== undefined}`,
-      );
     }
   }
 });
@@ -117,14 +98,12 @@ Deno.test("mineTemplates resumes at a line start and inside a line: the pages jo
     for (const inside of [0, 3]) {
       const ls = starts[k];
       const off = Math.min(ls + inside, (starts[k + 1] ?? bytes.length) - 1);
-      for (const [pieceSize, shower] of [[5, undefined], [4096, undefined], [5, LATE_SHOWER]] as const) {
+      for (const pieceSize of [5, 4096]) {
         using log = await openLog(roots, "r.log");
         const sink = recorder();
         await mineTemplates(log, sink, {
           ...base,
           pieceSize,
-          shower,
-          batchLines: 7,
           resume: { off, ls, line: k, pending: false, skip: 0 },
         });
         assert.deepEqual(
@@ -182,19 +161,12 @@ Deno.test("mineTemplates masks secrets before mining, and stops when asked", asy
     `${dir}/s.log`,
     new TextEncoder().encode("login user=bob password=hunter2 ok\nplain line\nthird line\n"),
   );
-  for (const shower of [undefined, LATE_SHOWER]) {
-    using log = await openLog(roots, "s.log");
-    const sink = recorder();
-    let n = 0;
-    await mineTemplates(log, sink, {
-      ...base,
-      redact: true,
-      pieceSize: 8,
-      shower,
-      batchLines: 1,
-      stop: () => ++n >= 2,
-    });
-    assert.equal(sink.got[0].text, "login user=bob password=*** ok");
-    assert.equal(sink.got.length, 2);
-  }
+  using log = await openLog(roots, "s.log");
+  const sink = recorder();
+  let n = 0;
+  const page = await mineTemplates(log, sink, { ...base, redact: true, pieceSize: 8, stop: () => ++n >= 2 });
+  assert.equal(sink.got[0].text, "login user=bob password=*** ok");
+  assert.equal(sink.got.length, 2);
+  assert.equal(page.complete, false);
+  assert.equal(page.stop_reason, "limit");
 });

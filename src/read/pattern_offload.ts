@@ -215,10 +215,8 @@ function workerUrl(): string {
 }
 
 /**
- * The folder logpeek's workers load their modules from, or null when it is not a file: run from source,
- * `src/` (the pattern worker's module is in `src/read/`, the line worker's, `read/shower_worker.ts`,
- * imports `src/guard/` too); a bundle's or a compiled binary's own folder otherwise. Deno checks read
- * permission when a worker loads its modules, so the server's `--allow-read` list holds this folder
+ * The folder the pattern worker's module is read from, or null when it is not a file. Deno checks read
+ * permission when a worker loads its module, so the server's `--allow-read` list holds this folder
  * (`cli/flags.ts`): source files of logpeek itself, no log.
  *
  * @returns An absolute path, or null.
@@ -226,8 +224,7 @@ function workerUrl(): string {
 export function patternWorkerFolder(): string | null {
   const url = workerUrl();
   // (No node:path here: importing a node: module makes the worker start far slower.)
-  const from = url.endsWith("/read/pattern_offload.ts") ? ".." : ".";
-  return url.startsWith("file:") ? decodeURIComponent(new URL(from, url).pathname).replace(/\/$/, "") : null;
+  return url.startsWith("file:") ? decodeURIComponent(new URL(".", url).pathname).replace(/\/$/, "") : null;
 }
 
 /** True when this module runs in the pattern worker. */

@@ -19,7 +19,6 @@ import { ArtifactStore } from "../state/artifacts.ts";
 import type { Limits } from "../core/config.ts";
 import { localDispatch } from "./handlers.ts";
 import type { OffloadOutcome, PatternTester } from "../read/pattern_offload.ts";
-import type { LineBatch, LineShower, ShownLines } from "../read/line_shower.ts";
 import type { Root } from "../source/roots.ts";
 import type { Dispatch } from "../tools/deps.ts";
 
@@ -43,8 +42,7 @@ export type ToWorker =
   | { type: "init"; init: WorkerInit }
   | { type: "call"; id: number; tool: string; args: Record<string, unknown>; progress: boolean }
   | { type: "cancel"; id: number }
-  | { type: "pattern_result"; id: number; outcome: OffloadOutcome }
-  | { type: "shown"; id: number; shown: ShownLines };
+  | { type: "pattern_result"; id: number; outcome: OffloadOutcome };
 
 /**
  * A message from the worker: ready, a call's progress or result, or a pattern test it asks the main
@@ -56,8 +54,7 @@ export type FromWorker =
   | { type: "result"; id: number; result: unknown }
   | { type: "pattern"; id: number; pattern: string; flags: number; bytes: Uint8Array; ms: number }
   | { type: "pattern_cancel"; id: number }
-  | { type: "pattern_warm" }
-  | { type: "show"; id: number; batch: LineBatch };
+  | { type: "pattern_warm" };
 
 /** True in a Web Worker (not the main thread). */
 export function inWorker(): boolean {
@@ -106,17 +103,6 @@ export function runToolWorker(): void {
       });
     },
   };
-  // log_patterns' lines are decoded and masked by the main thread while this one mines (issue #13).
-  const shows = new Map<number, (s: ShownLines) => void>();
-  const shower: LineShower = {
-    show(batch) {
-      const id = nextTest++;
-      return new Promise<ShownLines>((resolve) => {
-        shows.set(id, resolve);
-        post({ type: "show", id, batch });
-      });
-    },
-  };
   globalThis.addEventListener("message", async (e: Event) => {
     const m = (e as MessageEvent<ToWorker>).data;
     if (m.type === "init") {
@@ -135,16 +121,12 @@ export function runToolWorker(): void {
         artifactsOff: i.artifactsOff,
         redact: i.redact,
         patterns,
-        shower,
       });
       post({ type: "ready" });
     } else if (m.type === "cancel") {
       calls.get(m.id)?.abort();
     } else if (m.type === "pattern_result") {
       tests.get(m.id)?.(m.outcome);
-    } else if (m.type === "shown") {
-      shows.get(m.id)?.(m.shown);
-      shows.delete(m.id);
     } else if (m.type === "call") {
       const ac = new AbortController();
       calls.set(m.id, ac);

@@ -14,7 +14,6 @@ import type { ToolResult } from "../tools/outcome.ts";
 import type { CallContext, Dispatch } from "../tools/deps.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./tool_worker.ts";
 import { PatternOffload } from "../read/pattern_offload.ts";
-import { showLines } from "../read/line_shower.ts";
 
 /** A running tool worker. */
 export interface ToolWorker extends Disposable {
@@ -107,8 +106,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
         tests.delete(m.id);
         send({ type: "pattern_result", id: m.id, outcome });
       });
-    } else if (m.type === "show") send({ type: "shown", id: m.id, shown: showLines(m.batch) });
-    else if (m.type === "pattern_cancel") tests.get(m.id)?.abort();
+    } else if (m.type === "pattern_cancel") tests.get(m.id)?.abort();
     else if (m.type === "pattern_warm") patterns.warm();
     else if (m.type === "ready") ready();
     else if (m.type === "progress") pending.get(m.id)?.call?.progress?.(m.offset, m.total, m.message);

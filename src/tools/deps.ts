@@ -12,7 +12,6 @@ import type { LogSource } from "../source/log_source.ts";
 import type { ArtifactStore } from "../state/artifacts.ts";
 import type { ToolResult } from "./outcome.ts";
 import type { PatternTester } from "../read/pattern_offload.ts";
-import type { LineShower } from "../read/line_shower.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
@@ -39,11 +38,6 @@ export interface ToolContext {
    * (`read/pattern_offload.ts`); default: a worker started for each search that needs one.
    */
   patterns?: PatternTester;
-  /**
-   * Where `log_patterns` has its lines decoded and masked, a batch at a time, while it mines the batch
-   * before (`read/line_shower.ts`); default: in the calling thread, line by line.
-   */
-  shower?: LineShower;
 }
 
 /** What one call brings besides its arguments: the client's cancellation and progress token. */

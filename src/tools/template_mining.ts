@@ -245,7 +245,6 @@ export async function minePhase(
         window: spec.span ? windowFor(spec.span, log, zone, resume) : undefined,
         timeOf: spec.span ? undefined : timeOfLog(log.modifiedMs ?? null, zone),
         level: spec.level,
-        shower: ctx.shower,
         stop,
         signal: call?.signal,
         onProgress: call?.progress,
