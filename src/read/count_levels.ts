@@ -31,13 +31,20 @@ export interface LevelsOptions {
 }
 
 /** What {@linkcode countLevels} found: the `log_levels` result without its `file`. */
-export interface LevelsResult {
+export interface LevelsResult extends PageEnd {
   /** Lines per level; every level is present, 0 included. */
   counts: Record<(typeof LEVELS)[number], number>;
   /** Lines counted in this page (the sum of `counts`). */
   total_lines: number;
   /** The number of the last line counted, from the file's start (pages continue from it). */
   last_line: number;
+}
+
+/**
+ * How a page of a read over a whole log ended (`log_levels`' and `log_patterns`' pages; `tools/many_logs.ts`
+ * goes on across logs from it).
+ */
+export interface PageEnd {
   /** True when the whole file was read. */
   complete: boolean;
   /** Why not complete; null when complete. */

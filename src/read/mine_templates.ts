@@ -17,8 +17,9 @@ import { decodeLine } from "./decode.ts";
 import { HEADER_BYTES, levelOf, STRUCTURED_BYTES } from "./level.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
+import type { PageEnd } from "./count_levels.ts";
 import { progressed } from "./search.ts";
-import { scan, type StopReason } from "./scanner.ts";
+import { scan } from "./scanner.ts";
 import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 import { LineRedactor } from "../guard/redact.ts";
 
@@ -79,24 +80,12 @@ export interface MineOptions {
   onProgress?: (offset: number, total: number, message: string) => void;
 }
 
-/** One page of mining: what `log_levels`' pages say, for `many_logs.ts`. */
-export interface MinePage {
+/** One page of mining: how it ended (as a `log_levels` page), and what it mined. */
+export interface MinePage extends PageEnd {
   /** Lines mined by this page (in the window and of the level, when asked). */
   total_lines: number;
   /** The number of the last line read, from the log's start (or from the seek's point). */
   last_line: number;
-  /** True when the whole log was read. */
-  complete: boolean;
-  /** Why not complete; null when complete. */
-  stop_reason: StopReason | null;
-  /** Where the next page goes on; null when complete (or stopped for another reason). */
-  next: ResumePoint | null;
-  /** True when the page could not get anywhere within its budget (so no cursor is given). */
-  stuck: boolean;
-  /** Bytes read by this page (a seek's probes included). */
-  scanned_bytes: number;
-  /** With a window: how the log's times were read. */
-  time?: TimeReport;
 }
 
 /** The mark a line cut at `LOGPEEK_MAX_LINE` is mined with after its shown start. */

@@ -34,7 +34,7 @@ import {
 } from "./time_args.ts";
 import { levelIndex, minePhase, MiningRun } from "./template_mining.ts";
 import { templateId } from "../read/template_miner.ts";
-import { type Change, changeOf, type ClusterStats, type TemplateStats } from "./template_stats.ts";
+import { changeOf, type ClusterStats, type TemplateStats } from "./template_stats.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import {
   type CallContext,
@@ -436,25 +436,11 @@ function note(
   }
 }
 
-/** One template of the answer. */
-interface Row {
-  template_id: string;
-  template: string;
-  count: number;
-  levels: Record<string, number>;
-  first_line_no: number | null;
-  last_line_no: number | null;
-  first_file?: string;
-  last_file?: string;
-  first_time: string | null;
-  last_time: string | null;
-  example: string;
-  baseline_count?: number;
-  change?: Change;
-  rate_ratio?: number | null;
-  /** For sorting: the window's first line's place (an earlier first comes first among equals). */
-  order: number;
-}
+/**
+ * One template of the answer (its `outputSchema` entry), and for sorting its first line's place among the
+ * window's lines (an earlier first comes first among equals).
+ */
+type Row = z.infer<typeof templateSchema> & { order: number };
 
 /** What {@linkcode answer} needs of the call. */
 interface AnswerInput {

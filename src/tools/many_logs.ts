@@ -14,8 +14,7 @@
 
 import { checkCursorLog, type Cursor, cursorNames, fnv1a, makeCursor, readCursor } from "../read/cursor.ts";
 import type { ReadableLog, ResumePoint } from "../read/readable_log.ts";
-import type { StopReason } from "../read/scanner.ts";
-import type { TimeReport } from "../read/search.ts";
+import type { PageEnd } from "../read/count_levels.ts";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { isGlob, matchingLogList } from "../source/log_source.ts";
@@ -26,14 +25,7 @@ import type { ToolContext } from "./deps.ts";
 export const MAX_LOGS = 1000;
 
 /** What one log's page must say for the call to go on (a `SearchResult` or a `LevelsResult` has it). */
-export interface LogPage {
-  complete: boolean;
-  stop_reason: StopReason | null;
-  next: ResumePoint | null;
-  stuck: boolean;
-  scanned_bytes: number;
-  time?: TimeReport;
-}
+export type LogPage = PageEnd;
 
 /** One log read by the call, with its page. */
 export interface LogRun<P extends LogPage> {
