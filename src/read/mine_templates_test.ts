@@ -4,6 +4,7 @@ import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
 import { lineClock } from "./timestamp.ts";
 import { LEVELS } from "./level.ts";
+import type { ResumePoint } from "./readable_log.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "logpeek-mine-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
@@ -169,4 +170,38 @@ Deno.test("mineTemplates masks secrets before mining, and stops when asked", asy
   assert.equal(sink.got.length, 2);
   assert.equal(page.complete, false);
   assert.equal(page.stop_reason, "limit");
+});
+
+Deno.test("mineTemplates past its deadline stops inside a piece every 256 lines; the pages join to the whole", async () => {
+  const rnd = rng(99);
+  const bytes = randomLog(rnd, 1500);
+  Deno.writeFileSync(`${dir}/d.log`, bytes);
+  const want = expected(bytes, base.maxLine).map((w) => (w.cut ? w.text + CUT_MARK : w.text));
+  for (const pieceSize of [64, 1 << 20]) {
+    const got: string[] = [];
+    let resume: ResumePoint | undefined;
+    let pages = 0;
+    for (;;) {
+      using log = await openLog(roots, "d.log");
+      const sink = recorder();
+      // A clock past the deadline (the scanner's own reads still start): each page mines 256 lines, then
+      // stops at the next line.
+      const page = await mineTemplates(log, sink, {
+        ...base,
+        pieceSize,
+        deadline: 1e15,
+        clock: () => Infinity,
+        resume,
+      });
+      pages++;
+      got.push(...sink.got.map((g) => g.text));
+      if (page.complete) break;
+      assert.equal(page.stop_reason, "time_budget");
+      assert.equal(sink.got.length, 256, `piece ${pieceSize}, page ${pages}`);
+      assert.equal(page.last_line, sink.got.at(-1)!.no);
+      resume = page.next!;
+    }
+    assert.equal(pages, Math.ceil(want.length / 256));
+    assert.deepEqual(got, want, `piece ${pieceSize}`);
+  }
 });
