@@ -205,8 +205,6 @@ interface CallState {
   notes: string[];
   /** Logs whose line numbers are not known (entered by a time seek). */
   unnumbered: string[];
-  /** Bytes read by the pages before. */
-  bytes: number;
 }
 
 /**
@@ -261,7 +259,6 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
       cursor: "",
       notes: [],
       unnumbered: [],
-      bytes: 0,
     };
   }
   const span = loadSpan(state.spans.window);
@@ -319,7 +316,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
   if (stop !== null && stop.cursor !== null && stop.progress) {
     if (ctx.artifacts) {
       try {
-        const saved: CallState = { ...state, cursor: stop.cursor, bytes: state.bytes + pageBytes };
+        const saved: CallState = { ...state, cursor: stop.cursor };
         const sid = ctx.artifacts.writeState(
           "log_patterns",
           JSON.stringify({ run: run.save(), call: saved }),
@@ -373,7 +370,7 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
     if (
       typeof st !== "object" || st === null || typeof st.cursor !== "string" ||
       st.cursor !== cursor.slice(tilde + 1) || !Array.isArray(st.notes) || !Array.isArray(st.unnumbered) ||
-      typeof st.bytes !== "number" || typeof st.q !== "string" || typeof st.covered !== "object" ||
+      typeof st.q !== "string" || typeof st.covered !== "object" ||
       st.covered === null
     ) throw new TypeError("state");
     return { run, state: st };
