@@ -1,7 +1,7 @@
 /**
  * A trial of `log_patterns` and `log_search` by `template_id` as a new user and then an attacker
- * (2026-12-01). Each test reproduces one finding, end to end through the MCP client; the ones that fail
- * today are `ignore: true` with a "FAILS:" comment saying what they show.
+ * (2026-12-01). Each test reproduces one finding, end to end through the MCP client; each failed before
+ * its fix, and all run now.
  */
 import assert from "node:assert/strict";
 import { connect } from "./mcp_client.ts";
@@ -27,7 +27,7 @@ Deno.test({
   // `file`, the answer was headed with the new file's name and `complete: true`, with the first file's
   // counts. Every cursor is now bound to its call's arguments.
   name: "log_patterns: a `<state>~` cursor resumed with another file is refused (not another log's counts)",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-pcur-");
@@ -71,13 +71,13 @@ Deno.test({
 });
 
 Deno.test({
-  // FAILS: the cursor of `log_search` by `template_id` holds only how many lines were returned and the
+  // A trial found (fixed since; this test failed before the fix): the cursor of `log_search` by `template_id` holds only how many lines were returned and the
   // template's count; it is not bound to the log (device, inode, fingerprints) as log_search's and
   // log_patterns' cursors are. After the log is replaced by another file whose template has the same
   // count, the next pages go on in the new file and the last one says complete: the pages together hold
   // line numbers of two different files (README: "it never goes on silently on a different file").
   name: "log_search by template_id: a cursor used after the log was rotated says file_changed",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-tcur-");
@@ -109,12 +109,12 @@ Deno.test({
 });
 
 Deno.test({
-  // FAILS: with a baseline, a baseline line of "the same event" is counted under the window's template
+  // A trial found (fixed since; this test failed before the fix): with a baseline, a baseline line of "the same event" is counted under the window's template
   // even when it does not match the template's text (the README's template syntax: "Every line counted
   // under a template matches it"). The window's template "… user alice …" gets `baseline_count: 10`,
   // `change: same`, though every baseline line says "user bob" — a change in who fails reads as no change.
   name: "log_patterns baseline: a template's baseline_count counts only lines that match its text",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-base-");
@@ -155,11 +155,11 @@ Deno.test({
 });
 
 Deno.test({
-  // FAILS: when the window's lines fill LOGPEEK_MAX_TEMPLATES, the baseline's lines of other events fall
+  // A trial found (fixed since; this test failed before the fix): when the window's lines fill LOGPEEK_MAX_TEMPLATES, the baseline's lines of other events fall
   // in no template and are not counted anywhere the answer shows: it says "0 template(s) only there",
   // `complete: true`, and `baseline` has no `other_lines` — the events that are `gone` are not reported.
   name: "log_patterns baseline: baseline lines in no template are counted and said (LOGPEEK_MAX_TEMPLATES)",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-cap-");
@@ -187,11 +187,11 @@ Deno.test({
 });
 
 Deno.test({
-  // FAILS: a side of one line (or of lines that share one timestamp) has a span of 0 hours, taken as about
+  // A trial found (fixed since; this test failed before the fix): a side of one line (or of lines that share one timestamp) has a span of 0 hours, taken as about
   // one second, so its rate is huge: one ERROR line today against ten of the same event yesterday reads
   // "up ×54", and ten lines against one reads "down ×0.002".
   name: "log_patterns baseline: one line against ten of the same event is not `up`",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-rate-");
@@ -208,13 +208,13 @@ Deno.test({
 });
 
 Deno.test({
-  // FAILS: the miner checks its deadline (and cancellation) only between 1 MiB pieces, and mines a piece
+  // A trial found (fixed since; this test failed before the fix): the miner checks its deadline (and cancellation) only between 1 MiB pieces, and mines a piece
   // synchronously on the server's only thread: with lines that all fall in one leaf of the tree (same
   // length, same first words, no digits), one piece takes ~15 s here (each line is compared with every
   // cluster, up to LOGPEEK_MAX_TEMPLATES). With LOGPEEK_PATTERNS_MS=1000 the call took 15 s; with the
   // default 30 s, 34.5 s; a log_files sent meanwhile waited 15–21 s; a cancel took 9 s to be honoured.
   name: "log_patterns: a call ends within its budget (plus a little) on lines that all share one leaf",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-leaf-");
@@ -238,12 +238,12 @@ Deno.test({
 });
 
 Deno.test({
-  // FAILS: a baseline window's rate is its lines over the window's whole length, even where the log holds
+  // A trial found (fixed since; this test failed before the fix): a baseline window's rate is its lines over the window's whole length, even where the log holds
   // no line of that time at all (it began, or was rotated, inside the baseline window). The README's own
   // incident (baseline 10:00–10:59, window 10:59–11:05) on a log that begins at 10:30 with one heartbeat
   // every 30 s throughout: the steady heartbeat reads "up ×2.034" (58 lines over 0.983 h vs 12 over 0.1 h).
   name: "log_patterns baseline: a steady event in a log that began inside the baseline window is `same`",
-  ignore: false,
+
   ...opts,
   async fn() {
     const dir = tempDir("logpeek-trial-span-");

@@ -164,6 +164,22 @@ const RULES: Rule[] = [
     need: ["sshpass"],
     mask: (m, [k, sp, v]) => (keep(unquote(v)) ? m : `${k}${sp}${MASK}`),
   },
+  // curl -u USER:PASS, --user USER:PASS, --user=USER:PASS, -U/--proxy-user USER:PASS (a trial: a curl
+  // command line's password reached a template): the user stays, the password is masked.
+  {
+    // The value is USER:PASS, the user a name (letters, digits, `._@+-`; not a URL, which the URL rule masks).
+    re:
+      /(^|\s)(-u|-U|--user|--proxy-user)(\s+|=)("[\w.@+-]+:(?!\/\/)[^"]*"?|'[\w.@+-]+:(?!\/\/)[^']*'?|[\w.@+-]+:(?!\/\/)[^\s"']+)/g,
+    need: ["-u"],
+    mask: (m, [lead, k, sep, v]) => {
+      const q = /^["']/.test(v) ? v[0] : "";
+      const inner = unquote(v);
+      const c = inner.indexOf(":");
+      if (c < 1 || c === inner.length - 1 || keep(inner.slice(c + 1))) return m;
+      const close = q && v.length > 1 && v.endsWith(q) ? q : "";
+      return `${lead}${k}${sep}${q}${inner.slice(0, c)}:${MASK}${close}`;
+    },
+  },
   // --password PASS (a space, not `=`: that is the key=value rule's).
   {
     re: /(^|\s)(--?(?:password|passwd|pass))(\s+)("[^"]*"?|'[^']*'?|[^\s"'-][^\s"']*)/g,

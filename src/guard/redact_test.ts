@@ -605,3 +605,32 @@ Deno.test("the rules' gates never change what is masked, and mayHoldSecret is fa
   if (shared) assert.ok(clear > 10000, `${clear} of ${inputs.length} lines surely clear`);
   assert.ok(masked > 5000, `${masked} secrets: the mixed lines must hold many`);
 });
+
+Deno.test("a curl/wget-style -u USER:PASS keeps the user and masks the password; look-alikes stay (a trial)", () => {
+  const cases: [string, string, number][] = [
+    [
+      "curl -u admin:S3cretPassw0rd! https://api.example.com/x",
+      "curl -u admin:*** https://api.example.com/x",
+      1,
+    ],
+    ["curl --user 'ops:p@ss word' -X POST", "curl --user 'ops:***' -X POST", 1],
+    ["curl --user=ci:tok3n-value https://h", "curl --user=ci:*** https://h", 1],
+    ["curl -x proxy:3128 -U bob:Pr0xyPw https://h", "curl -x proxy:3128 -U bob:*** https://h", 1],
+  ];
+  for (const [line, want, count] of cases) {
+    assert.deepEqual(redactLine(line), { text: want, count }, line);
+    assert.deepEqual(redactLineUngated(line), { text: want, count }, line);
+    assert.ok(mayHoldSecret(line), line);
+  }
+  for (
+    const line of [
+      "curl -u admin https://h",
+      "sort -u file.txt | uniq",
+      "useradd -u 1001 deploy",
+      "curl --user $CREDS https://h",
+      "curl -u https://example.com/a",
+    ]
+  ) {
+    assert.deepEqual(redactLine(line), { text: line, count: 0 }, line);
+  }
+});

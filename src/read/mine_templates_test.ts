@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
+import { CHECK_LINES, CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
 import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
 import { lineClock } from "./timestamp.ts";
@@ -172,9 +172,9 @@ Deno.test("mineTemplates masks secrets before mining, and stops when asked", asy
   assert.equal(page.stop_reason, "limit");
 });
 
-Deno.test("mineTemplates past its deadline stops inside a piece every 256 lines; the pages join to the whole", async () => {
+Deno.test("mineTemplates past its deadline stops inside a piece every CHECK_LINES lines; the pages join to the whole", async () => {
   const rnd = rng(99);
-  const bytes = randomLog(rnd, 1500);
+  const bytes = randomLog(rnd, 301);
   Deno.writeFileSync(`${dir}/d.log`, bytes);
   const want = expected(bytes, base.maxLine).map((w) => (w.cut ? w.text + CUT_MARK : w.text));
   for (const pieceSize of [64, 1 << 20]) {
@@ -184,8 +184,8 @@ Deno.test("mineTemplates past its deadline stops inside a piece every 256 lines;
     for (;;) {
       using log = await openLog(roots, "d.log");
       const sink = recorder();
-      // A clock past the deadline (the scanner's own reads still start): each page mines 256 lines, then
-      // stops at the next line.
+      // A clock past the deadline (the scanner's own reads still start): each page mines CHECK_LINES lines,
+      // then stops at the next line.
       const page = await mineTemplates(log, sink, {
         ...base,
         pieceSize,
@@ -197,11 +197,11 @@ Deno.test("mineTemplates past its deadline stops inside a piece every 256 lines;
       got.push(...sink.got.map((g) => g.text));
       if (page.complete) break;
       assert.equal(page.stop_reason, "time_budget");
-      assert.equal(sink.got.length, 256, `piece ${pieceSize}, page ${pages}`);
+      assert.equal(sink.got.length, CHECK_LINES, `piece ${pieceSize}, page ${pages}`);
       assert.equal(page.last_line, sink.got.at(-1)!.no);
       resume = page.next!;
     }
-    assert.equal(pages, Math.ceil(want.length / 256));
+    assert.equal(pages, Math.ceil(want.length / CHECK_LINES));
     assert.deepEqual(got, want, `piece ${pieceSize}`);
   }
 });

@@ -868,9 +868,9 @@ export class TemplateMiner {
         bad(`clusters[${i}].h`);
       }
       if (!isCount(c.count) || c.count < 1) bad(`clusters[${i}].count`);
-      if (!isCount(c.firstLine) || !isCount(c.lastLine) || c.lastLine < c.firstLine) {
-        bad(`clusters[${i}] line numbers`);
-      }
+      // Each a line number; not ordered: one miner may mine several logs (a glob, a baseline), whose line
+      // numbers each start at 1 (a trial: every cursor past the first log was refused).
+      if (!isCount(c.firstLine) || !isCount(c.lastLine)) bad(`clusters[${i}] line numbers`);
       if (typeof c.example !== "string") bad(`clusters[${i}].example`);
       sum += c.count;
       m.#all.push({

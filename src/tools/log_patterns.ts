@@ -304,7 +304,13 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
         args.baseline_file ?? args.file,
         "baseline",
       );
-      if (stopped(basePage)) stop = { cursor: basePage.next_cursor, progress: basePage.progress };
+      if (stopped(basePage)) {
+        // The window was mined on this page and the baseline got no time at all (a trial: "mined nothing,
+        // no cursor" though the page had mined thousands of lines): the next page begins the baseline.
+        stop = !basePage.progress && windowPage !== null && run.baseline.lines + run.variants.lines === 0
+          ? { cursor: "", progress: true }
+          : { cursor: basePage.next_cursor, progress: basePage.progress };
+      }
     }
   }
   const pageBytes = [windowPage, basePage].reduce(
@@ -779,10 +785,12 @@ function renderHeader(
     }, ` +
       `${all - distinct} template(s) only there`
     : "";
-  const status = complete
-    ? "complete: every line asked for was mined."
-    : stop !== null
-    ? renderStop(stop as "time_budget", run.window.lines + run.baseline.lines, "LOGPEEK_PATTERNS_MS") +
+  const status = complete ? "complete: every line asked for was mined." : stop !== null
+    ? renderStop(
+      stop as "time_budget",
+      run.window.lines + run.baseline.lines + run.variants.lines,
+      "LOGPEEK_PATTERNS_MS",
+    ) +
       "; the counts cover only the lines mined."
     : "NOT complete: see below.";
   return `${what}${base}. ${status}`;

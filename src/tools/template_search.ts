@@ -66,7 +66,10 @@ interface Payload {
   q: string;
   skip: number;
   count: number;
-  /** FNV-1a of the logs read (name, device, inode), and their sizes summed: a rotated log is another. */
+  /**
+   * FNV-1a of the logs read (name, device, inode, first line), and their sizes summed: a rotated,
+   * replaced or rewritten log is another.
+   */
   g: string;
   sz: number;
   /** The window's instants as the first page resolved them (null: open or none). */
@@ -136,7 +139,11 @@ export async function searchByTemplate(
   let sz = 0;
   const p1 = await minePhase(ctx, first, first.window, spec, call, undefined, undefined, (log) => {
     const id = log.identity();
-    ids.push(`${log.name}\0${id.dev}:${id.ino}`);
+    // Its first line (up to 256 bytes) too: a log truncated and written again, or another file copied
+    // onto it, keeps its inode (a trial); an appended log keeps its first line.
+    const head = log.readRange(0, 256);
+    const lf = head.indexOf(10);
+    ids.push(`${log.name}\0${id.dev}:${id.ino}:${fnv1a(lf < 0 ? head : head.subarray(0, lf))}`);
     sz += id.size;
   });
   const g = fnv1a(new TextEncoder().encode(ids.join("\n")));
