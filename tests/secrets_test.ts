@@ -54,6 +54,7 @@ const SECRET_LINES: [string, string[]][] = [
   [T("exec mysql -u root -pMyS3cretDbPass -h db1 shop", "WARN"), ["MyS3cretDbPass"]],
   [T("backup.sh --user admin --password TopS3cretPw --host db"), ["TopS3cretPw"]],
   [T("sshpass -p 'SshPa55word' ssh deploy@host"), ["SshPa55word"]],
+  [T("curl -u admin:CurlS3cretPw! https://api.example.com/x"), ["CurlS3cretPw"]],
   [T("stripe webhook whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), ["MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"]],
   [
     T(
@@ -258,6 +259,23 @@ Deno.test({
     }]);
     for (const [tool, args] of views) {
       assertNoLeak(`${tool} ${JSON.stringify(args)}`, await s.call(tool, args));
+    }
+    // Templates (issue #13): every template, its example, the artifact of all of them, and every template's
+    // lines found by template_id.
+    for (const args of [{ file, limit: 1000 }, { file, limit: 1 }, { file, level: "UNKNOWN", limit: 1000 }]) {
+      const p = await s.call("log_patterns", args);
+      assertNoLeak(`log_patterns ${JSON.stringify(args)}`, p);
+      if (p.structuredContent.artifact) {
+        const a = { artifact_id: p.structuredContent.artifact.artifact_id, limit: 200 };
+        assertNoLeak(
+          `read_artifact of log_patterns ${JSON.stringify(args)}`,
+          await s.call("read_artifact", a),
+        );
+      }
+      for (const t of p.structuredContent.templates) {
+        const q = { file, template_id: t.template_id, level: args.level, limit: 1000 };
+        assertNoLeak(`log_search ${JSON.stringify(q)}`, await s.call("log_search", q));
+      }
     }
 
     // The whole tail: exact texts for a few forms, every look-alike unchanged, the count of masks.
