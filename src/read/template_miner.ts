@@ -131,22 +131,12 @@ export function maskToken(token: string, index: number): string {
   return token.replace(MASK, WILD).replaceAll("<*><*>", WILD);
 }
 
-/** A cluster: its tokens (masked text or null for `<*>`), the spaces between them, and its counts. */
-interface Cluster {
-  /**
-   * How many of `tokens` are the header's fields; -1 when members' headers differ in their field count
-   * (then `tokens` is the message alone, the header renders as `<*>`, and `seps[0]` is the whitespace
-   * before the message).
-   */
-  h: number;
-  /** Masked text per token (header fields, then the message's tokens); null where members differ. */
-  tokens: (string | null)[];
-  /** The whitespace before each token and after the last (`tokens.length + 1`); null where members differ. */
-  seps: (string | null)[];
-  count: number;
-  firstLine: number;
-  lastLine: number;
-  example: string;
+/**
+ * A cluster: what a snapshot saves of it ({@linkcode SnapshotCluster}: its header's field count, tokens
+ * — masked text, or null for `<*>` —, the spaces between them, its counts and example), and its rendered
+ * text and id, kept until a line widens it.
+ */
+interface Cluster extends SnapshotCluster {
   /** The rendered text, or null when it must be rendered again. */
   text: string | null;
   /** The id of the current text, or null when it must be computed again. */
@@ -514,9 +504,13 @@ export interface MinerSnapshot {
 
 /** One cluster in a {@linkcode MinerSnapshot}. */
 export interface SnapshotCluster {
-  /** How many of `tokens` are header fields; -1 when members' headers differ (the header is `<*>`). */
+  /**
+   * How many of `tokens` are the header's fields; -1 when members' headers differ in their field count
+   * (then `tokens` is the message alone, the header renders as `<*>`, and `seps[0]` is the whitespace
+   * before the message).
+   */
   h: number;
-  /** Masked text per token; null where members differ (`<*>`). */
+  /** Masked text per token (header fields, then the message's tokens); null where members differ (`<*>`). */
   tokens: (string | null)[];
   /** Whitespace before each token and after the last (`tokens.length + 1` entries); null where members differ. */
   seps: (string | null)[];
@@ -524,7 +518,7 @@ export interface SnapshotCluster {
   count: number;
   /** First line number (1-based). */
   firstLine: number;
-  /** Last line number (≥ firstLine). */
+  /** Last line number (1-based; may be below `firstLine` when one miner mines several logs). */
   lastLine: number;
   /** The first line's text. */
   example: string;
