@@ -26,6 +26,9 @@ export const COMPILE_FLAGS = [
   "--unstable-worker-options",
   "--allow-read",
   "--allow-write",
+  // For a ClickHouse root (issue #14): the tool worker, where every query runs, is narrowed to its
+  // HOST:PORT (to no network at all for files); the main thread speaks only stdio.
+  "--allow-net",
   `--allow-env=${ENV_NAMES.join(",")}`,
   "--allow-sys=uid",
   V8_FLAG,

@@ -25,7 +25,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { commaProblem, serverFlags } from "../src/cli/flags.ts";
+import { commaProblem, netOfRoots, serverFlags } from "../src/cli/flags.ts";
 import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src/cli/cli.ts";
 import { parseCommandLine, SEE_HELP, toArgs } from "../src/cli/command_line.ts";
 import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/confine.ts";
@@ -81,7 +81,9 @@ if (import.meta.main) {
       stateDir = null;
     }
   }
-  const roots = positionals.map((r) => resolve(cwd, r));
+  // A ClickHouse root (issue #14) stays a URL; its HOST:PORT is the server's one network permission.
+  const { net, files } = netOfRoots(positionals);
+  const roots = files.map((r) => resolve(cwd, r));
   const paths = [...roots];
   for (const r of roots) {
     try {
@@ -115,11 +117,11 @@ if (import.meta.main) {
   const child = new Deno.Command(deno, {
     args: [
       "run",
-      ...serverFlags(paths, stateDir),
+      ...serverFlags(paths, stateDir, undefined, net),
       fileURLToPath(MAIN),
       ...toArgs({
         values: stateDir === null ? values : { ...values, "state-dir": stateDir },
-        positionals: roots,
+        positionals: net.length ? positionals : roots,
       }),
     ],
     stdin: "inherit",

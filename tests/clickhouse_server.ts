@@ -100,6 +100,7 @@ export async function startClickHouse(what: string, waitMs = 30_000): Promise<Cl
   <users_config>${dir}/users.xml</users_config>
   <default_profile>default</default_profile>
   <default_database>default</default_database>
+  <timezone>UTC</timezone>
   <mark_cache_size>536870912</mark_cache_size>
 </yandex>
 `,

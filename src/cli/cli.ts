@@ -18,7 +18,7 @@ import { checkAncestors, checkBeforeServing, processTrust, withoutName } from ".
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
 import { chooseStateDir, namedStateDirProblem, prepareStateDir } from "../state/state_dir.ts";
-import { commaProblem, serverFlags } from "./flags.ts";
+import { commaProblem, netOfRoots, serverFlags } from "./flags.ts";
 import { suggestWords } from "./did_you_mean.ts";
 import { maskAndCut, MAX_ERROR_CHARS, TraceWriter, TracingTransport } from "../server/trace.ts";
 import { StdioFrameTransport } from "../server/stdio_transport.ts";
@@ -191,7 +191,15 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
       return 1;
     }
   }
-  const roots = rootArgs.map((r) => resolve(io.cwd(), r));
+  // A ClickHouse root (issue #14) is served alone, as a URL; its HOST:PORT is the entry's --allow-net.
+  try {
+    clickHouseRootOf(rootArgs, () => undefined, () => {});
+  } catch (e) {
+    io.stderr(`logpeek: config: ${e instanceof Error ? e.message : e}\n`);
+    return 1;
+  }
+  const { net, files } = netOfRoots(rootArgs);
+  const roots = files.map((r) => resolve(io.cwd(), r));
   const readPaths = [...roots];
   for (const r of roots) {
     try {
@@ -230,8 +238,9 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
     : { kind: "source", path: fileURLToPath(mainModule) };
   const out = clientConfig({
     client: v.client as ClientName,
-    roots,
+    roots: net.length ? rootArgs : roots,
     readPaths,
+    net,
     stateDir,
     launch,
     trustGids,

@@ -25,6 +25,8 @@ export interface ConfigOptions {
   roots: string[];
   /** Paths to allow reading: the roots and their real paths. */
   readPaths: string[];
+  /** `HOST:PORT` of a ClickHouse root (issue #14), for `--allow-net`; none by default. */
+  net?: string[];
   /** The state directory (absolute). */
   stateDir: string;
   /** Groups trusted not to swap folders (`--trust-gid`), passed on to the server. */
@@ -49,7 +51,7 @@ export function serverCommand(o: ConfigOptions): { command: string; args: string
   const worker = workerFolderOf(o.launch.kind, o.launch.path);
   return {
     command: o.deno,
-    args: ["run", ...serverFlags(o.readPaths, o.stateDir, worker), o.launch.path, ...tail],
+    args: ["run", ...serverFlags(o.readPaths, o.stateDir, worker, o.net ?? []), o.launch.path, ...tail],
   };
 }
 

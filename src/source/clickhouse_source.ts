@@ -252,15 +252,27 @@ class ClickHouseTable implements LogTable {
 
   async sources(file: string, scope: { deadline: number; maxBytes: number }): Promise<string[]> {
     const prefix = `${this.label}/`;
+    // Naming a log is not reading it: these queries have the call's time, not its byte budget.
+    const naming = { deadline: scope.deadline, maxBytes: 0 };
+    if (!isGlob(file) && file.startsWith(prefix)) {
+      // One name: one row of it is enough to know it exists (the engine stops at the first).
+      await this.#timeKind(naming); // the columns checked first, for a clear error
+      const one = await runQuery<{ x: number }>(
+        this.#t,
+        `SELECT 1 AS x FROM ${this.#from} WHERE ${this.#c.source} = ${
+          sqlString(file.slice(prefix.length))
+        } LIMIT 1`,
+        { seconds: secondsLeft(scope.deadline), bytes: 0 },
+      );
+      if (one.rows.length) return [file.slice(prefix.length)];
+    }
     const fresh = this.#sources && performance.now() - this.#sources.at < SOURCES_TTL_MS;
-    const names = fresh ? this.#sources!.names : (await this.#listSources(scope)).rows.map((x) => x.s);
+    const names = fresh ? this.#sources!.names : (await this.#listSources(naming)).rows.map((x) => x.s);
     const all = names.map((s) => prefix + s);
     if (isGlob(file)) {
       const match = globMatcher(file);
       const hit = all.filter(match);
       if (hit.length) return hit.map((n) => n.slice(prefix.length));
-    } else if (file.startsWith(prefix) && names.includes(file.slice(prefix.length))) {
-      return [file.slice(prefix.length)];
     }
     const near = closestNames(file, all, 5);
     throw new ToolError(
@@ -351,16 +363,27 @@ class ClickHouseTable implements LogTable {
   }
 
   /**
-   * The span of the next query after one over [from, hi] was cut: half of it (at least 0: one instant).
-   * An open span is first closed at the last row's time.
+   * Where the next page resumes after a query from `at` over `span` was cut: the same rows in half the
+   * span (at least 0: one instant). An open span is first closed at the scope's end or its last row, and
+   * an open start moved to the scope's first row.
    */
-  async #halve(scope: TableScope, tk: TimeKind, at: TablePosition, span: number | null): Promise<number> {
-    if (span !== null) return Math.floor(span / 2);
+  async #halve(
+    scope: TableScope,
+    tk: TimeKind,
+    at: TablePosition,
+    span: number | null,
+  ): Promise<TableResume> {
+    if (span !== null && at.t !== null) return { at, span: Math.floor(span / 2), last: null };
+    const range = await this.#range(scope, tk, this.#startKey(scope, tk, at));
+    if (range === null) return { at, span: 0, last: null };
+    const lo = at.t ?? range[0];
     const end = this.#endKey(scope, tk);
-    const range = await this.#range(scope, tk, at.t);
-    const lo = at.t ?? range?.[0] ?? 0;
-    const hi = end ?? range?.[1] ?? lo;
-    return Math.max(0, Math.floor((hi - lo) / 2));
+    const hi = Math.min(span !== null ? lo + span : (end ?? range[1]), range[1]);
+    return {
+      at: at.t === null ? { t: lo, h: null, d: 0 } : at,
+      span: Math.max(0, Math.floor((hi - lo) / 2)),
+      last: range[1],
+    };
   }
 
   /** The first time key of a position (its own, or the window's start). */
@@ -471,25 +494,46 @@ class ClickHouseTable implements LogTable {
     };
     let at: TablePosition = resume?.at ?? { t: null, h: null, d: 0 };
     let span = resume?.span ?? null;
-    const end = this.#endKey(scope, tk);
+    // The last time key the scope had when a span was first set: a span reaching it is left open, so
+    // rows written since are read too, and the page can end.
+    const last = resume?.last ?? null;
+    const until = this.#endKey(scope, tk);
+    const end = until === null ? last : last === null ? until : Math.min(until, last);
     let whole = 0; // queries that ran to their end on this page
+    // What a whole query over a closed span cost, per time-key unit: a next span is cut to what the budget
+    // left can pay for, so a page ends before a query the budget would cut (whose work would be lost).
+    let rate: { bytes: number; ms: number } | null = null;
+    let lastSpan = 0; // the span of the last whole query
+    const stop = (why: TablePage<T>["stop_reason"]) => {
+      page.stop_reason = why;
+      page.next = { at, span, last };
+      return page;
+    };
     for (;;) {
-      if (scope.signal?.aborted) {
-        page.stop_reason = "cancelled";
-        page.next = { at, span };
-        return page;
-      }
+      if (scope.signal?.aborted) return stop("cancelled");
       const msLeft = scope.deadline - performance.now();
       const bytesLeft = scope.maxBytes - page.scanned_bytes;
       // A query gets whole seconds: with less than one left, a page that did something stops here.
       if (whole > 0 && (msLeft < 1000 || bytesLeft <= 0)) {
-        page.stop_reason = msLeft < 1000 ? "time_budget" : "size_budget";
-        page.next = { at, span };
-        return page;
+        return stop(msLeft < 1000 ? "time_budget" : "size_budget");
+      }
+      if (whole > 0 && span !== null && rate !== null) {
+        // The next span (doubled after a whole query) if the budget left pays for it at the last query's
+        // cost per unit, else the last one, else the page ends here (the next page starts with it).
+        const r = rate;
+        const fits = (x: number) => r.bytes * (x + 1) <= bytesLeft && r.ms * (x + 1) <= msLeft * 0.8;
+        if (!fits(span)) {
+          if (fits(lastSpan)) span = lastSpan;
+          else {
+            span = lastSpan;
+            return stop(r.bytes * (span + 1) > bytesLeft ? "size_budget" : "time_budget");
+          }
+        }
       }
       const start = this.#startKey(scope, tk, at);
       let hi = span === null || start === null ? null : start + span;
       if (hi !== null && end !== null && hi >= end) hi = null;
+      const began = performance.now();
       const r = await step(at, hi, page, {
         seconds: Math.max(1, Math.floor(msLeft / 1000)),
         bytes: Math.max(1, bytesLeft),
@@ -498,21 +542,26 @@ class ClickHouseTable implements LogTable {
       if ("cut" in r) {
         page.cut_queries++;
         page.stop_reason = r.cut;
-        const half = await this.#halve(scope, tk, at, hi === null ? null : hi - (start ?? 0));
         if (whole === 0 && page.items.length === 0 && span === 0) {
           // One instant's rows do not fit in the budget: a smaller span cannot help.
           page.progress = false;
           return page;
         }
-        page.next = { at, span: half };
+        const half = await this.#halve(scope, tk, at, hi === null ? null : hi - (start ?? 0));
+        page.next = { ...half, last: half.last ?? last };
         return page;
       }
       whole++;
       page.scanned_rows += r.rows;
+      if (hi !== null && span !== null) {
+        rate = {
+          bytes: Math.max(1, r.bytes) / (span + 1),
+          ms: Math.max(1, performance.now() - began) / (span + 1),
+        };
+      }
       if (r.full) {
-        page.stop_reason = "limit";
-        page.next = { at: r.at, span };
-        return page;
+        at = r.at;
+        return stop("limit");
       }
       if (!r.whole) {
         at = r.at; // more candidates in this span
@@ -523,7 +572,10 @@ class ClickHouseTable implements LogTable {
         return page;
       }
       at = { t: hi + 1, h: null, d: 0 };
-      span = span === null ? null : Math.max(1, span * 2);
+      if (span !== null) {
+        lastSpan = span;
+        span = Math.max(1, span * 2);
+      }
     }
   }
 }

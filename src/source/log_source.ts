@@ -135,6 +135,11 @@ export interface TableResume {
    * query was cut by a budget (then halved), doubled after each whole one.
    */
   span: number | null;
+  /**
+   * The scope's last time key when a span was first set (a span reaching it is left open, so rows written
+   * since are read too); null: not known.
+   */
+  last?: number | null;
 }
 
 /** What a query over a table reads: which logs, levels and window, under which budgets. */

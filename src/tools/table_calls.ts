@@ -174,6 +174,7 @@ function readTableCursor(text: string, tool: string, q: string, key: Uint8Array)
     (r.at.t === null || Number.isSafeInteger(r.at.t)) &&
     (r.at.h === null || (typeof r.at.h === "string" && /^[0-9]{1,20}$/.test(r.at.h))) &&
     Number.isSafeInteger(r.at.d) && r.at.d >= 0 &&
+    (r.last === undefined || r.last === null || Number.isSafeInteger(r.last)) &&
     (r.span === null || (Number.isSafeInteger(r.span) && r.span >= 0));
   if (!ok) {
     throw new ToolError(

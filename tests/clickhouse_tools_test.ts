@@ -1,0 +1,455 @@
+/**
+ * The four reading tools over a ClickHouse table (issue #14), through the MCP client against a real
+ * server started here (`clickhouse_server.ts`; SKIP where it is not installed). The rows are made here, in
+ * TypeScript, and loaded with `JSONEachRow` (not through logpeek's literals): every number an answer gives
+ * is checked against these rows, counted here.
+ */
+
+import assert from "node:assert/strict";
+import { READER_PASSWORD, startClickHouse } from "./clickhouse_server.ts";
+import { type CallResult, connect } from "./mcp_client.ts";
+
+/** One row as loaded. */
+interface Row {
+  time: number; // epoch seconds
+  body: string;
+  level: string;
+  source: string;
+}
+
+/** The level each raw text folds to, written out here (not logpeek's table). */
+const FOLD: Record<string, string> = {
+  info: "INFO",
+  INFO: "INFO",
+  Information: "INFO",
+  debug: "DEBUG",
+  warning: "WARN",
+  WARN: "WARN",
+  err: "ERROR",
+  ERROR: "ERROR",
+  Critical: "FATAL",
+  "": "UNKNOWN",
+  weird: "UNKNOWN",
+  " info": "UNKNOWN",
+};
+const RAW = Object.keys(FOLD);
+
+const BASE = Date.UTC(2026, 10, 1) / 1000; // 2026-11-01T00:00:00Z
+
+/** Texts a query must not be able to escape from: quotes, backslashes, NUL, comments, braces, SQL. */
+export const FUZZ = [
+  "it's",
+  "O''Brien",
+  "back\\slash",
+  "end\\",
+  "\\'",
+  "nul\u0000byte",
+  "-- comment",
+  "/* block */",
+  "{name:String}",
+  "{{x}}",
+  "'; DROP TABLE t.canary; --",
+  '") OR 1=1 --',
+  "UNION SELECT * FROM system.tables",
+  "tab\there",
+  "caf\u00e9 \u00fcber",
+  "%_like_%",
+  "\\x41",
+  "`ident`",
+  "$1 ? :name",
+  "a'b\\'c\\\\'d",
+];
+
+function rowsOf(n: number): Row[] {
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rows: Row[] = [];
+  for (let i = 0; i < n; i++) {
+    const source = ["api", "db", "worker"][i % 3];
+    const level = RAW[Math.floor(rnd() * RAW.length)];
+    let body = `request ${i} path=/v1/items/${i % 97} took ${Math.floor(rnd() * 900)}ms`;
+    if (i % 1000 === 17) body = `checksum mismatch on block ${i}`;
+    if (i % 250 === 3) body = `login ok user=u${i} password=hunter2x${i % 10}`;
+    if (i % 500 === 7) body = `fuzz ${FUZZ[(i / 500 | 0) % FUZZ.length]} here`;
+    rows.push({ time: BASE + Math.floor(i / 7), body, level, source });
+  }
+  // Ten rows equal in every column (a retried write), and three more at the same second with another body.
+  for (let k = 0; k < 10; k++) {
+    rows.push({ time: BASE + 100, body: "twin event id=7", level: "info", source: "api" });
+  }
+  for (let k = 0; k < 3; k++) {
+    rows.push({ time: BASE + 100, body: "twin event id=8", level: "info", source: "api" });
+  }
+  return rows;
+}
+
+function iso(sec: number): string {
+  return new Date(sec * 1000).toISOString().replace("T", " ").slice(0, 19);
+}
+
+async function load(
+  ch: { query(sql: string): Promise<{ status: number; body: string }> },
+  table: string,
+  rows: Row[],
+) {
+  const ok = async (sql: string) => {
+    const r = await ch.query(sql);
+    assert.equal(r.status, 200, `${sql.slice(0, 80)}: ${r.body}`);
+  };
+  await ok(
+    `CREATE TABLE ${table} (Timestamp DateTime, Body String, SeverityText String, ServiceName String) ` +
+      "ENGINE = MergeTree ORDER BY (ServiceName, Timestamp)",
+  );
+  for (let i = 0; i < rows.length; i += 50_000) {
+    await ok(
+      `INSERT INTO ${table} FORMAT JSONEachRow\n` +
+        rows.slice(i, i + 50_000).map((r) =>
+          JSON.stringify({
+            Timestamp: iso(r.time),
+            Body: r.body,
+            SeverityText: r.level,
+            ServiceName: r.source,
+          })
+        ).join("\n"),
+    );
+  }
+}
+
+function text(r: CallResult): string {
+  return r.content.map((c) => c.text).join("\n");
+}
+
+/** The body of a returned line `TIME LEVEL BODY` (level `-` when empty; the raw level has no spaces here but ' info'). */
+function bodyOf(line: string, raw: string): string {
+  const head = line.indexOf(" ");
+  const rest = line.slice(head + 1);
+  const lvl = raw === "" ? "-" : raw;
+  assert.ok(rest.startsWith(lvl + " "), `${line} has level ${lvl}`);
+  return rest.slice(lvl.length + 1);
+}
+
+/** Follows next_cursor to the end; returns every match and the pages' answers. */
+async function allPages(
+  call: (args: Record<string, unknown>) => Promise<CallResult>,
+  args: Record<string, unknown>,
+  maxPages = 500,
+): Promise<
+  { matches: { text: string; level: string; file?: string; line_no: null }[]; pages: CallResult[] }
+> {
+  const pages: CallResult[] = [];
+  const matches = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < maxPages; i++) {
+    const r = await call(cursor ? { ...args, cursor } : args);
+    assert.ok(!r.isError, text(r));
+    pages.push(r);
+    matches.push(...r.structuredContent.matches);
+    cursor = r.structuredContent.next_cursor ?? undefined;
+    if (!cursor) return { matches, pages };
+  }
+  throw new Error(`no end after ${maxPages} pages`);
+}
+
+Deno.test("the tools over a ClickHouse table answer as over files, each number checked against the rows", async (t) => {
+  await using ch = await startClickHouse("the ClickHouse backend's contract tests (issue #14)");
+  if (!ch) return;
+  const port = new URL(ch.url).port;
+  assert.equal((await ch.query("CREATE DATABASE t")).status, 200);
+  const rows = rowsOf(30_000);
+  await load(ch, "t.gen", rows);
+  await load(ch, "t.canary", [{ time: BASE, body: "canary", level: "info", source: "x" }]);
+  const tablesBefore =
+    (await ch.query("SELECT database, name FROM system.tables ORDER BY database, name")).body;
+  const root = `clickhouse://127.0.0.1:${port}/t.gen`;
+  // Every match in structuredContent (a long answer is otherwise spilled to an artifact).
+  await using s = await connect([root], { LOGPEEK_INLINE_CHARS: "100000000" });
+  const sources = ["api", "db", "worker"];
+
+  await t.step("log_files: each source a log, its rows and its last time", async () => {
+    const r = await s.call("log_files", {});
+    assert.ok(!r.isError, text(r));
+    const files = r.structuredContent.files;
+    assert.deepEqual(files.map((f: { file: string }) => f.file), sources.map((x) => `gen/${x}`));
+    for (const f of files) {
+      const mine = rows.filter((x) => `gen/${x.source}` === f.file);
+      assert.equal(f.rows, mine.length, f.file);
+      assert.equal(f.size_bytes, null);
+      assert.equal(f.modified, new Date(Math.max(...mine.map((x) => x.time)) * 1000).toISOString());
+    }
+    assert.equal(r.structuredContent.complete, true);
+  });
+
+  await t.step("log_levels: the stored level texts folded, per log and over a glob", async () => {
+    for (const file of ["gen/db", "gen/*"]) {
+      const r = await s.call("log_levels", { file });
+      assert.ok(!r.isError, text(r));
+      const mine = rows.filter((x) => file === "gen/*" || `gen/${x.source}` === file);
+      const want: Record<string, number> = {};
+      for (const x of mine) want[FOLD[x.level]] = (want[FOLD[x.level]] ?? 0) + 1;
+      for (const [level, n] of Object.entries(r.structuredContent.counts)) {
+        assert.equal(n, want[level] ?? 0, `${file} ${level}`);
+      }
+      assert.equal(r.structuredContent.total_lines, mine.length);
+      assert.equal(r.structuredContent.complete, true);
+      assert.equal(r.structuredContent.last_line, null);
+    }
+  });
+
+  await t.step("log_levels in a window: since inclusive, until exclusive", async () => {
+    const since = BASE + 1000, until = BASE + 2000;
+    const r = await s.call("log_levels", {
+      file: "gen/api",
+      since: new Date(since * 1000).toISOString(),
+      until: new Date(until * 1000).toISOString(),
+    });
+    const mine = rows.filter((x) => x.source === "api" && x.time >= since && x.time < until);
+    assert.equal(r.structuredContent.total_lines, mine.length);
+  });
+
+  await t.step("log_tail: the last rows by time, oldest first, line_no null", async () => {
+    const r = await s.call("log_tail", { file: "gen/worker", lines: 8 });
+    assert.ok(!r.isError, text(r));
+    const lines = r.structuredContent.lines;
+    assert.equal(lines.length, 8);
+    const mine = rows.filter((x) => x.source === "worker").sort((a, b) => a.time - b.time);
+    const last = mine.slice(-8);
+    // Times equal the last eight times; rows after the first of them are all there.
+    const times = lines.map((l: { text: string }) => Date.parse(l.text.split(" ")[0]) / 1000);
+    assert.deepEqual(times, last.map((x) => x.time));
+    for (const l of lines) assert.equal(l.line_no, null);
+    const bodies = lines.map((l: { text: string }) => l.text.slice(l.text.indexOf(" ", 21) + 1));
+    for (const x of mine.filter((x) => x.time > last[0].time)) {
+      assert.ok(
+        bodies.some((b: string) => b.endsWith(x.body.replace(/password=\S+/, "password=***"))),
+        x.body,
+      );
+    }
+    assert.match(text(r), /a table has no line numbers/);
+  });
+
+  await t.step("log_search: a rare text over a glob, complete, each match a row", async () => {
+    const r = await s.call("log_search", { file: "gen/*", text: "checksum mismatch", limit: 1000 });
+    assert.ok(!r.isError, text(r));
+    const want = rows.filter((x) => x.body.includes("checksum mismatch"));
+    assert.equal(r.structuredContent.matches.length, want.length);
+    assert.equal(r.structuredContent.complete, true);
+    assert.equal(r.structuredContent.stop_reason, null);
+    const got = r.structuredContent.matches.map((m: { text: string; file: string }) => `${m.file} ${m.text}`)
+      .sort();
+    const exp = want.map((x) =>
+      `gen/${x.source} ${new Date(x.time * 1000).toISOString().replace(".000", "")} ${
+        x.level === "" ? "-" : x.level
+      } ${x.body}`
+    ).sort();
+    assert.deepEqual(got, exp);
+  });
+
+  await t.step("log_search pages: no row lost or repeated, equal rows and equal times included", async () => {
+    for (
+      const [args, pred] of [
+        [
+          { file: "gen/api", text: "twin event" },
+          (x: Row) => x.source === "api" && x.body.includes("twin event"),
+        ],
+        [{ file: "gen/*", text: "path=/v1/items/5 " }, (x: Row) => x.body.includes("path=/v1/items/5 ")],
+        [
+          { file: "gen/*", text: "REQUEST 12", ignore_case: true },
+          (x: Row) => x.body.toLowerCase().includes("request 12"),
+        ],
+        [
+          { file: "gen/db", text: "took [0-9]+0ms", regex: true },
+          (x: Row) => x.source === "db" && /took [0-9]+0ms/.test(x.body),
+        ],
+      ] as const
+    ) {
+      const want = rows.filter(pred);
+      for (const limit of args.text === "twin event" ? [1, 3, 5000] : [7, 97]) {
+        const { matches, pages } = await allPages((a) => s.call("log_search", a), { ...args, limit });
+        assert.equal(matches.length, want.length, `${JSON.stringify(args)} limit ${limit}`);
+        const got = matches.map((m) => m.text.replace(/^\S+ /, "")).sort();
+        const exp = want.map((x) => `${x.level === "" ? "-" : x.level} ${x.body}`).sort();
+        assert.deepEqual(got, exp);
+        // In time order across pages.
+        const times = matches.map((m) => Date.parse(m.text.split(" ")[0]));
+        assert.ok(times.every((v, i) => i === 0 || v >= times[i - 1]));
+        for (const p of pages.slice(0, -1)) {
+          assert.equal(p.structuredContent.complete, false);
+          assert.equal(p.structuredContent.stop_reason, "limit");
+        }
+        assert.equal(pages.at(-1)!.structuredContent.complete, true);
+      }
+    }
+  });
+
+  await t.step("log_search with level and a window", async () => {
+    const since = BASE + 500, until = BASE + 3500;
+    const r = await s.call("log_search", {
+      file: "gen/*",
+      text: "request",
+      level: "WARN",
+      since: new Date(since * 1000).toISOString(),
+      until: new Date(until * 1000).toISOString(),
+      limit: 5000,
+    });
+    assert.ok(!r.isError, text(r));
+    const want = rows.filter((x) =>
+      x.body.includes("request") && FOLD[x.level] === "WARN" && x.time >= since && x.time < until
+    );
+    assert.equal(r.structuredContent.matches.length, want.length);
+    assert.ok(r.structuredContent.matches.every((m: { level: string }) => m.level === "WARN"));
+    assert.equal(
+      r.structuredContent.window.since,
+      new Date(since * 1000).toISOString().replace(".000Z", "Z"),
+    );
+    for (const level of ["UNKNOWN", "FATAL"]) {
+      const u = await s.call("log_search", { file: "gen/*", text: "request 2", level, limit: 5000 });
+      assert.equal(
+        u.structuredContent.matches.length,
+        rows.filter((x) => x.body.includes("request 2") && FOLD[x.level] === level).length,
+        level,
+      );
+    }
+  });
+
+  await t.step("secrets: masked in every answer; a search for one finds nothing and says why", async () => {
+    const tail = await s.call("log_search", { file: "gen/*", text: "login ok", limit: 5 });
+    for (const m of tail.structuredContent.matches) assert.match(m.text, /password=\*\*\*$/);
+    assert.doesNotMatch(text(tail), /hunter2x/);
+    const r = await s.call("log_search", { file: "gen/*", text: "hunter2x3", limit: 50 });
+    assert.equal(r.structuredContent.matches.length, 0);
+    assert.match(text(r), /matched only inside a masked secret/);
+    assert.equal(r.structuredContent.complete, true);
+  });
+
+  await t.step(
+    "fuzz: quotes, backslashes, NUL, comments, braces and SQL find exactly their rows",
+    async () => {
+      for (const f of FUZZ) {
+        for (const ignore_case of [false, true]) {
+          const r = await s.call("log_search", { file: "gen/*", text: f, limit: 5000, ignore_case });
+          assert.ok(!r.isError, `${JSON.stringify(f)}: ${text(r)}`);
+          const want = rows.filter((x) =>
+            ignore_case ? x.body.toLowerCase().includes(f.toLowerCase()) : x.body.includes(f)
+          ).length;
+          assert.equal(r.structuredContent.matches.length, want, JSON.stringify(f));
+        }
+        // As a pattern, each character escaped for RE2.
+        const re = f.replace(/[\\^$.*+?()[\]{}|\/-]/g, "\\$&").replace(/\u0000/g, "\\x00");
+        const r = await s.call("log_search", { file: "gen/*", text: re, regex: true, limit: 5000 });
+        assert.ok(!r.isError, `${JSON.stringify(re)}: ${text(r)}`);
+        assert.equal(r.structuredContent.matches.length, rows.filter((x) => x.body.includes(f)).length, re);
+      }
+      const canary = await ch.query("SELECT count() FROM t.canary");
+      assert.equal(canary.body.trim(), "1");
+      assert.equal(
+        (await ch.query("SELECT database, name FROM system.tables ORDER BY database, name")).body,
+        tablesBefore,
+      );
+    },
+  );
+
+  await t.step("a cursor of other arguments or another tool is refused", async () => {
+    const r = await s.call("log_search", { file: "gen/*", text: "request", limit: 2 });
+    const cursor = r.structuredContent.next_cursor;
+    const other = await s.call("log_search", { file: "gen/*", text: "requesT", limit: 2, cursor });
+    assert.equal(other.isError, true);
+    assert.match(text(other), /^invalid_cursor/);
+    const tool = await s.call("log_levels", { file: "gen/*", cursor });
+    assert.match(text(tool), /^invalid_cursor/);
+  });
+
+  await t.step("what a table does not answer is said, as invalid_argument", async () => {
+    for (
+      const [tool, args] of [
+        ["log_search", { file: "gen/api", text: "x", context: 2 }],
+        ["log_patterns", { file: "gen/api" }],
+        ["log_tail", { file: "gen/*" }],
+      ] as const
+    ) {
+      const r = await s.call(tool, args);
+      assert.equal(r.isError, true, tool);
+      assert.match(text(r), /^invalid_argument/);
+    }
+    const nf = await s.call("log_search", { file: "gen/apj", text: "x" });
+    assert.match(text(nf), /^not_found: .*closest: gen\/api/);
+  });
+});
+
+Deno.test("over a ClickHouse table a byte budget cuts a search; its cursor finishes it exactly", async () => {
+  await using ch = await startClickHouse("the ClickHouse byte budget (issue #14)");
+  if (!ch) return;
+  const port = new URL(ch.url).port;
+  assert.equal((await ch.query("CREATE DATABASE t")).status, 200);
+  const rows = rowsOf(600_000);
+  await load(ch, "t.gen", rows);
+  await using s = await connect([`clickhouse://127.0.0.1:${port}/t.gen`], {
+    LOGPEEK_SEARCH_BYTES: "4000000",
+    LOGPEEK_INLINE_CHARS: "100000000",
+  });
+  const want = rows.filter((x) => x.source === "db" && x.body.includes("took 1"));
+  const { matches, pages } = await allPages((a) => s.call("log_search", a), {
+    file: "gen/db",
+    text: "took 1",
+    limit: 5000,
+  });
+  const first = pages[0].structuredContent;
+  assert.equal(first.complete, false);
+  assert.equal(first.stop_reason, "size_budget");
+  assert.match(text(pages[0]), /cut by ClickHouse at the byte budget/);
+  assert.ok(pages.length > 2, `${pages.length} pages`);
+  assert.ok(
+    pages.every((p) => p.structuredContent.scanned_bytes <= 4_000_000 * 1.5),
+    "each page near its budget",
+  );
+  assert.equal(pages.at(-1)!.structuredContent.complete, true);
+  assert.equal(matches.length, want.length);
+  assert.deepEqual(
+    matches.map((m) => m.text).sort(),
+    want.map((x) =>
+      `${new Date(x.time * 1000).toISOString().replace(".000", "")} ${x.level || "-"} ${x.body}`
+    ).sort(),
+  );
+});
+
+Deno.test("over ClickHouse, errors are explained and never show the password", async () => {
+  await using ch = await startClickHouse("the ClickHouse errors (issue #14)");
+  if (!ch) return;
+  const port = new URL(ch.url).port;
+  assert.equal((await ch.query("CREATE DATABASE t")).status, 200);
+  await load(ch, "t.gen", rowsOf(100));
+  const cases: [string, Record<string, string>, RegExp][] = [
+    [`clickhouse://127.0.0.1:${port}/t.gen`, {
+      LOGPEEK_CLICKHOUSE_USER: "reader",
+      LOGPEEK_CLICKHOUSE_PASSWORD: "wrong-pw-1",
+    }, /^permission_denied: ClickHouse .* refused the user 'reader'/],
+    [`clickhouse://127.0.0.1:${port}/t.nope`, {}, /^not_found: .*no table t\.nope/],
+    [
+      `clickhouse://127.0.0.1:${port}/t.gen`,
+      { LOGPEEK_CLICKHOUSE_COLUMNS: "body=Message" },
+      /^source_error: the table t\.gen has no column Message \(body\)/,
+    ],
+    [
+      `clickhouse://127.0.0.1:1/t.gen`,
+      {},
+      /^source_unreachable: the ClickHouse server at 127\.0\.0\.1:1 did not answer/,
+    ],
+  ];
+  for (const [root, env, re] of cases) {
+    await using s = await connect([root], env);
+    for (const [tool, args] of [["log_files", {}], ["log_search", { file: "gen/api", text: "x" }]] as const) {
+      const r = await s.call(tool, args);
+      assert.equal(r.isError, true, `${root} ${tool}`);
+      assert.match(text(r), re);
+      assert.doesNotMatch(text(r), /internal_error/);
+    }
+  }
+  // The right password works, and is in no answer, stderr or trace.
+  await using s = await connect([`clickhouse://reader@127.0.0.1:${port}/t.gen`], {
+    LOGPEEK_CLICKHOUSE_PASSWORD: READER_PASSWORD,
+  });
+  const r = await s.call("log_levels", { file: "gen/*" });
+  assert.ok(!r.isError, text(r));
+  assert.equal(r.structuredContent.total_lines, 113); // 100, and 13 rows at one second
+  const trace = Deno.readTextFileSync(`${s.stateDir}/traces/calls.jsonl`);
+  for (const where of [trace, s.stderr(), text(r)]) assert.ok(!where.includes(READER_PASSWORD));
+});
