@@ -119,15 +119,6 @@ function text(r: CallResult): string {
   return r.content.map((c) => c.text).join("\n");
 }
 
-/** The body of a returned line `TIME LEVEL BODY` (level `-` when empty; the raw level has no spaces here but ' info'). */
-function bodyOf(line: string, raw: string): string {
-  const head = line.indexOf(" ");
-  const rest = line.slice(head + 1);
-  const lvl = raw === "" ? "-" : raw;
-  assert.ok(rest.startsWith(lvl + " "), `${line} has level ${lvl}`);
-  return rest.slice(lvl.length + 1);
-}
-
 /** Follows next_cursor to the end; returns every match and the pages' answers. */
 async function allPages(
   call: (args: Record<string, unknown>) => Promise<CallResult>,
@@ -334,7 +325,7 @@ Deno.test("the tools over a ClickHouse table answer as over files, each number c
           assert.equal(r.structuredContent.matches.length, want, JSON.stringify(f));
         }
         // As a pattern, each character escaped for RE2.
-        const re = f.replace(/[\\^$.*+?()[\]{}|\/-]/g, "\\$&").replace(/\u0000/g, "\\x00");
+        const re = f.replace(/[\\^$.*+?()[\]{}|\/-]/g, "\\$&").replaceAll("\u0000", "\\x00");
         const r = await s.call("log_search", { file: "gen/*", text: re, regex: true, limit: 5000 });
         assert.ok(!r.isError, `${JSON.stringify(re)}: ${text(r)}`);
         assert.equal(r.structuredContent.matches.length, rows.filter((x) => x.body.includes(f)).length, re);
