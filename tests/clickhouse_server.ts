@@ -12,6 +12,9 @@
 import { join } from "node:path";
 import { tempDir } from "./fixtures.ts";
 
+/** The password of the user `reader` every test server has (besides `default`, without one). */
+export const READER_PASSWORD = "rd-9f2K-pw";
+
 /** A running server. */
 export interface ClickHouse extends AsyncDisposable {
   /** Its HTTP interface, `http://127.0.0.1:PORT`. */
@@ -106,7 +109,7 @@ export async function startClickHouse(what: string, waitMs = 30_000): Promise<Cl
     `<?xml version="1.0"?>
 <yandex>
   <profiles><default></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
+  <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default><reader><password>${READER_PASSWORD}</password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></reader></users>
   <quotas><default></default></quotas>
 </yandex>
 `,

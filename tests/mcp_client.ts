@@ -11,7 +11,8 @@ import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { serverFlags } from "../src/cli/flags.ts";
+import { netOfRoots, serverFlags } from "../src/cli/flags.ts";
+import { isClickHouseRoot } from "../src/source/clickhouse_target.ts";
 import { tempDir } from "./fixtures.ts";
 import { LineStdioTransport } from "./line_transport.ts";
 
@@ -55,11 +56,13 @@ export async function connect(
   extraRead: string[] = [],
   opts: { stateDir?: string; args?: string[]; noWrite?: boolean; broadRead?: boolean; lines?: boolean } = {},
 ): Promise<Session> {
-  const abs = roots.map((r) => resolve(r));
+  // A ClickHouse root (issue #14) stays as given; its HOST:PORT is the one network permission.
+  const abs = roots.map((r) => (isClickHouseRoot(r) ? r : resolve(r)));
+  const { net, files } = netOfRoots(abs);
   const stateDir = opts.stateDir ?? tempDir("logpeek-state-");
   const args = [
     "run",
-    ...serverFlags([...abs, ...extraRead], stateDir)
+    ...serverFlags([...files, ...extraRead], stateDir, undefined, net)
       .filter((f) => !(opts.noWrite && f.startsWith("--allow-write")))
       .map((f) => (opts.broadRead && f.startsWith("--allow-read") ? "--allow-read" : f)),
     ...(opts.broadRead ? ["--unstable-worker-options"] : []),

@@ -13,6 +13,7 @@ import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from 
 import { ArtifactStore } from "../state/artifacts.ts";
 import { readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
+import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse_target.ts";
 import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
@@ -311,7 +312,9 @@ export async function main(
     const stderr = (line: string) => io.stderr(line + "\n");
     const limits = readLimits(io.env, stderr);
     const trustGids = parseTrustGids(v["trust-gid"]) as number[];
-    const roots = openRoots(parsed.positionals, io.cwd());
+    // A ClickHouse root (issue #14) is served alone: its tools ask the table, not files.
+    const clickhouse = clickHouseRootOf(parsed.positionals, io.env, stderr);
+    const roots = clickhouse ? [] : openRoots(parsed.positionals, io.cwd());
     // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
     // used only turns spilling and tracing off.
     // A named one that is a file, or whose parent folder does not exist (mistyped), is refused (exit 1).
@@ -403,6 +406,7 @@ export async function main(
       );
       const worker = await startToolWorker(workerUrl, {
         roots,
+        clickhouse,
         limits,
         stateDir: artifacts ? stateDir : null,
         artifactsOff,
@@ -414,7 +418,16 @@ export async function main(
     } else {
       // Tools run on this thread: a pattern's costly lines are tested in a worker started from here.
       const patterns = new PatternOffload();
-      dispatch = localDispatch({ roots, limits, stderr, artifacts, artifactsOff, redact, patterns });
+      dispatch = localDispatch({
+        roots,
+        clickhouse,
+        limits,
+        stderr,
+        artifacts,
+        artifactsOff,
+        redact,
+        patterns,
+      });
       closeWorker = () => patterns.close();
     }
     const server = createServer({ limits, dispatch });
@@ -431,7 +444,9 @@ export async function main(
     server.server.onclose = () => closeWorker?.();
     await server.connect(transport);
     stderr(
-      `logpeek ${VERSION}: serving ${roots.map((r) => r.path).join(", ")} over stdio; ` +
+      `logpeek ${VERSION}: serving ${
+        clickhouse ? clickhouse.shown : roots.map((r) => r.path).join(", ")
+      } over stdio; ` +
         (artifacts ? `state in ${stateDir}` : "no state directory"),
     );
     return null;
@@ -442,5 +457,50 @@ export async function main(
     }
     io.stderr(`logpeek: cannot start: ${e instanceof Error ? e.stack : e}\n`);
     return 1;
+  }
+}
+
+/**
+ * The ClickHouse root of a command line, when it has one (issue #14), read with its variables.
+ *
+ * @param args The ROOT arguments.
+ * @param env Looks a variable up; may throw `Deno.errors.NotCapable` (then the variable counts as unset,
+ *   and stderr names it).
+ * @param stderr Receives one line naming variables that could not be read.
+ * @returns The target, or undefined when no root is a ClickHouse URL.
+ * @throws {RootError} when a ClickHouse root is given with other roots, or is malformed (the message says
+ *   how; a password in it is never repeated).
+ */
+export function clickHouseRootOf(
+  args: readonly string[],
+  env: (name: string) => string | undefined,
+  stderr: (line: string) => void,
+): ClickHouseTarget | undefined {
+  const ch = args.filter(isClickHouseRoot);
+  if (ch.length === 0) return undefined;
+  if (args.length > 1) {
+    throw new RootError(
+      "a ClickHouse root is served alone (its tools ask the table, not files): start one logpeek for the " +
+        "table and another for the files or other tables",
+    );
+  }
+  const denied: string[] = [];
+  const read = (name: string) => {
+    try {
+      return env(name);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotCapable)) throw e;
+      denied.push(name);
+      return undefined;
+    }
+  };
+  try {
+    const target = parseClickHouseRoot(ch[0], read);
+    if (denied.length) {
+      stderr(`logpeek: cannot read ${denied.join(", ")} (add them to --allow-env): taken as unset`);
+    }
+    return target;
+  } catch (e) {
+    throw new RootError(`root: ${e instanceof Error ? e.message : e}`);
   }
 }

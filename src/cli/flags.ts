@@ -1,8 +1,9 @@
 /**
  * The Deno permission flags logpeek runs with: read access to the roots (and their real paths, since
  * Deno checks an opened file's resolved path) and to the state directory, write access to the state
- * directory only, the environment variables it reads, its own user id (`--allow-sys=uid`: whose folders
- * are safe from swaps, `confine.ts`), and nothing else: no net, run, ffi or other sys access. And the
+ * directory only, network access to the `HOST:PORT` of a ClickHouse root only, the environment variables
+ * it reads, its own user id (`--allow-sys=uid`: whose folders
+ * are safe from swaps, `confine.ts`), and nothing else: no other net, no run, ffi or other sys access. And the
  * V8 flags that keep resident memory flat under many calls ({@linkcode V8_FLAGS}).
  *
  * @module
@@ -10,6 +11,7 @@
 
 import { ENV_NAMES } from "../core/config.ts";
 import { patternWorkerFolder } from "../read/pattern_offload.ts";
+import { isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse_target.ts";
 
 /**
  * The V8 flags logpeek runs with (issue #10, item 16: resident memory grew from 98 to 258 MB over 12,000
@@ -59,6 +61,8 @@ export function commaProblem(paths: readonly string[]): string | null {
  * @param worker The folder the pattern worker's module is read from: by default this program's
  *   ({@linkcode patternWorkerFolder}); for another program, its own (a bundle's folder, or a checkout's
  *   `src/read`; {@linkcode workerFolderOf}); null: none.
+ * @param net `HOST:PORT` of each ClickHouse root (issue #14; {@linkcode netOfRoots}): network access to
+ *   those only (`--allow-net=HOST:PORT`); none by default.
  * @returns Flags to put before the script name: the permissions, then {@linkcode V8_FLAG}.
  * @throws {RangeError} when a path has a comma ({@linkcode commaProblem}): callers check first.
  * @example
@@ -73,6 +77,7 @@ export function serverFlags(
   readPaths: string[],
   stateDir: string | null,
   worker: string | null = patternWorkerFolder(),
+  net: readonly string[] = [],
 ): string[] {
   const read = [
     ...new Set([
@@ -87,6 +92,7 @@ export function serverFlags(
     "--no-prompt",
     `--allow-read=${read.join(",")}`,
     ...(stateDir === null ? [] : [`--allow-write=${stateDir}`]),
+    ...(net.length ? [`--allow-net=${net.join(",")}`] : []),
     `--allow-env=${ENV_NAMES.join(",")}`,
     "--allow-sys=uid",
     V8_FLAG,
@@ -105,4 +111,27 @@ export function serverFlags(
 export function workerFolderOf(kind: "bundle" | "source", path: string): string {
   const dir = path.replace(/\/[^/]*$/, "") || "/";
   return kind === "bundle" ? dir : `${dir === "/" ? "" : dir}/src/read`;
+}
+
+/**
+ * The `HOST:PORT` each ClickHouse root of a command line needs (`--allow-net`), and the other roots.
+ *
+ * @param roots The ROOT arguments.
+ * @returns `net`: one `HOST:PORT` per ClickHouse root (a malformed one is left out: the server says what is
+ *   wrong with it at start); `files`: the roots that are paths.
+ */
+export function netOfRoots(roots: readonly string[]): { net: string[]; files: string[] } {
+  const net: string[] = [];
+  const files: string[] = [];
+  for (const r of roots) {
+    if (!isClickHouseRoot(r)) files.push(r);
+    else {
+      try {
+        net.push(parseClickHouseRoot(r, () => undefined).netPermission);
+      } catch {
+        // logpeek itself refuses it, saying why
+      }
+    }
+  }
+  return { net: [...new Set(net)], files };
 }

@@ -92,11 +92,22 @@ const VARS: [Exclude<keyof Limits, "tz">, string, number][] = [
 /** The variables that choose the state directory (see `state_dir.ts`). */
 export const STATE_ENV_NAMES: readonly string[] = ["LOGPEEK_STATE_DIR", "XDG_STATE_HOME", "HOME"];
 
+/**
+ * The variables of a ClickHouse root (issue #14; `source/clickhouse_target.ts`): the user, the password
+ * (only ever from here), and the column names.
+ */
+export const CLICKHOUSE_ENV_NAMES: readonly string[] = [
+  "LOGPEEK_CLICKHOUSE_USER",
+  "LOGPEEK_CLICKHOUSE_PASSWORD",
+  "LOGPEEK_CLICKHOUSE_COLUMNS",
+];
+
 /** The names of the environment variables logpeek reads, for `--allow-env=…`. */
 export const ENV_NAMES: readonly string[] = [
   ...VARS.map(([, name]) => name),
   "LOGPEEK_TZ",
   ...STATE_ENV_NAMES,
+  ...CLICKHOUSE_ENV_NAMES,
 ];
 
 /**

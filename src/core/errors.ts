@@ -32,7 +32,11 @@
  * - `no_timestamps`: a time window was asked of logs in which no line's timestamp could be read, so no
  *   line could be placed in it (issue #12: never an empty "complete" answer);
  * - `invalid_argument`: arguments that cannot go together, or a needed one missing (`log_search` takes
- *   `text` or `template_id`, issue #13).
+ *   `text` or `template_id`, issue #13), or a call a ClickHouse root does not answer (issue #14);
+ * - `source_unreachable`: the ClickHouse server of a root did not answer (refused, no route, a name that
+ *   does not resolve, no answer in time): check that it runs and the root's host and port;
+ * - `source_error`: the ClickHouse server answered with an error other than those above (a missing
+ *   column, a wrong type, a setting it refuses); the message names what to check.
  */
 export type ToolErrorKind =
   | "not_found"
@@ -52,7 +56,9 @@ export type ToolErrorKind =
   | "invalid_pattern"
   | "invalid_time"
   | "no_timestamps"
-  | "invalid_argument";
+  | "invalid_argument"
+  | "source_unreachable"
+  | "source_error";
 
 /**
  * An expected failure of a tool call. Tool handlers throw it; the outcome wrapper turns it into an

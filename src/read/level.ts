@@ -71,6 +71,35 @@ const WORDS: Record<string, number> = {
   failure: F,
 };
 
+/**
+ * The level of a level name as a log table stores it (a ClickHouse `SeverityText`, issue #14), folded as
+ * the words of a line's header are: `warning`/`WRN` → WARN, `err`/`SEVERE` → ERROR, `CRITICAL` → FATAL, …
+ * Only ASCII letters are folded to lower case (ClickHouse's `lower` does the same on the server, so a
+ * query can select a level's names exactly); anything else, spaces around a word included, is UNKNOWN.
+ *
+ * @param name The stored text.
+ * @returns A code: an index into {@linkcode LEVELS}.
+ * @example
+ * ```ts
+ * import { LEVELS, levelOfName } from "./level.ts";
+ * console.assert(LEVELS[levelOfName("Warning")] === "WARN" && LEVELS[levelOfName("weird")] === "UNKNOWN");
+ * ```
+ */
+export function levelOfName(name: string): number {
+  const lower = name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return Object.hasOwn(WORDS, lower) ? WORDS[lower] : UNKNOWN;
+}
+
+/**
+ * The lower-case level words that fold to each level ({@linkcode levelOfName}), by level code; UNKNOWN's
+ * list is empty (it is every other name).
+ */
+export function levelNames(): string[][] {
+  const out: string[][] = LEVELS.map(() => []);
+  for (const [w, code] of Object.entries(WORDS)) out[code].push(w);
+  return out;
+}
+
 /** A small int hash of lower-cased ASCII letters buf[a, b); stays a V8 small integer (no allocation). */
 function hashWord(buf: Uint8Array, a: number, b: number): number {
   let h = b - a;

@@ -10,6 +10,8 @@ import { dirname } from "node:path";
 import { guarded, type ToolResult } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
 import { localSource } from "../source/local_source.ts";
+import { clickHouseSource } from "../source/clickhouse_source.ts";
+import type { ClickHouseTarget } from "../source/clickhouse_target.ts";
 import type { Root } from "../source/roots.ts";
 import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
 import { logFiles } from "../tools/log_files.ts";
@@ -40,15 +42,20 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
  * worker too, which may read and write the state directory — from the state directory the artifact
  * store lives in (`<state>/artifacts`), or made for this process when there is none.
  *
- * @param given Where and how the tools run: the roots (served as a local log source), limits, artifacts.
+ * @param given Where and how the tools run: the roots (served as a local log source) or a ClickHouse
+ *   root (issue #14), limits, artifacts.
  */
 export function localDispatch(
-  given: Omit<ToolContext, "cursorKey" | "source"> & { roots: Root[]; cursorKey?: Uint8Array },
+  given: Omit<ToolContext, "cursorKey" | "source"> & {
+    roots: Root[];
+    clickhouse?: ClickHouseTarget;
+    cursorKey?: Uint8Array;
+  },
 ): Dispatch {
-  const { roots, ...rest } = given;
+  const { roots, clickhouse, ...rest } = given;
   const ctx: ToolContext = {
     ...rest,
-    source: localSource(roots),
+    source: clickhouse ? clickHouseSource(clickhouse) : localSource(roots),
     cursorKey: given.cursorKey ??
       cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key,
   };

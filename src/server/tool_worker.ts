@@ -20,11 +20,14 @@ import type { Limits } from "../core/config.ts";
 import { localDispatch } from "./handlers.ts";
 import type { OffloadOutcome, PatternTester } from "../read/pattern_offload.ts";
 import type { Root } from "../source/roots.ts";
+import type { ClickHouseTarget } from "../source/clickhouse_target.ts";
 import type { Dispatch } from "../tools/deps.ts";
 
 /** What the worker is started with (plain data: it crosses `postMessage`). */
 export interface WorkerInit {
   roots: Root[];
+  /** A ClickHouse root instead of `roots` (issue #14): the worker may reach its `HOST:PORT` only. */
+  clickhouse?: ClickHouseTarget;
   limits: Limits;
   /** The state directory when usable, else null. */
   stateDir: string | null;
@@ -109,6 +112,7 @@ export function runToolWorker(): void {
       const i = m.init;
       dispatch = localDispatch({
         roots: i.unsafeNoPathCheck ? i.roots.map((r) => ({ ...r, unsafeNoPathCheck: true })) : i.roots,
+        clickhouse: i.clickhouse,
         limits: i.limits,
         stderr: (line) => console.error(line),
         artifacts: i.stateDir

@@ -61,7 +61,8 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
           read,
           write: write.length ? write : false,
           env: false,
-          net: false,
+          // A ClickHouse root's HOST:PORT only (issue #14); nothing for files.
+          net: init.clickhouse ? [init.clickhouse.netPermission] : false,
           run: false,
           ffi: false,
           sys: false,

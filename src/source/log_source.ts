@@ -5,7 +5,10 @@
  * (`ToolContext.source`); they never import an implementation.
  *
  * Implementations: `local_source.ts` (files under the roots given on the command line, confined and
- * opened race-free). A second one (a ClickHouse table, issue #14) answers the same calls.
+ * opened race-free), and `clickhouse_source.ts` (a ClickHouse table, issue #14). A table is not bytes:
+ * it answers queries itself (the engine filters, sorts and counts), so a source that is a table has a
+ * {@linkcode LogTable} in `table`, and the reading tools ask it instead of opening a log (`list` and
+ * `open` of such a source refuse). The local source has no `table`; its tools scan.
  *
  * What works over any source is exported here too, for the tools: `isGlob` and `globMatcher`
  * (`glob.ts`), and `matchingLogs`, `matchingLogList`, `closestNames` and `closestLogNames` (`matching_logs.ts`: the logs a
@@ -25,8 +28,10 @@ export { closestLogNames, closestNames, matchingLogList, matchingLogs } from "./
 export interface LogEntry {
   /** Its name: exactly the string the other tools take as `file`. */
   file: string;
-  /** Its size in bytes. */
-  size_bytes: number;
+  /** Its size in bytes; null for a table's log (its `rows` are counted instead). */
+  size_bytes: number | null;
+  /** A table's log (issue #14): its rows. Absent for a file. */
+  rows?: number;
   /** When it was last modified (ISO 8601, UTC); null when the system does not say. */
   modified: string | null;
   /**
@@ -108,8 +113,122 @@ export interface LogList {
   next: ListKey | null;
 }
 
+/** Where a query over a table resumes: a position in its rows' order (time, hash, then content). */
+export interface TablePosition {
+  /** The time key (seconds for `DateTime`, ms for `DateTime64`), or null: from the first row. */
+  t: number | null;
+  /**
+   * The tie-breaker of the last row passed (`cityHash64(source, level, body)` as decimal digits), or
+   * null: every row at time `t` or later.
+   */
+  h: string | null;
+  /** How many rows with exactly the key (t, h) were passed: equal rows are skipped by count. */
+  d: number;
+}
+
+/** Where a query over a table resumes, and how much of the table (in time) one query takes. */
+export interface TableResume {
+  /** The position. */
+  at: TablePosition;
+  /**
+   * The time span (in time-key units) the next query covers from `at`, or null: all the rest. Set after a
+   * query was cut by a budget (then halved), doubled after each whole one.
+   */
+  span: number | null;
+}
+
+/** What a query over a table reads: which logs, levels and window, under which budgets. */
+export interface TableScope {
+  /** The sources (the source column's values, not the names). */
+  sources: string[];
+  /** Only rows of this level (folded as `read/level.ts` `levelOfName`). */
+  level?: string;
+  /** Rows at or after this instant (epoch ms), before `until`; null: no bound. */
+  since: number | null;
+  /** Rows before this instant (epoch ms); null: no bound. */
+  until: number | null;
+  /** When the call's time budget ends (`performance.now()` ms). */
+  deadline: number;
+  /** The bytes the call may make the server read. */
+  maxBytes: number;
+  /** The client cancelled. */
+  signal?: AbortSignal;
+}
+
+/** One row of a table, as read (the body's first bytes only). */
+export interface TableRow {
+  /** Its time, epoch ms. */
+  timeMs: number;
+  /** Its source (the log it belongs to). */
+  source: string;
+  /** Its level text as stored. */
+  rawLevel: string;
+  /** The body's first bytes. */
+  body: Uint8Array;
+  /** The body's whole length in bytes. */
+  bodyBytes: number;
+}
+
+/** What a page over a table did. */
+export interface TablePage<T> {
+  /** What was kept, in the table's order (time, then the tie-breaker). */
+  items: T[];
+  /** True when every row of the scope was read (and, for a search, every match returned). */
+  complete: boolean;
+  /** Why not complete. */
+  stop_reason: "limit" | "time_budget" | "size_budget" | "cancelled" | null;
+  /** Where the next page resumes; null when complete, or when no progress can be made. */
+  next: TableResume | null;
+  /** False when this page read nothing whole within its budget and a next page would not either. */
+  progress: boolean;
+  /** Rows the server read for this page (of whole queries). */
+  scanned_rows: number;
+  /** Bytes the server read for this page (every query, cut ones included). */
+  scanned_bytes: number;
+  /** Queries cut by a budget whose rows were not used (the next page covers them in smaller spans). */
+  cut_queries: number;
+}
+
+/** A table that answers the reading tools' questions itself (issue #14). */
+export interface LogTable {
+  /** The root as shown (never a password). */
+  shown: string;
+  /** The prefix of its logs' names. */
+  label: string;
+  /** Lists its logs (each distinct source), with row counts and the last time as `modified`. */
+  list(opts: ListOptions, scope: { deadline: number; maxBytes: number }): Promise<LogList>;
+  /**
+   * The sources a `file` argument names: one log's name, or a glob over the names.
+   *
+   * @throws {ToolError} `not_found` (naming the closest names), `outside_roots` for a name of another root.
+   */
+  sources(file: string, scope: { deadline: number; maxBytes: number }): Promise<string[]>;
+  /** The last `n` rows of the scope, oldest first (ties in the table's order). */
+  tail(scope: TableScope, n: number, bodyBytes: number): Promise<{ rows: TableRow[]; scanned_bytes: number }>;
+  /**
+   * The rows whose body holds `text` (or matches `regex`, RE2 on the server), in the table's order, from
+   * `resume`, each offered to `keep` (the caller's own test of the row as it will show it; false drops
+   * it), until `limit` are kept or the scope is read or a budget ends.
+   */
+  search<T>(
+    scope: TableScope,
+    find: { text: string; regex: boolean; ignoreCase: boolean },
+    limit: number,
+    bodyBytes: number,
+    resume: TableResume | null,
+    keep: (row: TableRow) => T | null,
+  ): Promise<TablePage<T>>;
+  /**
+   * Rows per source and stored level text (`[source, level text, rows]`), from `resume` until the scope is
+   * read or a budget ends.
+   */
+  levels(scope: TableScope, resume: TableResume | null): Promise<TablePage<[string, string, number]>>;
+}
+
 /** A place logs come from. */
 export interface LogSource {
+  /** A table that answers queries itself (a ClickHouse root); absent for files. */
+  table?: LogTable;
   /**
    * Lists the logs, in a stable order.
    *

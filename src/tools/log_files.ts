@@ -8,6 +8,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { tableFiles } from "./table_calls.ts";
 import { closestLogNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
 import { ToolError } from "../core/errors.ts";
 import { makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
@@ -41,7 +42,8 @@ const inputSchema = {
 const outputSchema = z.object({
   files: z.array(z.object({
     file: z.string().describe("the name the other tools take as file"),
-    size_bytes: z.number().int(),
+    size_bytes: z.number().int().nullable().describe("its size in bytes; null for a table's log (see rows)"),
+    rows: z.number().int().optional().describe("a table's log (a ClickHouse root): its rows"),
     modified: z.string().nullable().describe("last modification, ISO 8601"),
     format: z.string().nullable().describe(
       "what its first bytes say: text, gzip, or a format the reading tools refuse (xz, zip, journal, utf-16le, …); null if it could not be opened",
@@ -173,6 +175,7 @@ export type ToolArgs = z.infer<z.ZodObject<typeof inputSchema>>;
  *   made for another glob or sort.
  */
 export function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  if (ctx.source.table) return tableFiles(ctx, ctx.source.table, args);
   const sort = args.sort ?? "name";
   const call = { glob: args.glob, sort };
   const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);

@@ -7,6 +7,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { tableLevels } from "./table_calls.ts";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
@@ -142,6 +143,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
+  if (ctx.source.table) return await tableLevels(ctx, ctx.source.table, args, call);
   const deadline = performance.now() + ctx.limits.levelsMs;
   const windowed = args.since !== undefined || args.until !== undefined;
   const query = windowed || isGlob(args.file)

@@ -219,6 +219,13 @@ interface CallState {
  *   and what opening a log throws.
  */
 export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
+  if (ctx.source.table) {
+    throw new ToolError(
+      "invalid_argument",
+      `log_patterns reads files; ${ctx.source.table.shown} is a table, which it does not mine (yet): use ` +
+        "log_levels and log_search there",
+    );
+  }
   const deadline = performance.now() + ctx.limits.patternsMs;
   const zone = ctx.limits.tz;
   const limit = args.limit ?? 20;

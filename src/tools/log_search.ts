@@ -8,6 +8,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { tableSearch } from "./table_calls.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
@@ -225,6 +226,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
+  if (ctx.source.table) return await tableSearch(ctx, ctx.source.table, args, call);
   if (args.template_id !== undefined) return await byTemplate(ctx, args, call);
   if (args.text === undefined) {
     throw new ToolError("invalid_argument", "give text (what to find) or template_id (from log_patterns)");

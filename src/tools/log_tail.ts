@@ -7,6 +7,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { tableTail } from "./table_calls.ts";
 import { type Level } from "../read/level.ts";
 import { printable } from "../guard/printable.ts";
 import { levelSchema, logLineSchema } from "../read/log_line.ts";
@@ -110,6 +111,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
+  if (ctx.source.table) return await tableTail(ctx, ctx.source.table, args, call);
   using log = await ctx.source.open(args.file);
   const zone = ctx.limits.tz;
   const span = resolveSpan(args, zone, undefined);

@@ -76,7 +76,7 @@ export interface WindowArgs {
 export function resolveSpan(
   args: WindowArgs,
   zone: string,
-  cursor: Cursor | undefined,
+  cursor: Pick<Cursor, "t0" | "t1"> | undefined,
   nowMs = Date.now(),
 ): TimeSpan | undefined {
   if (args.since === undefined && args.until === undefined) return undefined;

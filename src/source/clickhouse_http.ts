@@ -1,0 +1,212 @@
+/**
+ * One query to ClickHouse's HTTP interface, with plain `fetch` (issue #14).
+ *
+ * Why not `npm:@clickhouse/client-web`: it works against 18.16 for plain queries, but its main safety
+ * gain, query parameters, needs a newer server, so literals are escaped here either way
+ * (`clickhouse_sql.ts`); what logpeek needs from an answer is the `JSON` format's `statistics`
+ * (`elapsed`, `rows_read`, `bytes_read`), which tell whether a limit with overflow mode `break` cut the
+ * query, and one POST with settings as URL parameters gives that with no dependency in the single-file
+ * binary.
+ *
+ * Every query runs with `readonly=1` (the server refuses any write or setting change other than the
+ * limits below), the user and password in an `Authorization: Basic` header (never in the URL, which
+ * servers and proxies log), and the call's budgets as the query's limits with overflow mode `break`.
+ *
+ * Errors become {@linkcode ToolError}s that say what to check; the password never appears in one.
+ *
+ * Permission: `--allow-net=HOST:PORT` (the root's).
+ *
+ * @module
+ */
+
+import { ToolError } from "../core/errors.ts";
+import { cutText } from "../core/text_cut.ts";
+import type { ClickHouseTarget } from "./clickhouse_target.ts";
+
+/** A query's limits (issue #14: the call's budgets, as ClickHouse's own limits). */
+export interface QueryLimits {
+  /** `max_execution_time`, in whole seconds (ClickHouse 18.16 takes no fraction), at least 1. */
+  seconds: number;
+  /** `max_bytes_to_read`, in bytes (uncompressed, as ClickHouse counts what it reads); 0: none. */
+  bytes: number;
+}
+
+/** What one query returned. */
+export interface QueryAnswer<Row> {
+  /** The rows (the `JSON` format's `data`: one object a row, UInt64 values as strings). */
+  rows: Row[];
+  /** Seconds the server spent. */
+  elapsed: number;
+  /** Rows the server read. */
+  rowsRead: number;
+  /** Bytes the server read (uncompressed). */
+  bytesRead: number;
+  /**
+   * Why the server may have stopped before reading all it would have: `time_budget` when it ran at least
+   * `seconds`, `size_budget` when it read at least `bytes`; null when neither (then the answer is whole:
+   * `break` stops only past a limit).
+   */
+  cut: "time_budget" | "size_budget" | null;
+}
+
+/** Slack past a query's own time limit before logpeek gives up waiting for its answer, in ms. */
+export const ANSWER_SLACK_MS = 5000;
+
+/**
+ * Runs `sql` (a SELECT without a FORMAT clause) and returns its rows.
+ *
+ * @param target The server, table and credentials.
+ * @param sql The query; ` FORMAT JSON` is added.
+ * @param limits The time and byte limits (overflow mode `break`).
+ * @param signal Aborts the request (the client cancelled).
+ * @returns The rows, the server's statistics, and whether a limit may have cut it.
+ * @throws {ToolError} `source_unreachable` (no answer, refused, timed out), `permission_denied` (Deno's
+ *   network permission, or the server refused the user), `not_found` (no such database or table),
+ *   `source_error` (another error from the server, such as a missing column, named with what to check);
+ *   `cancelled` is not thrown: an aborted request rejects with the signal's reason.
+ */
+export async function runQuery<Row>(
+  target: ClickHouseTarget,
+  sql: string,
+  limits: QueryLimits,
+  signal?: AbortSignal,
+): Promise<QueryAnswer<Row>> {
+  const seconds = Math.max(1, Math.ceil(limits.seconds));
+  const params = new URLSearchParams({
+    database: target.database,
+    max_execution_time: String(seconds),
+    timeout_overflow_mode: "break",
+    ...(limits.bytes > 0
+      ? { max_bytes_to_read: String(Math.ceil(limits.bytes)), read_overflow_mode: "break" }
+      : {}),
+    output_format_json_quote_64bit_integers: "1",
+    // Last: a server applies the URL's settings in order, and once readonly=1 holds a newer one refuses
+    // to change others.
+    readonly: "1",
+  });
+  const host = target.host;
+  const url = `http://${host}:${target.port}/?${params}`;
+  const timeout = AbortSignal.timeout(seconds * 1000 + ANSWER_SLACK_MS);
+  const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      body: `${sql}\nFORMAT JSON`,
+      headers: {
+        authorization: "Basic " + btoa(String.fromCharCode(
+          ...new TextEncoder().encode(`${target.user}:${target.password}`),
+        )),
+      },
+      signal: both,
+    });
+    text = await res.text();
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason ?? e;
+    if (e instanceof Deno.errors.NotCapable) {
+      throw new ToolError(
+        "permission_denied",
+        `Deno's permissions do not let logpeek reach ${target.netPermission}: start it with ` +
+          `--allow-net=${target.netPermission} (deno task start and logpeek config add it)`,
+      );
+    }
+    const why = timeout.aborted
+      ? `no answer within ${seconds * 1000 + ANSWER_SLACK_MS} ms`
+      : cutText(e instanceof Error ? e.message : String(e), 300);
+    throw new ToolError(
+      "source_unreachable",
+      `the ClickHouse server at ${target.netPermission} did not answer (${why}): check that it runs and ` +
+        "listens there (HTTP interface, e.g. port 8123), and the root's host and port",
+    );
+  }
+  if (!res.ok) throw serverError(target, res.status, text);
+  let parsed: {
+    data?: Row[];
+    statistics?: { elapsed?: number; rows_read?: number; bytes_read?: number };
+  };
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // A break in the middle of writing an answer, or a proxy's page: not a ClickHouse JSON answer.
+    throw new ToolError(
+      "source_error",
+      `the server at ${target.netPermission} did not answer in ClickHouse's JSON format (` +
+        `${cutText(text.replace(/\s+/g, " "), 200)}): check that the root names ClickHouse's HTTP port`,
+    );
+  }
+  const stats = parsed.statistics ?? {};
+  const elapsed = Number(stats.elapsed ?? 0);
+  const bytesRead = Number(stats.bytes_read ?? 0);
+  return {
+    rows: parsed.data ?? [],
+    elapsed,
+    rowsRead: Number(stats.rows_read ?? 0),
+    bytesRead,
+    cut: elapsed >= seconds
+      ? "time_budget"
+      : limits.bytes > 0 && bytesRead >= limits.bytes
+      ? "size_budget"
+      : null,
+  };
+}
+
+/**
+ * The error of a refused query, explained (ClickHouse's error codes, `src/Common/ErrorCodes.cpp`).
+ *
+ * @param target The root (named in the message; never its password).
+ * @param status The HTTP status.
+ * @param text The server's answer (`Code: N, e.displayText() = DB::Exception: …`).
+ * @returns The error to throw.
+ */
+export function serverError(target: ClickHouseTarget, status: number, text: string): ToolError {
+  const code = Number(/Code: (\d+)/.exec(text)?.[1] ?? NaN);
+  const said = cutText(
+    text.replace(/^Code: \d+, e\.displayText\(\) = DB::Exception: /, "").replace(/, e\.what\(\) = .*$/s, "")
+      .replace(/\s+/g, " ").trim(),
+    300,
+  );
+  const table = `${target.database}.${target.table}`;
+  const cols = target.columns;
+  if (status === 401 || status === 403 || code === 192 || code === 193 || code === 194 || code === 516) {
+    return new ToolError(
+      "permission_denied",
+      `ClickHouse at ${target.netPermission} refused the user '${target.user}' (${said}): check ` +
+        "LOGPEEK_CLICKHOUSE_USER (or the user in the root) and LOGPEEK_CLICKHOUSE_PASSWORD",
+    );
+  }
+  if (code === 60 || code === 81) {
+    return new ToolError(
+      "not_found",
+      `ClickHouse at ${target.netPermission} has no table ${table} (${said}): check the root's DATABASE.TABLE`,
+    );
+  }
+  if (code === 47 || code === 16) {
+    return new ToolError(
+      "source_error",
+      `the table ${table} lacks a column logpeek reads (${said}): it reads ${cols.time} (time), ${cols.body} ` +
+        `(body), ${cols.level} (level) and ${cols.source} (source); rename them with ` +
+        "LOGPEEK_CLICKHOUSE_COLUMNS=time=…,body=…,level=…,source=…",
+    );
+  }
+  if (code === 43 || code === 53 || code === 386) {
+    return new ToolError(
+      "source_error",
+      `a column of ${table} is not of a type logpeek reads (${said}): time must be DateTime or DateTime64, ` +
+        "body, level and source String (or LowCardinality(String)); see LOGPEEK_CLICKHOUSE_COLUMNS",
+    );
+  }
+  if (code === 164) {
+    return new ToolError(
+      "source_error",
+      `ClickHouse refused a query in readonly mode (${said}): the user's profile must allow readonly=1 ` +
+        "queries with the settings max_execution_time and max_bytes_to_read (readonly=1 allows them)",
+    );
+  }
+  return new ToolError(
+    "source_error",
+    `ClickHouse at ${target.netPermission} refused the query (HTTP ${status}${
+      Number.isFinite(code) ? `, code ${code}` : ""
+    }: ${said})`,
+  );
+}

@@ -1,0 +1,557 @@
+/**
+ * The ClickHouse log source (issue #14): a table of log rows (time, body, level, source), each distinct
+ * source one log named `<table>/<source>`. The server filters, sorts and counts; logpeek keeps the answer
+ * honest:
+ *
+ * - **Order.** Rows are read in one total order: the time key, then `cityHash64(source, level, body)`,
+ *   then source, level and body. Rows equal in all of them are the same text, so a position is the last
+ *   key passed and how many rows with exactly that key were passed ({@linkcode TablePosition}); a resumed
+ *   page loses and repeats no row, equal timestamps included.
+ * - **Budgets.** Each query gets the call's remaining time (`max_execution_time`, whole seconds: 18.16
+ *   takes no fraction) and bytes (`max_bytes_to_read`), overflow mode `break`. A query that a limit may
+ *   have cut (`clickhouse_http.ts` `cut`) is not used at all — `break` stops at block boundaries in an
+ *   order logpeek cannot know, so its rows are no prefix of the order — and the next page covers the same
+ *   rows in half the time span ({@linkcode TableResume}); a whole query doubles the span. A budget is thus
+ *   honoured to within a second and a block, and every page is exact.
+ * - **Levels.** A level is chosen on the server by the stored texts that fold to it (`lower(level) IN
+ *   (…)`, the words of `read/level.ts` `levelNames`); UNKNOWN is every other text.
+ *
+ * Permission: `--allow-net=HOST:PORT`.
+ *
+ * @module
+ */
+
+import { ToolError } from "../core/errors.ts";
+import { levelNames, LEVELS } from "../read/level.ts";
+import { runQuery } from "./clickhouse_http.ts";
+import { sqlIdent, sqlInt, sqlString } from "./clickhouse_sql.ts";
+import type { ClickHouseTarget } from "./clickhouse_target.ts";
+import { globMatcher, isGlob } from "./glob.ts";
+import type {
+  ListOptions,
+  LogEntry,
+  LogList,
+  LogSource,
+  LogTable,
+  TablePage,
+  TablePosition,
+  TableResume,
+  TableRow,
+  TableScope,
+} from "./log_source.ts";
+import { closestNames } from "./matching_logs.ts";
+
+/** The most distinct sources a listing holds; past it the listing says it is not complete. */
+export const MAX_SOURCES = 100_000;
+
+/** How long a listing of the sources is reused to resolve names, in ms. */
+const SOURCES_TTL_MS = 5000;
+
+/** The time column's kind, learned from the server once. */
+interface TimeKind {
+  /** Milliseconds per unit of the time key. */
+  unitMs: number;
+  /** The key of the time column, as an integer expression. */
+  key: string;
+  /** A value of the time column at a key, as an expression. */
+  at: (k: number) => string;
+}
+
+/**
+ * The {@linkcode LogSource} over a ClickHouse table: `list` and `open` refuse (the tools ask `table`).
+ *
+ * @param target The root, from `parseClickHouseRoot` (`clickhouse_target.ts`).
+ * @returns The source.
+ */
+export function clickHouseSource(target: ClickHouseTarget): LogSource {
+  const table = new ClickHouseTable(target);
+  const refuse = (): never => {
+    throw new ToolError("invalid_argument", `${target.shown} is a table: its tools ask it, not its bytes`);
+  };
+  return { table, list: refuse, open: refuse };
+}
+
+/** A ClickHouse table as a {@linkcode LogTable}. */
+class ClickHouseTable implements LogTable {
+  readonly shown: string;
+  readonly label: string;
+  #t: ClickHouseTarget;
+  #time: TimeKind | null = null;
+  #sources: { at: number; names: string[]; complete: boolean } | null = null;
+
+  constructor(target: ClickHouseTarget) {
+    this.#t = target;
+    this.shown = target.shown;
+    this.label = target.label;
+  }
+
+  get #from(): string {
+    return `${sqlIdent(this.#t.database)}.${sqlIdent(this.#t.table)}`;
+  }
+  get #c() {
+    const c = this.#t.columns;
+    return {
+      time: sqlIdent(c.time),
+      body: sqlIdent(c.body),
+      level: sqlIdent(c.level),
+      source: sqlIdent(c.source),
+    };
+  }
+
+  /** The time column's kind (`DateTime` or `DateTime64(p)`), asked once. */
+  async #timeKind(scope: { deadline: number; maxBytes: number; signal?: AbortSignal }): Promise<TimeKind> {
+    if (this.#time) return this.#time;
+    const r = await runQuery<{ name: string; type: string }>(
+      this.#t,
+      `SELECT name, type FROM system.columns WHERE database = ${sqlString(this.#t.database)} AND table = ${
+        sqlString(this.#t.table)
+      }`,
+      { seconds: secondsLeft(scope.deadline), bytes: 0 },
+      scope.signal,
+    );
+    if (r.rows.length === 0) {
+      throw new ToolError(
+        "not_found",
+        `ClickHouse at ${this.#t.netPermission} has no table ${this.#t.database}.${this.#t.table} (or the user ` +
+          `'${this.#t.user}' may not see it): check the root's DATABASE.TABLE`,
+      );
+    }
+    const types = new Map(r.rows.map((x) => [x.name, x.type]));
+    const c = this.#t.columns;
+    const missing = (["time", "body", "level", "source"] as const).filter((k) => !types.has(c[k]));
+    if (missing.length) {
+      throw new ToolError(
+        "source_error",
+        `the table ${this.#t.database}.${this.#t.table} has no column ${
+          missing.map((k) => `${c[k]} (${k})`).join(", ")
+        }; its columns are ${[...types.keys()].slice(0, 30).join(", ")}: name them with ` +
+          "LOGPEEK_CLICKHOUSE_COLUMNS=time=…,body=…,level=…,source=…",
+      );
+    }
+    const tt = types.get(c.time)!.replace(/^Nullable\((.*)\)$/, "$1").replace(
+      /^LowCardinality\((.*)\)$/,
+      "$1",
+    );
+    const time = this.#c.time;
+    if (/^DateTime(\(|$)/.test(tt)) {
+      this.#time = { unitMs: 1000, key: `toUInt32(${time})`, at: (k) => `toDateTime(${sqlInt(k)})` };
+    } else if (/^DateTime64/.test(tt)) {
+      // Newer servers (the OTel exporter's DateTime64(9)): keyed by milliseconds. Not tested here (18.16).
+      this.#time = {
+        unitMs: 1,
+        key: `toUnixTimestamp64Milli(${time})`,
+        at: (k) => `fromUnixTimestamp64Milli(toInt64(${sqlInt(k)}))`,
+      };
+    } else {
+      throw new ToolError(
+        "source_error",
+        `the time column ${c.time} of ${this.#t.database}.${this.#t.table} is ${tt}, not DateTime or DateTime64: ` +
+          "name another with LOGPEEK_CLICKHOUSE_COLUMNS=time=…",
+      );
+    }
+    return this.#time;
+  }
+
+  /** The WHERE conditions of a scope (sources, level, window), as SQL. */
+  #where(scope: TableScope, tk: TimeKind): string[] {
+    const c = this.#c;
+    const out = [`${c.source} IN (${scope.sources.map(sqlString).join(", ")})`];
+    if (scope.level !== undefined) {
+      const code = LEVELS.indexOf(scope.level as typeof LEVELS[number]);
+      if (code < 0) throw new RangeError(`no level ${scope.level}`);
+      const names = levelNames();
+      if (LEVELS[code] === "UNKNOWN") {
+        out.push(`lower(${c.level}) NOT IN (${names.flat().map(sqlString).join(", ")})`);
+      } else {
+        out.push(
+          names[code].length ? `lower(${c.level}) IN (${names[code].map(sqlString).join(", ")})` : "0",
+        );
+      }
+    }
+    // since is inclusive, until exclusive: a row at key k (k·unit ms) is in when since ≤ k·unit < until.
+    if (scope.since !== null) out.push(`${c.time} >= ${tk.at(Math.ceil(scope.since / tk.unitMs))}`);
+    if (scope.until !== null) out.push(`${c.time} < ${tk.at(Math.ceil(scope.until / tk.unitMs))}`);
+    return out;
+  }
+
+  /** The sources, ordered by name, with row counts and last times (a listing's query). */
+  async #listSources(
+    scope: { deadline: number; maxBytes: number; signal?: AbortSignal },
+  ): Promise<{ rows: { s: string; n: string; t: string }[]; complete: boolean }> {
+    const tk = await this.#timeKind(scope);
+    const c = this.#c;
+    const r = await runQuery<{ s: string; n: string; t: string }>(
+      this.#t,
+      `SELECT ${c.source} AS s, count() AS n, max(${tk.key}) AS t FROM ${this.#from} GROUP BY s ORDER BY s ` +
+        `LIMIT ${MAX_SOURCES + 1}`,
+      { seconds: secondsLeft(scope.deadline), bytes: scope.maxBytes },
+      scope.signal,
+    );
+    if (r.cut) {
+      throw new ToolError(
+        "budget_exceeded",
+        `listing the sources of ${this.shown} did not finish within the budget (${
+          r.cut === "time_budget" ? "LOGPEEK_SEARCH_MS" : "LOGPEEK_SEARCH_BYTES"
+        }; the server read ${r.bytesRead} bytes in ${r.elapsed.toFixed(1)} s): raise it`,
+      );
+    }
+    const complete = r.rows.length <= MAX_SOURCES;
+    const rows = r.rows.slice(0, MAX_SOURCES);
+    this.#sources = { at: performance.now(), names: rows.map((x) => x.s), complete };
+    return { rows, complete };
+  }
+
+  async list(opts: ListOptions, scope: { deadline: number; maxBytes: number }): Promise<LogList> {
+    const tk = await this.#timeKind(scope);
+    const { rows, complete } = await this.#listSources(scope);
+    const match = opts.glob !== undefined ? globMatcher(opts.glob) : () => true;
+    const prefix = `${this.label}/`;
+    let entries: LogEntry[] = rows.map((x) => {
+      const ms = Number(x.t) * tk.unitMs;
+      return {
+        file: prefix + x.s,
+        size_bytes: null,
+        rows: Number(x.n),
+        modified: new Date(ms).toISOString(),
+        modified_ms: ms,
+        format: "clickhouse",
+        unsupported: null,
+        compression: null,
+        readable: true,
+        reason: null,
+      };
+    }).filter((e) => match(e.file));
+    if ((opts.sort ?? "name") === "modified") {
+      entries.sort((a, b) =>
+        (b.modified_ms! - a.modified_ms!) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
+      );
+    } else entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    if (opts.after) {
+      const k = opts.after;
+      const i = entries.findIndex((e) =>
+        (opts.sort ?? "name") === "modified"
+          ? (e.modified_ms! < (k.modified_ms ?? Infinity) ||
+            (e.modified_ms === k.modified_ms && e.file > k.file))
+          : e.file > k.file
+      );
+      entries = i < 0 ? [] : entries.slice(i);
+    }
+    const more = entries.length > opts.limit;
+    const files = entries.slice(0, opts.limit);
+    const last = files.at(-1);
+    return {
+      files,
+      complete: complete && !more,
+      unreadable: complete
+        ? []
+        : [`${this.label}/…: more than ${MAX_SOURCES} sources; only the first are listed`],
+      not_listed: more ? entries.length - files.length : 0,
+      next: more && last ? { file: last.file, modified_ms: last.modified_ms } : null,
+    };
+  }
+
+  async sources(file: string, scope: { deadline: number; maxBytes: number }): Promise<string[]> {
+    const prefix = `${this.label}/`;
+    const fresh = this.#sources && performance.now() - this.#sources.at < SOURCES_TTL_MS;
+    const names = fresh ? this.#sources!.names : (await this.#listSources(scope)).rows.map((x) => x.s);
+    const all = names.map((s) => prefix + s);
+    if (isGlob(file)) {
+      const match = globMatcher(file);
+      const hit = all.filter(match);
+      if (hit.length) return hit.map((n) => n.slice(prefix.length));
+    } else if (file.startsWith(prefix) && names.includes(file.slice(prefix.length))) {
+      return [file.slice(prefix.length)];
+    }
+    const near = closestNames(file, all, 5);
+    throw new ToolError(
+      "not_found",
+      `no log ${isGlob(file) ? "matches " : ""}${JSON.stringify(file)} in ${this.shown} (its logs are ` +
+        `${prefix}<${this.#t.columns.source}>)` + (near.length ? `; the closest: ${near.join(", ")}` : "") +
+        "; log_files lists them",
+    );
+  }
+
+  async tail(
+    scope: TableScope,
+    n: number,
+    bodyBytes: number,
+  ): Promise<{ rows: TableRow[]; scanned_bytes: number }> {
+    const tk = await this.#timeKind(scope);
+    const where = this.#where(scope, tk).join(" AND ");
+    const limits = () => ({ seconds: secondsLeft(scope.deadline), bytes: scope.maxBytes });
+    // First the time key of the n-th row from the end (only the time column is read for it), then the
+    // rows from that time on: the engine sorts a few rows, not the whole log.
+    const b = await runQuery<{ k: string | null }>(
+      this.#t,
+      `SELECT min(k) AS k, count() AS c FROM (SELECT ${tk.key} AS k FROM ${this.#from} WHERE ${where} ` +
+        `ORDER BY k DESC LIMIT ${sqlInt(n)})`,
+      limits(),
+      scope.signal,
+    );
+    const budget = (cut: string, read: number) =>
+      new ToolError(
+        "budget_exceeded",
+        `the tail query over ${this.shown} did not finish within its ${
+          cut === "time_budget" ? "time (LOGPEEK_SEARCH_MS)" : "byte (LOGPEEK_SEARCH_BYTES)"
+        } budget (the server read ${read} bytes): give since to narrow it, or raise the budget`,
+      );
+    if (b.cut) throw budget(b.cut, b.bytesRead);
+    const count = Number((b.rows[0] as unknown as { c: string } | undefined)?.c ?? 0);
+    if (count === 0) return { rows: [], scanned_bytes: b.bytesRead };
+    const from = Number(b.rows[0].k);
+    const q = await runQuery<RowJson>(
+      this.#t,
+      `${this.#select(tk, bodyBytes)} WHERE ${where} AND ${this.#c.time} >= ${tk.at(from)} ` +
+        `ORDER BY lp_t DESC, lp_h DESC, lp_s DESC, lp_l DESC, ${this.#c.body} DESC LIMIT ${sqlInt(n)}`,
+      limits(),
+      scope.signal,
+    );
+    if (q.cut) throw budget(q.cut, b.bytesRead + q.bytesRead);
+    return { rows: q.rows.reverse().map((r) => toRow(r, tk)), scanned_bytes: b.bytesRead + q.bytesRead };
+  }
+
+  /** The SELECT list and FROM of a row query. */
+  #select(tk: TimeKind, bodyBytes: number): string {
+    const c = this.#c;
+    return `SELECT ${tk.key} AS lp_t, cityHash64(${c.source}, ${c.level}, ${c.body}) AS lp_h, ` +
+      `${c.source} AS lp_s, ${c.level} AS lp_l, hex(substring(${c.body}, 1, ${
+        sqlInt(bodyBytes)
+      })) AS lp_b, ` +
+      `length(${c.body}) AS lp_n FROM ${this.#from}`;
+  }
+
+  /** The condition "after the position" (rows at its key are all kept: the caller skips `d` of them). */
+  #after(at: TablePosition, tk: TimeKind): string[] {
+    if (at.t === null) return [];
+    // The column's own bound first: the engine skips the parts and granules before it.
+    const from = `${this.#c.time} >= ${tk.at(at.t)}`;
+    if (at.h === null) return [from];
+    return [from, `(lp_t > ${sqlInt(at.t)} OR (lp_t = ${sqlInt(at.t)} AND lp_h >= ${sqlInt(at.h)}))`];
+  }
+
+  /** The end of the scope, as an inclusive time key; null when open. */
+  #endKey(scope: TableScope, tk: TimeKind): number | null {
+    return scope.until === null ? null : Math.ceil(scope.until / tk.unitMs) - 1;
+  }
+
+  /** The first and last time keys of the scope's rows at or after `from` (for a span), or null when none. */
+  async #range(scope: TableScope, tk: TimeKind, from: number | null): Promise<[number, number] | null> {
+    const where = this.#where(scope, tk);
+    if (from !== null) where.push(`${tk.key} >= ${sqlInt(from)}`);
+    const r = await runQuery<{ a: string; b: string; c: string }>(
+      this.#t,
+      `SELECT min(${tk.key}) AS a, max(${tk.key}) AS b, count() AS c FROM ${this.#from} WHERE ${
+        where.join(" AND ")
+      }`,
+      { seconds: Math.max(1, secondsLeft(scope.deadline)), bytes: 0 },
+      scope.signal,
+    );
+    if (!r.rows.length || Number(r.rows[0].c) === 0) return null;
+    return [Number(r.rows[0].a), Number(r.rows[0].b)];
+  }
+
+  /**
+   * The span of the next query after one over [from, hi] was cut: half of it (at least 0: one instant).
+   * An open span is first closed at the last row's time.
+   */
+  async #halve(scope: TableScope, tk: TimeKind, at: TablePosition, span: number | null): Promise<number> {
+    if (span !== null) return Math.floor(span / 2);
+    const end = this.#endKey(scope, tk);
+    const range = await this.#range(scope, tk, at.t);
+    const lo = at.t ?? range?.[0] ?? 0;
+    const hi = end ?? range?.[1] ?? lo;
+    return Math.max(0, Math.floor((hi - lo) / 2));
+  }
+
+  /** The first time key of a position (its own, or the window's start). */
+  #startKey(scope: TableScope, tk: TimeKind, at: TablePosition): number | null {
+    return at.t ?? (scope.since === null ? null : Math.ceil(scope.since / tk.unitMs));
+  }
+
+  async search<T>(
+    scope: TableScope,
+    find: { text: string; regex: boolean; ignoreCase: boolean },
+    limit: number,
+    bodyBytes: number,
+    resume: TableResume | null,
+    keep: (row: TableRow) => T | null,
+  ): Promise<TablePage<T>> {
+    const tk = await this.#timeKind(scope);
+    const c = this.#c;
+    const test = find.regex
+      ? `match(${c.body}, ${sqlString((find.ignoreCase ? "(?i)" : "") + find.text)})`
+      : find.ignoreCase
+      ? `positionCaseInsensitiveUTF8(${c.body}, ${sqlString(find.text)}) > 0`
+      : `position(${c.body}, ${sqlString(find.text)}) > 0`;
+    return await this.#pages<T>(scope, tk, resume, async (at, hi, page, limits) => {
+      // Candidates come in batches; a row the caller drops (its match was in a masked secret) is passed.
+      const want = limit - page.items.length;
+      const batch = at.d + Math.min(want * 2 + 16, 10_000) + 1;
+      const where = [...this.#where(scope, tk), ...this.#after(at, tk), test];
+      if (hi !== null) where.push(`${c.time} <= ${tk.at(hi)}`);
+      const q = await runQuery<RowJson>(
+        this.#t,
+        `${this.#select(tk, bodyBytes)} WHERE ${where.join(" AND ")} ` +
+          `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(batch)}`,
+        limits,
+        scope.signal,
+      );
+      if (q.cut) return { cut: q.cut, bytes: q.bytesRead };
+      let pos: TablePosition = { ...at };
+      let skip = at.h === null ? 0 : at.d;
+      for (const r of q.rows) {
+        const t = Number(r.lp_t);
+        if (skip > 0 && t === at.t && r.lp_h === at.h) {
+          skip--;
+          continue;
+        }
+        pos = t === pos.t && r.lp_h === pos.h ? { ...pos, d: pos.d + 1 } : { t, h: r.lp_h, d: 1 };
+        const kept = keep(toRow(r, tk));
+        if (kept !== null) page.items.push(kept);
+        if (page.items.length >= limit) {
+          return { at: pos, whole: false, rows: q.rowsRead, bytes: q.bytesRead, full: true };
+        }
+      }
+      return { at: pos, whole: q.rows.length < batch, rows: q.rowsRead, bytes: q.bytesRead, full: false };
+    });
+  }
+
+  async levels(scope: TableScope, resume: TableResume | null): Promise<TablePage<[string, string, number]>> {
+    const tk = await this.#timeKind(scope);
+    return await this.#pages<[string, string, number]>(scope, tk, resume, async (at, hi, page, limits) => {
+      const where = this.#where(scope, tk);
+      if (at.t !== null) where.push(`${this.#c.time} >= ${tk.at(at.t)}`);
+      if (hi !== null) where.push(`${this.#c.time} <= ${tk.at(hi)}`);
+      const q = await runQuery<{ lp_s: string; lp_l: string; lp_n: string }>(
+        this.#t,
+        `SELECT ${this.#c.source} AS lp_s, ${this.#c.level} AS lp_l, count() AS lp_n FROM ${this.#from} ` +
+          `WHERE ${where.join(" AND ")} GROUP BY lp_s, lp_l`,
+        limits,
+        scope.signal,
+      );
+      if (q.cut) return { cut: q.cut, bytes: q.bytesRead };
+      for (const r of q.rows) page.items.push([r.lp_s, r.lp_l, Number(r.lp_n)]);
+      return {
+        at: { t: hi === null ? null : hi + 1, h: null, d: 0 },
+        whole: true,
+        rows: q.rowsRead,
+        bytes: q.bytesRead,
+        full: false,
+      };
+    });
+  }
+
+  /**
+   * Runs queries over spans of the table's order from `resume` until the scope is read, `step` says
+   * the page is full, or a budget ends; a cut query ends the page with a resume over half its span.
+   */
+  async #pages<T>(
+    scope: TableScope,
+    tk: TimeKind,
+    resume: TableResume | null,
+    step: (
+      at: TablePosition,
+      hi: number | null,
+      page: TablePage<T>,
+      limits: { seconds: number; bytes: number },
+    ) => Promise<
+      | { cut: "time_budget" | "size_budget"; bytes: number }
+      | { at: TablePosition; whole: boolean; rows: number; bytes: number; full: boolean }
+    >,
+  ): Promise<TablePage<T>> {
+    const page: TablePage<T> = {
+      items: [],
+      complete: false,
+      stop_reason: null,
+      next: null,
+      progress: true,
+      scanned_rows: 0,
+      scanned_bytes: 0,
+      cut_queries: 0,
+    };
+    let at: TablePosition = resume?.at ?? { t: null, h: null, d: 0 };
+    let span = resume?.span ?? null;
+    const end = this.#endKey(scope, tk);
+    let whole = 0; // queries that ran to their end on this page
+    for (;;) {
+      if (scope.signal?.aborted) {
+        page.stop_reason = "cancelled";
+        page.next = { at, span };
+        return page;
+      }
+      const msLeft = scope.deadline - performance.now();
+      const bytesLeft = scope.maxBytes - page.scanned_bytes;
+      // A query gets whole seconds: with less than one left, a page that did something stops here.
+      if (whole > 0 && (msLeft < 1000 || bytesLeft <= 0)) {
+        page.stop_reason = msLeft < 1000 ? "time_budget" : "size_budget";
+        page.next = { at, span };
+        return page;
+      }
+      const start = this.#startKey(scope, tk, at);
+      let hi = span === null || start === null ? null : start + span;
+      if (hi !== null && end !== null && hi >= end) hi = null;
+      const r = await step(at, hi, page, {
+        seconds: Math.max(1, Math.floor(msLeft / 1000)),
+        bytes: Math.max(1, bytesLeft),
+      });
+      page.scanned_bytes += r.bytes;
+      if ("cut" in r) {
+        page.cut_queries++;
+        page.stop_reason = r.cut;
+        const half = await this.#halve(scope, tk, at, hi === null ? null : hi - (start ?? 0));
+        if (whole === 0 && page.items.length === 0 && span === 0) {
+          // One instant's rows do not fit in the budget: a smaller span cannot help.
+          page.progress = false;
+          return page;
+        }
+        page.next = { at, span: half };
+        return page;
+      }
+      whole++;
+      page.scanned_rows += r.rows;
+      if (r.full) {
+        page.stop_reason = "limit";
+        page.next = { at: r.at, span };
+        return page;
+      }
+      if (!r.whole) {
+        at = r.at; // more candidates in this span
+        continue;
+      }
+      if (hi === null) {
+        page.complete = true;
+        return page;
+      }
+      at = { t: hi + 1, h: null, d: 0 };
+      span = span === null ? null : Math.max(1, span * 2);
+    }
+  }
+}
+
+/** A row as the JSON format gives it. */
+interface RowJson {
+  lp_t: string;
+  lp_h: string;
+  lp_s: string;
+  lp_l: string;
+  lp_b: string;
+  lp_n: string;
+}
+
+function toRow(r: RowJson, tk: TimeKind): TableRow {
+  const hex = r.lp_b;
+  const body = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < body.length; i++) body[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return {
+    timeMs: Number(r.lp_t) * tk.unitMs,
+    source: r.lp_s,
+    rawLevel: r.lp_l,
+    body,
+    bodyBytes: Number(r.lp_n),
+  };
+}
+
+/** Whole seconds left until `deadline` (`performance.now()` ms), at least 1. */
+function secondsLeft(deadline: number): number {
+  return Math.max(1, Math.floor((deadline - performance.now()) / 1000));
+}

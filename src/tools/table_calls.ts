@@ -1,0 +1,486 @@
+/**
+ * `log_files`, `log_tail`, `log_search` and `log_levels` over a log table (a ClickHouse root, issue #14):
+ * the same arguments and answer shapes as over files, asked of the source's {@linkcode LogTable}.
+ *
+ * What differs, and each answer says so: a table has no line numbers (`line_no` is null); each row is
+ * shown as one line `TIME LEVEL BODY` (the time in RFC 3339 in `LOGPEEK_TZ`, the level as stored, `-` when
+ * empty); `text`/`regex` are matched against the body only, on the server (`position`,
+ * `positionCaseInsensitiveUTF8`, RE2's `match`); `scanned_lines` counts the rows the server read; a
+ * budget is ClickHouse's own limit, honoured to within a second and a block (see `clickhouse_source.ts`).
+ * Secrets are masked as in files, and a row whose match lay only in a masked secret is not returned (the
+ * answer must not tell that a secret holds the text). `context`, `template_id` and `log_patterns` are not
+ * answered over a table (`invalid_argument`).
+ *
+ * @module
+ */
+
+import { ToolError } from "../core/errors.ts";
+import { seal, unseal } from "../core/seal.ts";
+import { LineRedactor } from "../guard/redact.ts";
+import { printable } from "../guard/printable.ts";
+import { queryHash } from "../read/cursor.ts";
+import { decodeLine } from "../read/decode.ts";
+import { formatInstant } from "../read/instant.ts";
+import { type Level, levelOfName, LEVELS } from "../read/level.ts";
+import type { LogLine } from "../read/log_line.ts";
+import { compilePattern } from "../read/pattern.ts";
+import type { LogTable, TablePage, TableResume, TableRow, TableScope } from "../source/log_source.ts";
+import type { CallContext, ToolContext } from "./deps.ts";
+import { makeListCursor, readListCursor } from "./list_cursor.ts";
+import { okResult, type ToolResult } from "./outcome.ts";
+import { plural, renderLine } from "./render.ts";
+import { spill } from "./spill.ts";
+import { resolveSpan } from "./time_args.ts";
+
+/** The most bytes of a row's body fetched: enough for `LOGPEEK_MAX_LINE` characters and one more byte. */
+function bodyBytes(maxLine: number): number {
+  return maxLine * 4 + 1;
+}
+
+/** A header with the window named, when there is one. */
+function withWindow(header: string, fields: Record<string, unknown>): string {
+  const w = fields.window as { since: string | null; until: string | null; zone: string } | undefined;
+  if (!w) return header;
+  return `${header} Window ${w.since ?? "-∞"} .. ${w.until ?? "+∞"} (since inclusive, until exclusive; ` +
+    `zone-less times read in ${w.zone}), on the table's time column.`;
+}
+
+/** What every table answer says about line numbers. */
+const NO_LINE_NUMBERS = "a table has no line numbers (-)";
+
+/**
+ * `log_files` over a table: each distinct source a log, `<table>/<source>`, with its row count (`rows`;
+ * `size_bytes` null) and its last row's time as `modified`.
+ *
+ * @throws {ToolError} `invalid_cursor`, `invalid_pattern` (a malformed glob), the source's errors.
+ */
+export async function tableFiles(
+  ctx: ToolContext,
+  table: LogTable,
+  args: { glob?: string; sort?: "name" | "modified"; limit?: number; cursor?: string },
+): Promise<ToolResult> {
+  const sort = args.sort ?? "name";
+  const call = { glob: args.glob, sort };
+  const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);
+  const scope = { deadline: performance.now() + ctx.limits.searchMs, maxBytes: ctx.limits.searchBytes };
+  let list;
+  try {
+    list = await table.list({ glob: args.glob, sort, limit: args.limit ?? 1000, after }, scope);
+  } catch (e) {
+    if (args.glob !== undefined && (e instanceof TypeError || e instanceof RangeError)) {
+      throw new ToolError("invalid_pattern", `the glob '${printable(args.glob)}' is malformed: ${e.message}`);
+    }
+    throw e;
+  }
+  const header =
+    `${list.files.length} log(s) in ${printable(table.shown)} (each a value of its source column, ` +
+    `named ${printable(table.label)}/<source>; rows counted, modified = the last row's time)` +
+    (args.glob !== undefined ? ` matching the glob '${printable(args.glob)}'` : "") +
+    (sort === "modified" ? ", newest first" : "") +
+    (list.complete ? "; the list is complete." : `; the list is NOT complete: ${list.not_listed} more` +
+      (list.next ? "; pass next_cursor as cursor (same glob and sort) for the next page." : ".") +
+      (list.unreadable.length ? ` ${list.unreadable.join("; ")}` : ""));
+  const out = spill(
+    ctx,
+    "log_files",
+    header,
+    list.files.map((f) => `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}`),
+  );
+  return okResult({
+    files: list.files.slice(0, out.shown).map(({ modified_ms: _, ...f }) => f),
+    complete: list.complete,
+    unreadable: list.unreadable,
+    not_listed: list.not_listed,
+    next_cursor: list.next ? makeListCursor(list.next, call, ctx.cursorKey) : null,
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text);
+}
+
+/** A row as a returned line, its secrets masked; and its body as shown, for a test after masking. */
+function rowLine(
+  row: TableRow,
+  ctx: ToolContext,
+  redactor: LineRedactor,
+): { line: LogLine; replaced: number; body: string; masked: boolean } {
+  const d = decodeLine(row.body, ctx.limits.maxLine, row.bodyBytes > row.body.length);
+  const head = `${formatInstant(row.timeMs, ctx.limits.tz)} ${row.rawLevel === "" ? "-" : row.rawLevel} `;
+  const raw = head + d.text;
+  const text = redactor.line(raw, d.cut);
+  return {
+    line: { line_no: null, level: LEVELS[levelOfName(row.rawLevel)], text, cut: d.cut },
+    replaced: d.replaced,
+    body: text.startsWith(head) ? text.slice(head.length) : text,
+    masked: text !== raw,
+  };
+}
+
+/** The scope of a call over a table: the logs `file` names, level, window, budgets. */
+async function scopeOf(
+  ctx: ToolContext,
+  table: LogTable,
+  args: { file: string; level?: Level; since?: string; until?: string },
+  budget: { ms: number; bytes: number },
+  t: { t0?: number | null; t1?: number | null } | undefined,
+  call?: CallContext,
+): Promise<{ scope: TableScope; window: Record<string, unknown> }> {
+  const deadline = performance.now() + budget.ms;
+  const span = resolveSpan(args, ctx.limits.tz, t && { t0: t.t0 ?? null, t1: t.t1 ?? null });
+  const sources = await table.sources(args.file, { deadline, maxBytes: budget.bytes });
+  const zone = ctx.limits.tz;
+  return {
+    scope: {
+      sources,
+      level: args.level,
+      since: span && Number.isFinite(span.since) ? span.since : null,
+      until: span && Number.isFinite(span.until) ? span.until : null,
+      deadline,
+      maxBytes: budget.bytes,
+      signal: call?.signal,
+    },
+    window: span
+      ? {
+        window: {
+          since: Number.isFinite(span.since) ? formatInstant(span.since, zone) : null,
+          until: Number.isFinite(span.until) ? formatInstant(span.until, zone) : null,
+          zone,
+        },
+      }
+      : {},
+  };
+}
+
+/** A sealed cursor over a table: the tool, the call's hash, the resume point, the window's instants. */
+interface TableCursor {
+  k: string;
+  q: string;
+  r: TableResume;
+  t0: number | null;
+  t1: number | null;
+}
+
+function makeTableCursor(c: TableCursor, key: Uint8Array): string {
+  return seal(c, key);
+}
+
+function readTableCursor(text: string, tool: string, q: string, key: Uint8Array): TableCursor {
+  const v = unseal(text, key) as Partial<TableCursor> | null;
+  if (!v || typeof v !== "object" || typeof v.k !== "string") {
+    throw new ToolError("invalid_cursor", "the cursor was not made by this server (or was changed)");
+  }
+  if (v.k !== tool) throw new ToolError("invalid_cursor", `the cursor belongs to ${v.k}, not ${tool}`);
+  const r = v.r;
+  const ok = v.q === q && r && typeof r === "object" && r.at && typeof r.at === "object" &&
+    (r.at.t === null || Number.isSafeInteger(r.at.t)) &&
+    (r.at.h === null || (typeof r.at.h === "string" && /^[0-9]{1,20}$/.test(r.at.h))) &&
+    Number.isSafeInteger(r.at.d) && r.at.d >= 0 &&
+    (r.span === null || (Number.isSafeInteger(r.span) && r.span >= 0));
+  if (!ok) {
+    throw new ToolError(
+      "invalid_cursor",
+      v.q !== q
+        ? "the cursor belongs to another call (other arguments): call with the arguments that gave it, or start again without cursor"
+        : "the cursor was not made by this server (or was changed)",
+    );
+  }
+  return v as TableCursor;
+}
+
+/** Says why a page over a table is not complete. */
+function tableStop(page: TablePage<unknown>, budgetVar: string): string {
+  const rows = `${plural(page.scanned_rows, "row")} read by the server`;
+  switch (page.stop_reason) {
+    case null:
+      return page.complete ? `complete: every row in scope was read (${rows})` : `NOT complete (${rows})`;
+    case "limit":
+      return `NOT complete (stop_reason: limit): stopped at the match limit (${rows}); more matches may follow`;
+    case "cancelled":
+      return `NOT complete (stop_reason: cancelled): the client cancelled the call (${rows})`;
+    default:
+      return `NOT complete (stop_reason: ${page.stop_reason}): ${
+        page.cut_queries
+          ? `a query was cut by ClickHouse at the ${
+            page.stop_reason === "time_budget" ? "time" : "byte"
+          } budget (${budgetVar}, given to it as ${
+            page.stop_reason === "time_budget" ? "max_execution_time in whole seconds" : "max_bytes_to_read"
+          }, honoured to within a second and a block); its rows were not used, and the cursor reads them in a ` +
+            "shorter time span"
+          : `the budget (${budgetVar}) ran out between queries`
+      } (${rows}); absence of a row in what was not read proves nothing`;
+  }
+}
+
+/**
+ * `log_tail` over a table: the last `lines` rows of a source (of a level, in a window), oldest first.
+ *
+ * @throws {ToolError} `budget_exceeded` when the query did not finish within the search budgets, the
+ *   source's errors.
+ */
+export async function tableTail(
+  ctx: ToolContext,
+  table: LogTable,
+  args: { file: string; lines: number; level?: Level; since?: string; until?: string },
+  call?: CallContext,
+): Promise<ToolResult> {
+  const { scope, window } = await scopeOf(
+    ctx,
+    table,
+    args,
+    { ms: ctx.limits.searchMs, bytes: ctx.limits.searchBytes },
+    undefined,
+    call,
+  );
+  if (scope.sources.length !== 1) {
+    throw new ToolError("invalid_argument", "log_tail takes one log, not a glob: log_files lists them");
+  }
+  const got = await table.tail(scope, args.lines, bodyBytes(ctx.limits.maxLine));
+  const redactor = new LineRedactor(ctx.redact, true);
+  let replaced = 0;
+  const lines = got.rows.map((row) => {
+    const l = rowLine(row, ctx, redactor);
+    replaced += l.replaced;
+    return l.line;
+  });
+  const header = withWindow(
+    `${printable(args.file)}: last ${lines.length} row(s)${args.level ? ` of level ${args.level}` : ""} of ` +
+      `${printable(table.shown)}, by time (equal times in a stable order); ${NO_LINE_NUMBERS}` +
+      (replaced ? `; ${replaced} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
+      (redactor.count ? `; ${redactor.count} secret(s) masked as ***` : "") + ".",
+    window,
+  );
+  const out = spill(ctx, "log_tail", header, lines.map(renderLine), lines.map((l) => l.level), true);
+  return okResult({
+    file: args.file,
+    lines: lines.slice(out.from, out.from + out.shown),
+    whole_file: false,
+    dropped_partial: false,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+    scanned_bytes: got.scanned_bytes,
+    ...window,
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text);
+}
+
+/**
+ * `log_search` over a table.
+ *
+ * @throws {ToolError} `invalid_argument` (context, template_id, no text), `invalid_pattern`,
+ *   `invalid_cursor`, the source's errors.
+ */
+export async function tableSearch(
+  ctx: ToolContext,
+  table: LogTable,
+  args: {
+    file: string;
+    text?: string;
+    template_id?: string;
+    level?: Level;
+    ignore_case: boolean;
+    regex: boolean;
+    cursor?: string;
+    limit: number;
+    since?: string;
+    until?: string;
+    context: number;
+  },
+  call?: CallContext,
+): Promise<ToolResult> {
+  if (args.template_id !== undefined) {
+    throw new ToolError("invalid_argument", "template_id (from log_patterns) is not answered over a table");
+  }
+  if (args.context) {
+    throw new ToolError(
+      "invalid_argument",
+      "context lines are not given over a table (rows have no neighbours by line): search again with since " +
+        "and until around a match's time",
+    );
+  }
+  if (args.text === undefined) throw new ToolError("invalid_argument", "give text (what to find)");
+  const text = args.text;
+  const pattern = args.regex ? compilePattern(text, args.ignore_case) : null;
+  const q = queryHash({
+    table: table.shown,
+    file: args.file,
+    text,
+    level: args.level,
+    ignore_case: args.ignore_case,
+    regex: args.regex,
+    since: args.since,
+    until: args.until,
+  });
+  const c = args.cursor === undefined
+    ? undefined
+    : readTableCursor(args.cursor, "log_search", q, ctx.cursorKey);
+  const { scope, window } = await scopeOf(
+    ctx,
+    table,
+    args,
+    { ms: ctx.limits.searchMs, bytes: ctx.limits.searchBytes },
+    c,
+    call,
+  );
+  const redactor = new LineRedactor(ctx.redact, false);
+  const glob = scope.sources.length !== 1 || args.file !== `${table.label}/${scope.sources[0]}`;
+  let replaced = 0;
+  let hidden = 0;
+  const lower = text.toLowerCase();
+  const page = await table.search(
+    scope,
+    { text, regex: args.regex, ignoreCase: args.ignore_case },
+    args.limit,
+    bodyBytes(ctx.limits.maxLine),
+    c?.r ?? null,
+    (row) => {
+      const l = rowLine(row, ctx, redactor);
+      if (l.masked) {
+        // The server matched the raw body; a match only inside a masked secret is not shown.
+        const still = pattern
+          ? pattern.test(l.body)
+          : args.ignore_case
+          ? l.body.toLowerCase().includes(lower)
+          : l.body.includes(text);
+        if (!still) {
+          hidden++;
+          return null;
+        }
+      }
+      replaced += l.replaced;
+      return { ...l.line, ...(glob ? { file: `${table.label}/${row.source}` } : {}) };
+    },
+  );
+  const matches = page.items;
+  const next_cursor = page.next
+    ? makeTableCursor(
+      { k: "log_search", q, r: page.next, t0: scope.since, t1: scope.until },
+      ctx.cursorKey,
+    )
+    : null;
+  const what = `${args.regex ? "pattern" : "text"} "${printable(text)}"${
+    args.ignore_case ? " (ignoring case)" : ""
+  }`;
+  const header = withWindow(
+    `${printable(args.file)}: ${matches.length} match(es) for ${what} in the bodies of ${
+      printable(table.shown)
+    }; ${tableStop(page, "LOGPEEK_SEARCH_MS / LOGPEEK_SEARCH_BYTES")}; ${NO_LINE_NUMBERS}` +
+      (replaced ? `; ${replaced} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
+      (redactor.count ? `; ${redactor.count} secret(s) masked as ***` : "") +
+      (hidden ? `; ${hidden} row(s) matched only inside a masked secret and are not shown` : "") + ".",
+    window,
+  ) +
+    (next_cursor
+      ? `\nTo go on from where this stopped, call log_search again with the same arguments and cursor="${next_cursor}".`
+      : "") +
+    (!page.progress
+      ? "\nThe rows of one instant did not fit in the budget, so no cursor is given: raise LOGPEEK_SEARCH_MS or " +
+        "LOGPEEK_SEARCH_BYTES, or narrow the level or window."
+      : "");
+  const items = matches.map((m, i) =>
+    glob && (i === 0 || matches[i - 1].file !== m.file)
+      ? `== ${printable(m.file!)} ==\n${renderLine(m)}`
+      : renderLine(m)
+  );
+  const out = spill(ctx, "log_search", header, items, matches.map((m) => m.level));
+  return okResult({
+    file: args.file,
+    matches: matches.slice(0, out.shown),
+    scanned_lines: page.scanned_rows,
+    complete: page.complete,
+    stop_reason: page.complete ? null : page.stop_reason === "cancelled" ? "cancelled" : page.stop_reason,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+    next_cursor,
+    progress: page.progress,
+    scanned_bytes: page.scanned_bytes,
+    ...window,
+    artifact: out.artifact,
+    spill_summary: out.summary,
+  }, out.text);
+}
+
+/**
+ * `log_levels` over a table: one `GROUP BY` of the stored level texts (per source, over a glob), folded
+ * as logpeek folds level words.
+ *
+ * @throws {ToolError} `invalid_cursor`, the source's errors.
+ */
+export async function tableLevels(
+  ctx: ToolContext,
+  table: LogTable,
+  args: { file: string; cursor?: string; since?: string; until?: string },
+  call?: CallContext,
+): Promise<ToolResult> {
+  const q = queryHash({ table: table.shown, file: args.file, since: args.since, until: args.until });
+  const c = args.cursor === undefined
+    ? undefined
+    : readTableCursor(args.cursor, "log_levels", q, ctx.cursorKey);
+  const { scope, window } = await scopeOf(ctx, table, args, { ms: ctx.limits.levelsMs, bytes: 0 }, c, call);
+  scope.maxBytes = Infinity;
+  const page = await table.levels(scope, c?.r ?? null);
+  const zero = () => Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
+  const counts = zero();
+  const perLog = new Map<string, Record<Level, number>>();
+  for (const [source, raw, n] of page.items) {
+    const level = LEVELS[levelOfName(raw)];
+    counts[level] += n;
+    const name = `${table.label}/${source}`;
+    if (!perLog.has(name)) perLog.set(name, zero());
+    perLog.get(name)![level] += n;
+  }
+  const total = LEVELS.reduce((n, l) => n + counts[l], 0);
+  const glob = scope.sources.length !== 1 || args.file !== `${table.label}/${scope.sources[0]}`;
+  const logs = glob
+    ? [...perLog.keys()].sort().map((file) => ({
+      file,
+      complete: page.complete,
+      stop_reason: page.complete
+        ? null
+        : page.stop_reason === "cancelled"
+        ? "cancelled" as const
+        : "time_budget" as const,
+      scanned_lines: LEVELS.reduce((n, l) => n + perLog.get(file)![l], 0),
+      counts: perLog.get(file)!,
+    }))
+    : undefined;
+  const next_cursor = page.next
+    ? makeTableCursor({ k: "log_levels", q, r: page.next, t0: scope.since, t1: scope.until }, ctx.cursorKey)
+    : null;
+  const nonzero = LEVELS.filter((l) => counts[l] > 0).map((l) => `${l} ${counts[l]}`);
+  const text = withWindow(
+    `${printable(args.file)}: ${plural(total, "row")}: ${
+      nonzero.join(", ") || "none"
+    } (level texts as stored, ` +
+      `folded: warning→WARN, err→ERROR…; any other text UNKNOWN); ${
+        tableStop(page, "LOGPEEK_LEVELS_MS")
+      }; ${NO_LINE_NUMBERS}.`,
+    window,
+  ) +
+    (logs
+      ? "\nlogs: " +
+        logs.map((l) =>
+          `${printable(l.file)}: ${
+            LEVELS.filter((v) => l.counts[v] > 0).map((v) => `${v} ${l.counts[v]}`).join(", ")
+          }`
+        ).join("; ")
+      : "") +
+    (next_cursor
+      ? `\nTo count the rest, call log_levels again with the same arguments and cursor="${next_cursor}"; add the pages' counts up.`
+      : "") +
+    (!page.progress
+      ? "\nThe rows of one instant did not fit in LOGPEEK_LEVELS_MS, so no cursor is given: raise it."
+      : "");
+  return okResult({
+    file: args.file,
+    counts,
+    total_lines: total,
+    last_line: null,
+    next_cursor,
+    progress: page.progress,
+    scanned_bytes: page.scanned_bytes,
+    logs,
+    ...window,
+    complete: page.complete,
+    stop_reason: page.complete ? null : page.stop_reason === "cancelled" ? "cancelled" : "time_budget",
+  }, text);
+}
