@@ -41,7 +41,7 @@ import {
   NEEDLE,
   seedBig,
 } from "../tests/clickhouse_seed.ts";
-import { serverFlags } from "../src/cli/flags.ts";
+import { netOfRoots, serverFlags } from "../src/cli/flags.ts";
 import { median } from "./measure.ts";
 import { cell, fmtMs } from "./table.ts";
 
@@ -148,7 +148,14 @@ async function startupOutput(root: string, env: Record<string, string>): Promise
   const stateDir = Deno.makeTempDirSync({ prefix: "logpeek-ch-state-" });
   try {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...serverFlags([], stateDir), MAIN, "--state-dir", stateDir, root],
+      args: [
+        "run",
+        ...serverFlags([], stateDir, undefined, netOfRoots([root]).net),
+        MAIN,
+        "--state-dir",
+        stateDir,
+        root,
+      ],
       env: { NO_COLOR: "1", ...env },
       stdin: "piped",
       stdout: "piped",
