@@ -17,12 +17,14 @@
  *    the matches must be the formula's count and the answer complete, else a MISMATCH.
  * 3. `log_levels {file: <one service>}`: `total_lines` must be the service's rows, else a MISMATCH.
  * 4. `log_search {file: <glob>, text: <never there>, limit: 100}` with the unlimited budgets: a whole scan.
- * 5. The same with `LOGPEEK_SEARCH_MS=1000`, then with `LOGPEEK_SEARCH_BYTES=50000000`: the first page's
+ * 5. The same with `LOGPEEK_SEARCH_MS=1000`, `LOGPEEK_SEARCH_BYTES=50000000`, and `LOGPEEK_SEARCH_MS=100`
+ *    (at 10M rows 1 s stops neither side: a whole scan takes ~0.2-0.4 s): the first page's
  *    `complete` and `stop_reason`, and the pages needed to finish (following `next_cursor`); their matches
  *    added up must equal row 4's single call (0), else a MISMATCH; and the same paging for the rare text,
  *    whose pages' matches must add up to row 2's.
  *
- * The table's columns: `work | table | file | note` (ms, and what the answers said).
+ * The table's columns: `work | table | file | note` (ms, and what the answers said). Each measurement
+ * stands alone: one that fails shows ERROR in its cell and its exact message under the table.
  *
  * Run alone: `deno run -A bench/clickhouse.ts` (env `LOGPEEK_BENCH_CH_ROWS` for fewer rows while
  * developing, `LOGPEEK_BENCH_RUNS`).
@@ -51,9 +53,17 @@ export const BENCH_ROWS = 10_000_000;
 /** A text no row holds. */
 export const NEVER = "zz-never-logged-7f3a";
 
-/** The budgets of the two stopped searches. */
+/** The budgets of the stopped searches: the issue's two, and a time budget small enough to stop a scan. */
 export const SEARCH_MS = 1000;
 export const SEARCH_BYTES = 50_000_000;
+export const SEARCH_MS_SMALL = 100;
+
+/** Each budgeted server: its key and env. */
+const BUDGETS: readonly [string, Record<string, string>][] = [
+  ["ms", { LOGPEEK_SEARCH_MS: String(SEARCH_MS) }],
+  ["bytes", { LOGPEEK_SEARCH_BYTES: String(SEARCH_BYTES) }],
+  ["ms-small", { LOGPEEK_SEARCH_MS: String(SEARCH_MS_SMALL) }],
+];
 
 /** The service of the tail and levels rows. */
 const SERVICE = BIG_SERVICES[0];
@@ -221,71 +231,85 @@ async function measureSide(
 ): Promise<Map<string, Cell>> {
   const cells = new Map<string, Cell>();
   const put = (key: string, text: string, note = "") => cells.set(key, { text, note });
-  try {
-    {
-      await using s = await open(side, UNLIMITED);
-      // 1. tail
-      const tails: number[] = [];
-      let tail: Structured = null;
-      for (let i = 0; i < runs; i++) {
-        const r = await call(s, "log_tail", { file: side.one, lines: 20 });
-        tails.push(r.ms);
-        tail = r.sc;
-      }
-      const lines = tail.lines as { text: string }[];
-      if (lines.length !== 20) {
-        mismatch(`${side.label}: log_tail ${side.one} gave ${lines.length} lines, not 20`);
-      }
-      put("tail", fmtMs(median(tails)), `last: ${JSON.stringify(lines.at(-1)?.text ?? null)}`);
-
-      // 2. the rare text over every service
-      const rare = await call(s, "log_search", { file: side.glob, text: NEEDLE, limit: 100 });
-      const n = rare.sc.matches.length;
-      if (n !== truth.needleRows || !rare.sc.complete) {
-        mismatch(
-          `${side.label}: log_search ${side.glob} '${NEEDLE}': ${n} matches, complete ${rare.sc.complete} ` +
-            `(the formula: ${truth.needleRows}, complete)`,
-        );
-      }
-      put("rare", fmtMs(rare.ms), `${n} matches, complete ${rare.sc.complete}`);
-
-      // 3. levels of one service
-      const lv = await call(s, "log_levels", { file: side.one });
-      if (lv.sc.total_lines !== truth.perService[SERVICE] || !lv.sc.complete) {
-        mismatch(
-          `${side.label}: log_levels ${side.one}: ${lv.sc.total_lines} lines, complete ${lv.sc.complete} ` +
-            `(rows: ${truth.perService[SERVICE]})`,
-        );
-      }
-      const counts = Object.entries(lv.sc.counts as Record<string, number>).filter(([, c]) => c > 0)
-        .map(([k, c]) => `${k} ${c}`).join(", ");
-      put("levels", fmtMs(lv.ms), `${lv.sc.total_lines} lines, complete ${lv.sc.complete}: ${counts}`);
-
-      // 4. a whole scan for a text never there
-      const never = await call(s, "log_search", { file: side.glob, text: NEVER, limit: 100 });
-      put(
-        "never",
-        fmtMs(never.ms),
-        `${never.sc.matches.length} matches, complete ${never.sc.complete}, ${never.sc.scanned_lines} lines`,
-      );
-      cells.set("never-total", { text: String(never.sc.matches.length), note: "" });
+  /** Runs one measurement; a failure puts ERROR in its cell and the message in `errors`. */
+  const attempt = async (key: string, what: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (e) {
+      errors.push(`${side.label}, ${what}: ${(e as Error).message}`);
+      put(key, "ERROR");
     }
-    // 5. each budget
-    const unlimitedNever = Number(cells.get("never-total")!.text);
-    for (
-      const [key, env] of [
-        ["ms", { LOGPEEK_SEARCH_MS: String(SEARCH_MS) }],
-        ["bytes", { LOGPEEK_SEARCH_BYTES: String(SEARCH_BYTES) }],
-      ] as const
-    ) {
-      await using s = await open(side, { ...UNLIMITED, ...env });
-      for (
-        const [what, text, want] of [["never", NEVER, unlimitedNever], [
-          "rare",
-          NEEDLE,
-          truth.needleRows,
-        ]] as const
-      ) {
+  };
+  /** A session with `env`, or null (every key in `keys` then says ERROR, the message once). */
+  const session = async (env: Record<string, string>, keys: string[]): Promise<Session | null> => {
+    try {
+      return await open(side, env);
+    } catch (e) {
+      errors.push(`${side.label}: ${(e as Error).message}`);
+      for (const k of keys) put(k, "ERROR");
+      return null;
+    }
+  };
+  let unlimitedNever = 0;
+  {
+    await using s = await session(UNLIMITED, ["tail", "rare", "levels", "never"]);
+    if (s !== null) {
+      await attempt("tail", `log_tail ${side.one}`, async () => {
+        const tails: number[] = [];
+        let tail: Structured = null;
+        for (let i = 0; i < runs; i++) {
+          const r = await call(s, "log_tail", { file: side.one, lines: 20 });
+          tails.push(r.ms);
+          tail = r.sc;
+        }
+        const lines = tail.lines as { text: string }[];
+        if (lines.length !== 20) {
+          mismatch(`${side.label}: log_tail ${side.one} gave ${lines.length} lines, not 20`);
+        }
+        put("tail", fmtMs(median(tails)), `last: ${JSON.stringify(lines.at(-1)?.text ?? null)}`);
+      });
+      await attempt("rare", `log_search '${NEEDLE}'`, async () => {
+        const rare = await call(s, "log_search", { file: side.glob, text: NEEDLE, limit: 100 });
+        const n = rare.sc.matches.length;
+        if (n !== truth.needleRows || !rare.sc.complete) {
+          mismatch(
+            `${side.label}: log_search ${side.glob} '${NEEDLE}': ${n} matches, complete ${rare.sc.complete} ` +
+              `(the formula: ${truth.needleRows}, complete)`,
+          );
+        }
+        put("rare", fmtMs(rare.ms), `${n} matches, complete ${rare.sc.complete}`);
+      });
+      await attempt("levels", `log_levels ${side.one}`, async () => {
+        const lv = await call(s, "log_levels", { file: side.one });
+        if (lv.sc.total_lines !== truth.perService[SERVICE] || !lv.sc.complete) {
+          mismatch(
+            `${side.label}: log_levels ${side.one}: ${lv.sc.total_lines} lines, complete ${lv.sc.complete} ` +
+              `(rows: ${truth.perService[SERVICE]})`,
+          );
+        }
+        const counts = Object.entries(lv.sc.counts as Record<string, number>).filter(([, c]) => c > 0)
+          .map(([k, c]) => `${k} ${c}`).join(", ");
+        put("levels", fmtMs(lv.ms), `${lv.sc.total_lines} lines, complete ${lv.sc.complete}: ${counts}`);
+      });
+      await attempt("never", `log_search '${NEVER}'`, async () => {
+        const never = await call(s, "log_search", { file: side.glob, text: NEVER, limit: 100 });
+        unlimitedNever = never.sc.matches.length;
+        put(
+          "never",
+          fmtMs(never.ms),
+          `${unlimitedNever} matches, complete ${never.sc.complete}, ${never.sc.scanned_lines} lines`,
+        );
+      });
+    }
+  }
+  // Each budget: both texts paged to the end.
+  for (const [key, env] of BUDGETS) {
+    const keys = [`${key}-never`, `${key}-rare`];
+    await using s = await session({ ...UNLIMITED, ...env }, keys);
+    if (s === null) continue;
+    const texts = [["never", NEVER, unlimitedNever], ["rare", NEEDLE, truth.needleRows]] as const;
+    for (const [what, text, want] of texts) {
+      await attempt(`${key}-${what}`, `paged log_search '${text}' with ${JSON.stringify(env)}`, async () => {
         const p = await paged(s, side.glob, text);
         if (p.matches !== want || p.unfinished) {
           mismatch(
@@ -299,14 +323,7 @@ async function measureSide(
           `page 1: complete ${p.first.complete}, stop_reason ${p.first.stop_reason}, ` +
             `${p.first.scanned_lines} lines; ${p.matches} matches in all (unlimited: ${want})`,
         );
-      }
-    }
-  } catch (e) {
-    errors.push(`${side.label}: ${(e as Error).message}`);
-    for (
-      const key of ["tail", "rare", "levels", "never", "ms-never", "ms-rare", "bytes-never", "bytes-rare"]
-    ) {
-      if (!cells.has(key)) put(key, "ERROR", "");
+      });
     }
   }
   return cells;
@@ -366,6 +383,8 @@ export async function clickhouseBench(opts: ClickHouseOptions): Promise<ClickHou
       row("ms-rare", `'${NEEDLE}' with LOGPEEK_SEARCH_MS=${SEARCH_MS}, paged`),
       row("bytes-never", `… never there, LOGPEEK_SEARCH_BYTES=${SEARCH_BYTES}, paged to the end`),
       row("bytes-rare", `'${NEEDLE}' with LOGPEEK_SEARCH_BYTES=${SEARCH_BYTES}, paged`),
+      row("ms-small-never", `… never there, LOGPEEK_SEARCH_MS=${SEARCH_MS_SMALL}, paged to the end`),
+      row("ms-small-rare", `'${NEEDLE}' with LOGPEEK_SEARCH_MS=${SEARCH_MS_SMALL}, paged`),
     ];
     const notes = errors.map((e) => `ERROR ${e}`);
     return { rows: result, notes, mismatches, seedMs, exportMs, exportBytes, truth, url: ch.url };
