@@ -18,10 +18,15 @@
  *    templates, the server's peak RSS growth), the same with `--no-redact`, and `log_search` by the most
  *    frequent template's id, beside `rg -c ''` and `wc -l` (skipped, with a notice, when `../shared` is
  *    absent).
+ * 6. ClickHouse (issue #14, `bench/clickhouse.ts`): a table of 10M generated rows in the test server
+ *    (`tests/clickhouse_server.ts`, `tests/clickhouse_seed.ts`) beside the same rows exported to one local
+ *    file per service: `log_tail`, a rare `log_search`, `log_levels`, and searches stopped by each budget and
+ *    paged to the end, on both (skipped, with a notice, when clickhouse-server is not installed).
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns` to run; default all),
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,clickhouse` to run; default
+ * all), `LOGPEEK_BENCH_CH_ROWS` (rows of the ClickHouse table; default 10,000,000),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
  * says "too slow"; default 60), `LOGPEEK_BENCH_RUNS` (runs a row, median taken; default 5).
  *
@@ -37,6 +42,7 @@ import { sharedDir } from "../tests/shared_dir.ts";
 import { generateLog, NEEDLE } from "./gen_log.ts";
 import { makeMemoryInputs, measureMemory, memoryTable } from "./memory.ts";
 import { PAGED_NEEDLE, pagedSearch } from "./pages.ts";
+import { BENCH_ROWS, clickhouseBench, reportClickHouse } from "./clickhouse.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
 import { MAX_GROWTH, MIN_LINES_PER_S, PATTERNS_MS, patternsBench, TEMPLATE_LIMIT } from "./patterns.ts";
 import { realLogBench } from "./real_log.ts";
@@ -64,7 +70,7 @@ const bytes = envNumber("LOGPEEK_BENCH_BYTES", GIB);
 const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
 const parts = new Set(
-  (Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory,patterns").split(","),
+  (Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory,patterns,clickhouse").split(","),
 );
 const all: Verdict[] = [];
 const mismatches: string[] = [];
@@ -301,6 +307,19 @@ if (!parts.has("patterns")) {
   for (const n of r.notes) console.log(`- ${n}`);
   all.push(...verdicts("patterns", r.rows));
   mismatches.push(...r.mismatches);
+}
+
+// 6. ClickHouse (issue #14).
+if (!parts.has("clickhouse")) {
+  console.log("\n(the ClickHouse table is not in LOGPEEK_BENCH_PARTS)");
+} else {
+  const r = await clickhouseBench({ runs: RUNS, rows: envNumber("LOGPEEK_BENCH_CH_ROWS", BENCH_ROWS) });
+  if (r === null) {
+    console.log("\nSKIPPED: the ClickHouse table (issue #14): clickhouse-server is not installed.");
+  } else {
+    console.log(reportClickHouse(r, RUNS));
+    mismatches.push(...r.mismatches);
+  }
 }
 
 const met = all.filter((v) => v.met);
