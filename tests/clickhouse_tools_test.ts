@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { READER_PASSWORD, startClickHouse } from "./clickhouse_server.ts";
 import { type CallResult, connect } from "./mcp_client.ts";
+import { FUZZ } from "./clickhouse_fuzz.ts";
 
 /** One row as loaded. */
 interface Row {
@@ -35,30 +36,6 @@ const FOLD: Record<string, string> = {
 const RAW = Object.keys(FOLD);
 
 const BASE = Date.UTC(2026, 10, 1) / 1000; // 2026-11-01T00:00:00Z
-
-/** Texts a query must not be able to escape from: quotes, backslashes, NUL, comments, braces, SQL. */
-export const FUZZ = [
-  "it's",
-  "O''Brien",
-  "back\\slash",
-  "end\\",
-  "\\'",
-  "nul\u0000byte",
-  "-- comment",
-  "/* block */",
-  "{name:String}",
-  "{{x}}",
-  "'; DROP TABLE t.canary; --",
-  '") OR 1=1 --',
-  "UNION SELECT * FROM system.tables",
-  "tab\there",
-  "caf\u00e9 \u00fcber",
-  "%_like_%",
-  "\\x41",
-  "`ident`",
-  "$1 ? :name",
-  "a'b\\'c\\\\'d",
-];
 
 function rowsOf(n: number): Row[] {
   let seed = 12345;

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MAIN } from "./mcp_client.ts";
+import { READER_PASSWORD, startClickHouse } from "./clickhouse_server.ts";
 import { makeFixtures, tempDir } from "./fixtures.ts";
 
 const dir = makeFixtures();
@@ -185,4 +186,69 @@ Deno.test("config: without HOME, one line asking for --state-dir; a named one th
   const deep = await config("--client", "cursor", "--state-dir", `${base}/no/deep`, dir);
   assert.equal(deep.code, 1);
   assert.match(deep.stderr, new RegExp(`its parent folder ${base}/no does not exist`));
+});
+
+Deno.test({
+  name: "config: a ClickHouse root's entry grants --allow-net=HOST:PORT only, and pasted as is it answers",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using ch = await startClickHouse("config with a ClickHouse root (issue #14)");
+    if (!ch) return;
+    const port = new URL(ch.url).port;
+    assert.equal((await ch.query("CREATE DATABASE d")).status, 200);
+    assert.equal(
+      (await ch.query(
+        "CREATE TABLE d.logs (Timestamp DateTime, Body String, SeverityText String, ServiceName String) " +
+          "ENGINE = MergeTree ORDER BY (ServiceName, Timestamp)",
+      )).status,
+      200,
+    );
+    assert.equal(
+      (await ch.query(
+        "INSERT INTO d.logs VALUES (1700000000, 'disk full', 'err', 'api'), (1700000001, 'ok', 'info', 'api')",
+      ))
+        .status,
+      200,
+    );
+    const root = `clickhouse://reader@127.0.0.1:${port}/d.logs`;
+    const r = await config("--client", "cursor", "--state-dir", state, root);
+    assert.equal(r.code, 0, r.stderr);
+    const entry = JSON.parse(r.stdout).mcpServers.logpeek;
+    assert.ok(entry.args.includes(`--allow-net=127.0.0.1:${port}`), entry.args.join(" "));
+    assert.equal(entry.args.filter((a: string) => a.startsWith("--allow-net")).length, 1);
+    assert.equal(entry.args.at(-1), root);
+    assert.ok(!entry.args.some((a: string) => a.startsWith("--allow-read=") && a.includes("clickhouse")));
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: {
+        NO_COLOR: "1",
+        LOGPEEK_CLICKHOUSE_PASSWORD: READER_PASSWORD,
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(transport);
+    try {
+      // deno-lint-ignore no-explicit-any
+      const t: any = await client.callTool({ name: "log_levels", arguments: { file: "logs/api" } });
+      assert.equal(t.structuredContent.counts.ERROR, 1);
+      assert.equal(t.structuredContent.counts.INFO, 1);
+    } finally {
+      await client.close();
+    }
+    // A password in the root is refused, and not repeated.
+    const bad = await config(
+      "--client",
+      "cursor",
+      "--state-dir",
+      state,
+      `clickhouse://u:pw-xyz@127.0.0.1:${port}/d.logs`,
+    );
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /LOGPEEK_CLICKHOUSE_PASSWORD/);
+    assert.ok(!bad.stderr.includes("pw-xyz"));
+  },
 });

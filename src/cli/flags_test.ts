@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commaProblem, serverFlags, V8_FLAG } from "./flags.ts";
+import { commaProblem, netOfRoots, serverFlags, V8_FLAG } from "./flags.ts";
 import { fileURLToPath } from "node:url";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -69,4 +69,17 @@ Deno.test("serverFlags: no state directory, no --allow-write; a comma is refused
   assert.equal(commaProblem(["/var/log", "/t/a,b"]), line);
   assert.throws(() => serverFlags(["/t/a,b"], "/s"), { name: "RangeError", message: line });
   assert.throws(() => serverFlags(["/t"], "/s,t"), RangeError);
+});
+
+Deno.test("serverFlags with a ClickHouse root: --allow-net=HOST:PORT of that root only; netOfRoots splits the roots", () => {
+  const { net, files } = netOfRoots(["/var/log/app", "clickhouse://ch.internal:8123/otel.otel_logs"]);
+  assert.deepEqual(net, ["ch.internal:8123"]);
+  assert.deepEqual(files, ["/var/log/app"]);
+  const f = serverFlags(files, "/st", null, net);
+  assert.ok(f.includes("--allow-net=ch.internal:8123"));
+  assert.equal(f.filter((x) => x.startsWith("--allow-net")).length, 1);
+  assert.ok(!serverFlags(["/var/log/app"], "/st", null).some((x) => x.startsWith("--allow-net")));
+  assert.ok(f.find((x) => x.startsWith("--allow-env="))!.includes("LOGPEEK_CLICKHOUSE_PASSWORD"));
+  // A malformed root is left to logpeek itself, which says what is wrong.
+  assert.deepEqual(netOfRoots(["clickhouse://nope"]).net, []);
 });
