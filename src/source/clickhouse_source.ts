@@ -93,7 +93,8 @@ class ClickHouseTable implements LogTable {
     return {
       time: sqlIdent(c.time),
       body: sqlIdent(c.body),
-      level: sqlIdent(c.level),
+      // A Nullable level (some schemas) reads as '' (UNKNOWN), never as null.
+      level: `ifNull(${sqlIdent(c.level)}, '')`,
       source: sqlIdent(c.source),
     };
   }
@@ -534,10 +535,17 @@ class ClickHouseTable implements LogTable {
       let hi = span === null || start === null ? null : start + span;
       if (hi !== null && end !== null && hi >= end) hi = null;
       const began = performance.now();
-      const r = await step(at, hi, page, {
-        seconds: Math.max(1, Math.floor(msLeft / 1000)),
-        bytes: Math.max(1, bytesLeft),
-      });
+      let r: Awaited<ReturnType<typeof step>>;
+      try {
+        r = await step(at, hi, page, {
+          seconds: Math.max(1, Math.floor(msLeft / 1000)),
+          bytes: Math.max(1, bytesLeft),
+        });
+      } catch (e) {
+        // The client cancelled: the request was aborted; the page ends where it was (its rows are kept).
+        if (scope.signal?.aborted) return stop("cancelled");
+        throw e;
+      }
       page.scanned_bytes += r.bytes;
       if ("cut" in r) {
         page.cut_queries++;

@@ -7,8 +7,9 @@
  * empty); `text`/`regex` are matched against the body only, on the server (`position`,
  * `positionCaseInsensitiveUTF8`, RE2's `match`); `scanned_lines` counts the rows the server read; a
  * budget is ClickHouse's own limit, honoured to within a second and a block (see `clickhouse_source.ts`).
- * Secrets are masked as in files, and a row whose match lay only in a masked secret is not returned (the
- * answer must not tell that a secret holds the text). `context`, `template_id` and `log_patterns` are not
+ * Secrets are masked as in files, and as over files a literal text is matched on the raw body (a guessed
+ * secret finds its row, shown masked) and a pattern on the text as shown (the server's raw match is tested
+ * again on the masked body). `context`, `template_id` and `log_patterns` are not
  * answered over a table (`invalid_argument`).
  *
  * @module
@@ -326,7 +327,6 @@ export async function tableSearch(
   const glob = scope.sources.length !== 1 || args.file !== `${table.label}/${scope.sources[0]}`;
   let replaced = 0;
   let hidden = 0;
-  const lower = text.toLowerCase();
   const page = await table.search(
     scope,
     { text, regex: args.regex, ignoreCase: args.ignore_case },
@@ -335,17 +335,11 @@ export async function tableSearch(
     c?.r ?? null,
     (row) => {
       const l = rowLine(row, ctx, redactor);
-      if (l.masked) {
-        // The server matched the raw body; a match only inside a masked secret is not shown.
-        const still = pattern
-          ? pattern.test(l.body)
-          : args.ignore_case
-          ? l.body.toLowerCase().includes(lower)
-          : l.body.includes(text);
-        if (!still) {
-          hidden++;
-          return null;
-        }
+      if (pattern && l.masked && !pattern.test(l.body)) {
+        // As over files, a pattern is tested on the text as shown (secrets masked): the server matched the
+        // raw body, so a row whose match lay in a masked secret is passed.
+        hidden++;
+        return null;
       }
       replaced += l.replaced;
       return { ...l.line, ...(glob ? { file: `${table.label}/${row.source}` } : {}) };
@@ -367,7 +361,11 @@ export async function tableSearch(
     }; ${tableStop(page, "LOGPEEK_SEARCH_MS / LOGPEEK_SEARCH_BYTES")}; ${NO_LINE_NUMBERS}` +
       (replaced ? `; ${replaced} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
       (redactor.count ? `; ${redactor.count} secret(s) masked as ***` : "") +
-      (hidden ? `; ${hidden} row(s) matched only inside a masked secret and are not shown` : "") + ".",
+      (hidden
+        ? `; ${hidden} row(s) matched on the server but not once their secrets were masked (a pattern is ` +
+          "tested on the text as shown), and are not shown"
+        : "") +
+      ".",
     window,
   ) +
     (next_cursor
