@@ -83,7 +83,8 @@ const config = {
     "Each file value is exactly what log_tail, log_search and log_levels take. A file they do not read is " +
     "listed with readable false and the reason: a format they refuse (xz, bzip2, zstd, zip, tar, a systemd " +
     "journal, UTF-16, …; also in unsupported, with what to run instead on its absolute path), or no " +
-    "permission to open it.",
+    "permission to open it." +
+    " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); listed with their rows.",
   inputSchema,
   outputSchema: outputSchema.shape,
   annotations: { ...READ_ONLY, title: "List log files" },

@@ -122,7 +122,8 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
         "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
         "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
         `Stops after LOGPEEK_LEVELS_MS ms (${deps.limits.levelsMs}) with complete false, the counts so far, ` +
-        "and a next_cursor to count the rest. Reads .gz logs through decompression.",
+        "and a next_cursor to count the rest. Reads .gz logs through decompression." +
+        " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the stored level texts are counted on the server and folded.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Count lines by level" },

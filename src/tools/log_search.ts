@@ -205,7 +205,8 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
         "and says so: complete is true only when every log was read to its end (or, in a window, past it). " +
         "Zero matches with complete false proves nothing: pass next_cursor as cursor to go on where it stopped. " +
         "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
-        "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs.",
+        "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs." +
+        " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the search runs on the server over the bodies, its budgets as ClickHouse limits.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Search a log" },

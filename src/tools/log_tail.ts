@@ -90,7 +90,8 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
         "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
         "so its line numbers are known. since/until keep the lines of a time window: with until, the tail " +
         "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
-        "A long answer shows the newest lines and saves all in an artifact.",
+        "A long answer shows the newest lines and saves all in an artifact." +
+        " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the last rows by time.",
       inputSchema: inputSchema.shape,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Tail a log" },

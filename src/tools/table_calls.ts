@@ -189,7 +189,7 @@ function readTableCursor(text: string, tool: string, q: string, key: Uint8Array)
 }
 
 /** Says why a page over a table is not complete. */
-function tableStop(page: TablePage<unknown>, budgetVar: string): string {
+function tableStop(page: TablePage<unknown>, budgets: { time: string; bytes?: string }): string {
   const rows = `${plural(page.scanned_rows, "row")} read by the server`;
   switch (page.stop_reason) {
     case null:
@@ -198,17 +198,18 @@ function tableStop(page: TablePage<unknown>, budgetVar: string): string {
       return `NOT complete (stop_reason: limit): stopped at the match limit (${rows}); more matches may follow`;
     case "cancelled":
       return `NOT complete (stop_reason: cancelled): the client cancelled the call (${rows})`;
-    default:
+    default: {
+      const time = page.stop_reason === "time_budget";
+      const name = time ? budgets.time : budgets.bytes;
       return `NOT complete (stop_reason: ${page.stop_reason}): ${
         page.cut_queries
-          ? `a query was cut by ClickHouse at the ${
-            page.stop_reason === "time_budget" ? "time" : "byte"
-          } budget (${budgetVar}, given to it as ${
-            page.stop_reason === "time_budget" ? "max_execution_time in whole seconds" : "max_bytes_to_read"
-          }, honoured to within a second and a block); its rows were not used, and the cursor reads them in a ` +
-            "shorter time span"
-          : `the budget (${budgetVar}) ran out between queries`
+          ? `a query was cut by ClickHouse at the ${time ? "time" : "byte"} budget (${name}, given to it as ${
+            time ? "max_execution_time, in whole seconds" : "max_bytes_to_read"
+          }, honoured to within ${time ? "a second and " : ""}a block); its rows were not used, and the ` +
+            "cursor reads them in a shorter time span"
+          : `the ${time ? "time" : "byte"} budget (${name}) would not pay for the next query`
       } (${rows}); absence of a row in what was not read proves nothing`;
+    }
   }
 }
 
@@ -358,7 +359,7 @@ export async function tableSearch(
   const header = withWindow(
     `${printable(args.file)}: ${matches.length} match(es) for ${what} in the bodies of ${
       printable(table.shown)
-    }; ${tableStop(page, "LOGPEEK_SEARCH_MS / LOGPEEK_SEARCH_BYTES")}; ${NO_LINE_NUMBERS}` +
+    }; ${tableStop(page, { time: "LOGPEEK_SEARCH_MS", bytes: "LOGPEEK_SEARCH_BYTES" })}; ${NO_LINE_NUMBERS}` +
       (replaced ? `; ${replaced} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
       (redactor.count ? `; ${redactor.count} secret(s) masked as ***` : "") +
       (hidden
@@ -451,7 +452,7 @@ export async function tableLevels(
       nonzero.join(", ") || "none"
     } (level texts as stored, ` +
       `folded: warning→WARN, err→ERROR…; any other text UNKNOWN); ${
-        tableStop(page, "LOGPEEK_LEVELS_MS")
+        tableStop(page, { time: "LOGPEEK_LEVELS_MS" })
       }; ${NO_LINE_NUMBERS}.`,
     window,
   ) +
