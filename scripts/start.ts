@@ -26,6 +26,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commaProblem, netOfRoots, serverFlags } from "../src/cli/flags.ts";
+import { isClickHouseRoot } from "../src/source/clickhouse_target.ts";
 import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src/cli/cli.ts";
 import { parseCommandLine, SEE_HELP, toArgs } from "../src/cli/command_line.ts";
 import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/confine.ts";
@@ -121,7 +122,7 @@ if (import.meta.main) {
       fileURLToPath(MAIN),
       ...toArgs({
         values: stateDir === null ? values : { ...values, "state-dir": stateDir },
-        positionals: net.length ? positionals : roots,
+        positionals: positionals.some(isClickHouseRoot) ? positionals : roots,
       }),
     ],
     stdin: "inherit",

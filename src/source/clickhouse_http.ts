@@ -21,14 +21,18 @@
 
 import { ToolError } from "../core/errors.ts";
 import { cutText } from "../core/text_cut.ts";
+import { redactLine } from "../guard/redact.ts";
 import type { ClickHouseTarget } from "./clickhouse_target.ts";
 
 /** A query's limits (issue #14: the call's budgets, as ClickHouse's own limits). */
 export interface QueryLimits {
   /** `max_execution_time`, in whole seconds (ClickHouse 18.16 takes no fraction), at least 1. */
   seconds: number;
-  /** `max_bytes_to_read`, in bytes (uncompressed, as ClickHouse counts what it reads); 0: none. */
-  bytes: number;
+  /**
+   * `max_bytes_to_read`, in bytes (uncompressed, as ClickHouse counts what it reads), at least 1; null: no
+   * limit (ClickHouse reads 0 as none, so a budget of 0 never reaches a query: the caller stops first).
+   */
+  bytes: number | null;
 }
 
 /** What one query returned. */
@@ -76,8 +80,8 @@ export async function runQuery<Row>(
     database: target.database,
     max_execution_time: String(seconds),
     timeout_overflow_mode: "break",
-    ...(limits.bytes > 0
-      ? { max_bytes_to_read: String(Math.ceil(limits.bytes)), read_overflow_mode: "break" }
+    ...(limits.bytes !== null
+      ? { max_bytes_to_read: String(Math.max(1, Math.ceil(limits.bytes))), read_overflow_mode: "break" }
       : {}),
     output_format_json_quote_64bit_integers: "1",
     // Last: a server applies the URL's settings in order, and once readonly=1 holds a newer one refuses
@@ -89,19 +93,15 @@ export async function runQuery<Row>(
   const timeout = AbortSignal.timeout(seconds * 1000 + ANSWER_SLACK_MS);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
   let res: Response;
-  let text: string;
   try {
     res = await fetch(url, {
       method: "POST",
       body: `${sql}\nFORMAT JSON`,
-      headers: {
-        authorization: "Basic " + btoa(String.fromCharCode(
-          ...new TextEncoder().encode(`${target.user}:${target.password}`),
-        )),
-      },
+      headers: { authorization: basicAuth(target) },
+      // A redirect would lead elsewhere than the root names (and Deno's --allow-net would refuse it).
+      redirect: "manual",
       signal: both,
     });
-    text = await res.text();
   } catch (e) {
     if (signal?.aborted) throw signal.reason ?? e;
     if (e instanceof Deno.errors.NotCapable) {
@@ -113,14 +113,34 @@ export async function runQuery<Row>(
     }
     const why = timeout.aborted
       ? `no answer within ${seconds * 1000 + ANSWER_SLACK_MS} ms`
-      : cutText(e instanceof Error ? e.message : String(e), 300);
+      : scrub(target, e instanceof Error ? e.message : String(e), 300);
     throw new ToolError(
       "source_unreachable",
       `the ClickHouse server at ${target.netPermission} did not answer (${why}): check that it runs and ` +
         "listens there (HTTP interface, e.g. port 8123), and the root's host and port",
     );
   }
-  if (!res.ok) throw serverError(target, res.status, text);
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel();
+    throw new ToolError(
+      "source_error",
+      `${target.netPermission} answered with a redirect (HTTP ${res.status}), which logpeek does not follow: ` +
+        "name ClickHouse's own HTTP host and port in the root",
+    );
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason ?? e;
+    throw new ToolError(
+      timeout.aborted ? "source_unreachable" : "source_error",
+      `the answer of ${target.netPermission} could not be read whole (${
+        timeout.aborted ? `not within ${seconds * 1000 + ANSWER_SLACK_MS} ms` : scrub(target, String(e), 200)
+      })`,
+    );
+  }
+  if (!res.ok) throw serverError(target, res.status, scrub(target, text, 2000));
   let parsed: {
     data?: Row[];
     statistics?: { elapsed?: number; rows_read?: number; bytes_read?: number };
@@ -132,7 +152,7 @@ export async function runQuery<Row>(
     throw new ToolError(
       "source_error",
       `the server at ${target.netPermission} did not answer in ClickHouse's JSON format (` +
-        `${cutText(text.replace(/\s+/g, " "), 200)}): check that the root names ClickHouse's HTTP port`,
+        `${scrub(target, text.replace(/\s+/g, " "), 200)}): check that the root names ClickHouse's HTTP port`,
     );
   }
   const stats = parsed.statistics ?? {};
@@ -145,10 +165,33 @@ export async function runQuery<Row>(
     bytesRead,
     cut: elapsed >= seconds
       ? "time_budget"
-      : limits.bytes > 0 && bytesRead >= limits.bytes
+      : limits.bytes !== null && bytesRead >= limits.bytes
       ? "size_budget"
       : null,
   };
+}
+
+/** The `Authorization: Basic` value of the target's user and password (RFC 7617: UTF-8, base64). */
+function basicAuth(target: ClickHouseTarget): string {
+  return "Basic " +
+    btoa(String.fromCharCode(...new TextEncoder().encode(`${target.user}:${target.password}`)));
+}
+
+/**
+ * A text from the other end (an error, a page that is not ClickHouse's) as it may be quoted: cut to `max`
+ * characters, without the password or its Basic form (a proxy or a debug server may echo the request), and
+ * with secrets masked as in log lines.
+ *
+ * @param target The root (its password and Basic value are removed).
+ * @param text The text.
+ * @param max The most characters kept.
+ * @returns The text to quote.
+ */
+export function scrub(target: ClickHouseTarget, text: string, max: number): string {
+  let t = text;
+  const basic = basicAuth(target).slice("Basic ".length);
+  for (const x of [target.password, basic]) if (x.length >= 1) t = t.split(x).join("***");
+  return cutText(redactLine(t).text, max);
 }
 
 /**

@@ -44,6 +44,9 @@ import { closestNames } from "./matching_logs.ts";
 /** The most distinct sources a listing holds; past it the listing says it is not complete. */
 export const MAX_SOURCES = 100_000;
 
+/** The most characters of a list of sources in one query (ClickHouse's max_query_size is 256 KiB). */
+const MAX_SOURCE_LIST = 200_000;
+
 /** How long a listing of the sources is reused to resolve names, in ms. */
 const SOURCES_TTL_MS = 5000;
 
@@ -55,7 +58,18 @@ interface TimeKind {
   key: string;
   /** A value of the time column at a key, as an expression. */
   at: (k: number) => string;
+  /**
+   * The keys the column can hold (`DateTime`: 0 .. 2^32 − 1 seconds; 18.16's `toDateTime` wraps a number
+   * outside them), or null when not bounded here.
+   */
+  bounds: [number, number] | null;
 }
+
+/** About the most bytes of rows one search query asks for (bodies travel as hex: twice their bytes). */
+const ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The most seconds a `DateTime` holds (2106-02-07T06:28:15Z). */
+const DATETIME_MAX = 2 ** 32 - 1;
 
 /**
  * The {@linkcode LogSource} over a ClickHouse table: `list` and `open` refuse (the tools ask `table`).
@@ -88,16 +102,14 @@ class ClickHouseTable implements LogTable {
   get #from(): string {
     return `${sqlIdent(this.#t.database)}.${sqlIdent(this.#t.table)}`;
   }
+  /** The columns as expressions: a Nullable text column reads as '' where it is null (known once asked). */
   get #c() {
     const c = this.#t.columns;
-    return {
-      time: sqlIdent(c.time),
-      body: sqlIdent(c.body),
-      // A Nullable level (some schemas) reads as '' (UNKNOWN), never as null.
-      level: `ifNull(${sqlIdent(c.level)}, '')`,
-      source: sqlIdent(c.source),
-    };
+    const text = (name: string) =>
+      this.#nullable.has(name) ? `ifNull(${sqlIdent(name)}, '')` : sqlIdent(name);
+    return { time: sqlIdent(c.time), body: text(c.body), level: text(c.level), source: text(c.source) };
   }
+  #nullable = new Set<string>();
 
   /** The time column's kind (`DateTime` or `DateTime64(p)`), asked once. */
   async #timeKind(scope: { deadline: number; maxBytes: number; signal?: AbortSignal }): Promise<TimeKind> {
@@ -107,7 +119,7 @@ class ClickHouseTable implements LogTable {
       `SELECT name, type FROM system.columns WHERE database = ${sqlString(this.#t.database)} AND table = ${
         sqlString(this.#t.table)
       }`,
-      { seconds: secondsLeft(scope.deadline), bytes: 0 },
+      { seconds: secondsLeft(scope.deadline), bytes: null },
       scope.signal,
     );
     if (r.rows.length === 0) {
@@ -129,19 +141,36 @@ class ClickHouseTable implements LogTable {
           "LOGPEEK_CLICKHOUSE_COLUMNS=time=…,body=…,level=…,source=…",
       );
     }
+    for (const [name, type] of types) {
+      if (/^(LowCardinality\()?Nullable\(/.test(type)) this.#nullable.add(name);
+    }
+    if (this.#nullable.has(c.time)) {
+      throw new ToolError(
+        "source_error",
+        `the time column ${c.time} of ${this.#t.database}.${this.#t.table} is Nullable: logpeek orders and ` +
+          "pages rows by time, so every row needs one; name a column that always has one with " +
+          "LOGPEEK_CLICKHOUSE_COLUMNS=time=…",
+      );
+    }
     const tt = types.get(c.time)!.replace(/^Nullable\((.*)\)$/, "$1").replace(
       /^LowCardinality\((.*)\)$/,
       "$1",
     );
     const time = this.#c.time;
     if (/^DateTime(\(|$)/.test(tt)) {
-      this.#time = { unitMs: 1000, key: `toUInt32(${time})`, at: (k) => `toDateTime(${sqlInt(k)})` };
+      this.#time = {
+        unitMs: 1000,
+        key: `toUInt32(${time})`,
+        at: (k) => `toDateTime(${sqlInt(Math.min(DATETIME_MAX, Math.max(0, k)))})`,
+        bounds: [0, DATETIME_MAX],
+      };
     } else if (/^DateTime64/.test(tt)) {
       // Newer servers (the OTel exporter's DateTime64(9)): keyed by milliseconds. Not tested here (18.16).
       this.#time = {
         unitMs: 1,
         key: `toUnixTimestamp64Milli(${time})`,
         at: (k) => `fromUnixTimestamp64Milli(toInt64(${sqlInt(k)}))`,
+        bounds: null,
       };
     } else {
       throw new ToolError(
@@ -156,7 +185,18 @@ class ClickHouseTable implements LogTable {
   /** The WHERE conditions of a scope (sources, level, window), as SQL. */
   #where(scope: TableScope, tk: TimeKind): string[] {
     const c = this.#c;
-    const out = [`${c.source} IN (${scope.sources.map(sqlString).join(", ")})`];
+    const out: string[] = ["1"]; // never an empty WHERE
+    if (scope.sources !== null) {
+      const list = scope.sources.map(sqlString).join(", ");
+      if (list.length > MAX_SOURCE_LIST) {
+        throw new ToolError(
+          "invalid_argument",
+          `the glob names ${scope.sources.length} logs, too many to list in one query: narrow it, or use a glob ` +
+            "that matches every log (then no list is sent)",
+        );
+      }
+      out.push(`${c.source} IN (${list})`);
+    }
     if (scope.level !== undefined) {
       const code = LEVELS.indexOf(scope.level as typeof LEVELS[number]);
       if (code < 0) throw new RangeError(`no level ${scope.level}`);
@@ -169,9 +209,12 @@ class ClickHouseTable implements LogTable {
         );
       }
     }
-    // since is inclusive, until exclusive: a row at key k (k·unit ms) is in when since ≤ k·unit < until.
-    if (scope.since !== null) out.push(`${c.time} >= ${tk.at(Math.ceil(scope.since / tk.unitMs))}`);
-    if (scope.until !== null) out.push(`${c.time} < ${tk.at(Math.ceil(scope.until / tk.unitMs))}`);
+    const w = windowKeys(scope, tk);
+    if (w === "empty") out.push("0");
+    else {
+      if (w.lo !== null) out.push(`${c.time} >= ${tk.at(w.lo)}`);
+      if (w.hi !== null) out.push(`${c.time} <= ${tk.at(w.hi)}`);
+    }
     return out;
   }
 
@@ -185,7 +228,7 @@ class ClickHouseTable implements LogTable {
       this.#t,
       `SELECT ${c.source} AS s, count() AS n, max(${tk.key}) AS t FROM ${this.#from} GROUP BY s ORDER BY s ` +
         `LIMIT ${MAX_SOURCES + 1}`,
-      { seconds: secondsLeft(scope.deadline), bytes: scope.maxBytes },
+      { seconds: secondsLeft(scope.deadline), bytes: byteLimit(scope.maxBytes) },
       scope.signal,
     );
     if (r.cut) {
@@ -204,6 +247,12 @@ class ClickHouseTable implements LogTable {
 
   async list(opts: ListOptions, scope: { deadline: number; maxBytes: number }): Promise<LogList> {
     const tk = await this.#timeKind(scope);
+    if (scope.maxBytes <= 0 || scope.deadline <= performance.now()) {
+      throw new ToolError(
+        "budget_exceeded",
+        `the budget (LOGPEEK_SEARCH_MS, LOGPEEK_SEARCH_BYTES) left nothing for listing the sources of ${this.shown}`,
+      );
+    }
     const { rows, complete } = await this.#listSources(scope);
     const match = opts.glob !== undefined ? globMatcher(opts.glob) : () => true;
     const prefix = `${this.label}/`;
@@ -251,10 +300,13 @@ class ClickHouseTable implements LogTable {
     };
   }
 
-  async sources(file: string, scope: { deadline: number; maxBytes: number }): Promise<string[]> {
+  async sources(
+    file: string,
+    scope: { deadline: number; maxBytes: number },
+  ): Promise<{ names: string[]; all: boolean }> {
     const prefix = `${this.label}/`;
     // Naming a log is not reading it: these queries have the call's time, not its byte budget.
-    const naming = { deadline: scope.deadline, maxBytes: 0 };
+    const naming = { deadline: scope.deadline, maxBytes: Infinity };
     if (!isGlob(file) && file.startsWith(prefix)) {
       // One name: one row of it is enough to know it exists (the engine stops at the first).
       await this.#timeKind(naming); // the columns checked first, for a clear error
@@ -263,9 +315,9 @@ class ClickHouseTable implements LogTable {
         `SELECT 1 AS x FROM ${this.#from} WHERE ${this.#c.source} = ${
           sqlString(file.slice(prefix.length))
         } LIMIT 1`,
-        { seconds: secondsLeft(scope.deadline), bytes: 0 },
+        { seconds: secondsLeft(scope.deadline), bytes: null },
       );
-      if (one.rows.length) return [file.slice(prefix.length)];
+      if (one.rows.length) return { names: [file.slice(prefix.length)], all: false };
     }
     const fresh = this.#sources && performance.now() - this.#sources.at < SOURCES_TTL_MS;
     const names = fresh ? this.#sources!.names : (await this.#listSources(naming)).rows.map((x) => x.s);
@@ -273,7 +325,10 @@ class ClickHouseTable implements LogTable {
     if (isGlob(file)) {
       const match = globMatcher(file);
       const hit = all.filter(match);
-      if (hit.length) return hit.map((n) => n.slice(prefix.length));
+      const complete = this.#sources?.complete ?? false;
+      if (hit.length) {
+        return { names: hit.map((n) => n.slice(prefix.length)), all: complete && hit.length === all.length };
+      }
     }
     const near = closestNames(file, all, 5);
     throw new ToolError(
@@ -290,8 +345,14 @@ class ClickHouseTable implements LogTable {
     bodyBytes: number,
   ): Promise<{ rows: TableRow[]; scanned_bytes: number }> {
     const tk = await this.#timeKind(scope);
+    if (scope.maxBytes <= 0 || scope.deadline <= performance.now()) {
+      throw new ToolError(
+        "budget_exceeded",
+        `the budget (LOGPEEK_SEARCH_MS, LOGPEEK_SEARCH_BYTES) left nothing for the tail query over ${this.shown}`,
+      );
+    }
     const where = this.#where(scope, tk).join(" AND ");
-    const limits = () => ({ seconds: secondsLeft(scope.deadline), bytes: scope.maxBytes });
+    const limits = () => ({ seconds: secondsLeft(scope.deadline), bytes: byteLimit(scope.maxBytes) });
     // First the time key of the n-th row from the end (only the time column is read for it), then the
     // rows from that time on: the engine sorts a few rows, not the whole log.
     const b = await runQuery<{ k: string | null }>(
@@ -344,52 +405,68 @@ class ClickHouseTable implements LogTable {
 
   /** The end of the scope, as an inclusive time key; null when open. */
   #endKey(scope: TableScope, tk: TimeKind): number | null {
-    return scope.until === null ? null : Math.ceil(scope.until / tk.unitMs) - 1;
+    const w = windowKeys(scope, tk);
+    return w === "empty" ? null : w.hi;
   }
 
   /** The first and last time keys of the scope's rows at or after `from` (for a span), or null when none. */
-  async #range(scope: TableScope, tk: TimeKind, from: number | null): Promise<[number, number] | null> {
+  /**
+   * The first and last time keys and the count of the scope's rows with keys in [from, to] (each bound
+   * open when null); null when there are none, or the query did not finish.
+   */
+  async #range(
+    scope: TableScope,
+    tk: TimeKind,
+    from: number | null,
+    to: number | null,
+  ): Promise<[number, number, number] | null> {
     const where = this.#where(scope, tk);
-    if (from !== null) where.push(`${tk.key} >= ${sqlInt(from)}`);
+    if (from !== null) where.push(`${this.#c.time} >= ${tk.at(from)}`);
+    if (to !== null) where.push(`${this.#c.time} <= ${tk.at(to)}`);
     const r = await runQuery<{ a: string; b: string; c: string }>(
       this.#t,
       `SELECT min(${tk.key}) AS a, max(${tk.key}) AS b, count() AS c FROM ${this.#from} WHERE ${
         where.join(" AND ")
       }`,
-      { seconds: Math.max(1, secondsLeft(scope.deadline)), bytes: 0 },
+      { seconds: Math.max(1, secondsLeft(scope.deadline)), bytes: null },
       scope.signal,
     );
-    if (!r.rows.length || Number(r.rows[0].c) === 0) return null;
-    return [Number(r.rows[0].a), Number(r.rows[0].b)];
+    if (r.cut || !r.rows.length || Number(r.rows[0].c) === 0) return null;
+    return [Number(r.rows[0].a), Number(r.rows[0].b), Number(r.rows[0].c)];
   }
 
   /**
-   * Where the next page resumes after a query from `at` over `span` was cut: the same rows in half the
-   * span (at least 0: one instant). An open span is first closed at the scope's end or its last row, and
-   * an open start moved to the scope's first row.
+   * Where the next page resumes after a query from `at` over `span` was cut, having read `rowsRead` rows:
+   * the same rows in a span shortened in proportion to what the query read of them (at most half; at
+   * least 0: one instant). An open span is first closed at the scope's end or its last row, and an open
+   * start moved to the scope's first row.
    */
   async #halve(
     scope: TableScope,
     tk: TimeKind,
     at: TablePosition,
     span: number | null,
+    rowsRead: number,
   ): Promise<TableResume> {
-    if (span !== null && at.t !== null) return { at, span: Math.floor(span / 2), last: null };
-    const range = await this.#range(scope, tk, this.#startKey(scope, tk, at));
-    if (range === null) return { at, span: 0, last: null };
-    const lo = at.t ?? range[0];
+    const start = this.#startKey(scope, tk, at);
     const end = this.#endKey(scope, tk);
-    const hi = Math.min(span !== null ? lo + span : (end ?? range[1]), range[1]);
+    const asked = span !== null && start !== null ? start + span : end;
+    const range = await this.#range(scope, tk, start, asked);
+    if (range === null) return { at, span: span === null ? 0 : Math.floor(span / 2), last: null };
+    const lo = at.t ?? range[0];
+    const hi = Math.min(asked ?? range[1], range[1]);
+    const share = Math.min(0.5, Math.max(0, (0.8 * rowsRead) / range[2]));
     return {
       at: at.t === null ? { t: lo, h: null, d: 0 } : at,
-      span: Math.max(0, Math.floor((hi - lo) / 2)),
-      last: range[1],
+      span: Math.max(0, Math.floor((hi - lo) * share)),
+      last: asked === null ? range[1] : null,
     };
   }
 
   /** The first time key of a position (its own, or the window's start). */
   #startKey(scope: TableScope, tk: TimeKind, at: TablePosition): number | null {
-    return at.t ?? (scope.since === null ? null : Math.ceil(scope.since / tk.unitMs));
+    const w = windowKeys(scope, tk);
+    return at.t ?? (w === "empty" ? null : w.lo);
   }
 
   async search<T>(
@@ -410,25 +487,24 @@ class ClickHouseTable implements LogTable {
     return await this.#pages<T>(scope, tk, resume, async (at, hi, page, limits) => {
       // Candidates come in batches; a row the caller drops (its match was in a masked secret) is passed.
       const want = limit - page.items.length;
-      const batch = at.d + Math.min(want * 2 + 16, 10_000) + 1;
+      // At most ~32 MiB of hex bodies an answer (a row's body is fetched up to `bodyBytes`).
+      const batch = Math.min(want * 2 + 16, 10_000, Math.floor(ANSWER_BYTES / (2 * bodyBytes + 128))) + 1;
       const where = [...this.#where(scope, tk), ...this.#after(at, tk), test];
       if (hi !== null) where.push(`${c.time} <= ${tk.at(hi)}`);
+      // The rows equal to the position's key come first in the order; the `d` of them already passed are
+      // skipped on the server (identical rows are interchangeable; others at one key are in content order).
+      const skip = at.h === null ? 0 : at.d;
       const q = await runQuery<RowJson>(
         this.#t,
         `${this.#select(tk, bodyBytes)} WHERE ${where.join(" AND ")} ` +
-          `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(batch)}`,
+          `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(skip)}, ${sqlInt(batch)}`,
         limits,
         scope.signal,
       );
-      if (q.cut) return { cut: q.cut, bytes: q.bytesRead };
+      if (q.cut) return { cut: q.cut, bytes: q.bytesRead, rows: q.rowsRead };
       let pos: TablePosition = { ...at };
-      let skip = at.h === null ? 0 : at.d;
       for (const r of q.rows) {
         const t = Number(r.lp_t);
-        if (skip > 0 && t === at.t && r.lp_h === at.h) {
-          skip--;
-          continue;
-        }
         pos = t === pos.t && r.lp_h === pos.h ? { ...pos, d: pos.d + 1 } : { t, h: r.lp_h, d: 1 };
         const kept = keep(toRow(r, tk));
         if (kept !== null) page.items.push(kept);
@@ -453,7 +529,7 @@ class ClickHouseTable implements LogTable {
         limits,
         scope.signal,
       );
-      if (q.cut) return { cut: q.cut, bytes: q.bytesRead };
+      if (q.cut) return { cut: q.cut, bytes: q.bytesRead, rows: q.rowsRead };
       for (const r of q.rows) page.items.push([r.lp_s, r.lp_l, Number(r.lp_n)]);
       return {
         at: { t: hi === null ? null : hi + 1, h: null, d: 0 },
@@ -477,9 +553,9 @@ class ClickHouseTable implements LogTable {
       at: TablePosition,
       hi: number | null,
       page: TablePage<T>,
-      limits: { seconds: number; bytes: number },
+      limits: { seconds: number; bytes: number | null },
     ) => Promise<
-      | { cut: "time_budget" | "size_budget"; bytes: number }
+      | { cut: "time_budget" | "size_budget"; bytes: number; rows: number }
       | { at: TablePosition; whole: boolean; rows: number; bytes: number; full: boolean }
     >,
   ): Promise<TablePage<T>> {
@@ -501,6 +577,11 @@ class ClickHouseTable implements LogTable {
     const until = this.#endKey(scope, tk);
     const end = until === null ? last : last === null ? until : Math.min(until, last);
     let whole = 0; // queries that ran to their end on this page
+    let spent = 0; // bytes the server read for this page, every query counted (the byte budget's measure)
+    // Whether the next query goes on inside the span of the last one: its rows and bytes are not reported
+    // again (they re-read the span's granules), so what an answer reports does not depend on how many
+    // candidates the caller dropped (a pattern's match inside a masked secret must leave no trace).
+    let again = false;
     // What a whole query over a closed span cost, per time-key unit: a next span is cut to what the budget
     // left can pay for, so a page ends before a query the budget would cut (whose work would be lost).
     let rate: { bytes: number; ms: number } | null = null;
@@ -510,10 +591,16 @@ class ClickHouseTable implements LogTable {
       page.next = { at, span, last };
       return page;
     };
+    if (scope.maxBytes <= 0 || scope.deadline <= performance.now()) {
+      // A budget of 0 (or one spent on naming the logs): nothing is read, and a next page would not help.
+      page.stop_reason = scope.maxBytes <= 0 ? "size_budget" : "time_budget";
+      page.progress = false;
+      return page;
+    }
     for (;;) {
       if (scope.signal?.aborted) return stop("cancelled");
       const msLeft = scope.deadline - performance.now();
-      const bytesLeft = scope.maxBytes - page.scanned_bytes;
+      const bytesLeft = scope.maxBytes - spent;
       // A query gets whole seconds: with less than one left, a page that did something stops here.
       if (whole > 0 && (msLeft < 1000 || bytesLeft <= 0)) {
         return stop(msLeft < 1000 ? "time_budget" : "size_budget");
@@ -539,14 +626,15 @@ class ClickHouseTable implements LogTable {
       try {
         r = await step(at, hi, page, {
           seconds: Math.max(1, Math.floor(msLeft / 1000)),
-          bytes: Math.max(1, bytesLeft),
+          bytes: byteLimit(bytesLeft),
         });
       } catch (e) {
         // The client cancelled: the request was aborted; the page ends where it was (its rows are kept).
         if (scope.signal?.aborted) return stop("cancelled");
         throw e;
       }
-      page.scanned_bytes += r.bytes;
+      spent += r.bytes;
+      if (!again) page.scanned_bytes += r.bytes;
       if ("cut" in r) {
         page.cut_queries++;
         page.stop_reason = r.cut;
@@ -555,12 +643,12 @@ class ClickHouseTable implements LogTable {
           page.progress = false;
           return page;
         }
-        const half = await this.#halve(scope, tk, at, hi === null ? null : hi - (start ?? 0));
+        const half = await this.#halve(scope, tk, at, hi === null ? null : hi - (start ?? 0), r.rows);
         page.next = { ...half, last: half.last ?? last };
         return page;
       }
       whole++;
-      page.scanned_rows += r.rows;
+      if (!again) page.scanned_rows += r.rows;
       if (hi !== null && span !== null) {
         rate = {
           bytes: Math.max(1, r.bytes) / (span + 1),
@@ -573,6 +661,7 @@ class ClickHouseTable implements LogTable {
       }
       if (!r.whole) {
         at = r.at; // more candidates in this span
+        again = true;
         continue;
       }
       if (hi === null) {
@@ -580,6 +669,7 @@ class ClickHouseTable implements LogTable {
         return page;
       }
       at = { t: hi + 1, h: null, d: 0 };
+      again = false;
       if (span !== null) {
         lastSpan = span;
         span = Math.max(1, span * 2);
@@ -609,6 +699,29 @@ function toRow(r: RowJson, tk: TimeKind): TableRow {
     body,
     bodyBytes: Number(r.lp_n),
   };
+}
+
+/**
+ * The window as inclusive time keys (since inclusive, until exclusive: a row at key k, at k·unit ms, is in
+ * when since ≤ k·unit < until), each null when open; bounds the column cannot pass are left open (every row
+ * is within them), and a window wholly outside them is `"empty"` (no row can be in it).
+ */
+function windowKeys(scope: TableScope, tk: TimeKind): { lo: number | null; hi: number | null } | "empty" {
+  let lo = scope.since === null ? null : Math.ceil(scope.since / tk.unitMs);
+  let hi = scope.until === null ? null : Math.ceil(scope.until / tk.unitMs) - 1;
+  if (tk.bounds) {
+    const [min, max] = tk.bounds;
+    if ((lo !== null && lo > max) || (hi !== null && hi < min)) return "empty";
+    if (lo !== null && lo <= min) lo = null;
+    if (hi !== null && hi >= max) hi = null;
+  }
+  if (lo !== null && hi !== null && lo > hi) return "empty";
+  return { lo, hi };
+}
+
+/** A byte budget as a query's limit: null (none) for an infinite one, else at least 1. */
+function byteLimit(bytes: number): number | null {
+  return Number.isFinite(bytes) ? Math.max(1, Math.ceil(bytes)) : null;
 }
 
 /** Whole seconds left until `deadline` (`performance.now()` ms), at least 1. */

@@ -144,8 +144,11 @@ export interface TableResume {
 
 /** What a query over a table reads: which logs, levels and window, under which budgets. */
 export interface TableScope {
-  /** The sources (the source column's values, not the names). */
-  sources: string[];
+  /**
+   * The sources (the source column's values, not the names); null: every source (a glob that matched all
+   * of them: no filter, so no list that could outgrow a query).
+   */
+  sources: string[] | null;
   /** Only rows of this level (folded as `read/level.ts` `levelOfName`). */
   level?: string;
   /** Rows at or after this instant (epoch ms), before `until`; null: no bound. */
@@ -186,9 +189,15 @@ export interface TablePage<T> {
   next: TableResume | null;
   /** False when this page read nothing whole within its budget and a next page would not either. */
   progress: boolean;
-  /** Rows the server read for this page (of whole queries). */
+  /**
+   * Rows the server read for this page: of the first whole query over each span (a query that goes on in
+   * the same span re-reads it and is not counted again).
+   */
   scanned_rows: number;
-  /** Bytes the server read for this page (every query, cut ones included). */
+  /**
+   * Bytes the server read for this page, as `scanned_rows` counts (cut queries included); the byte budget
+   * counts every query.
+   */
   scanned_bytes: number;
   /** Queries cut by a budget whose rows were not used (the next page covers them in smaller spans). */
   cut_queries: number;
@@ -207,7 +216,10 @@ export interface LogTable {
    *
    * @throws {ToolError} `not_found` (naming the closest names), `outside_roots` for a name of another root.
    */
-  sources(file: string, scope: { deadline: number; maxBytes: number }): Promise<string[]>;
+  sources(
+    file: string,
+    scope: { deadline: number; maxBytes: number },
+  ): Promise<{ names: string[]; all: boolean }>;
   /** The last `n` rows of the scope, oldest first (ties in the table's order). */
   tail(scope: TableScope, n: number, bodyBytes: number): Promise<{ rows: TableRow[]; scanned_bytes: number }>;
   /**

@@ -17,7 +17,7 @@
 
 import { ToolError } from "../core/errors.ts";
 import { seal, unseal } from "../core/seal.ts";
-import { LineRedactor } from "../guard/redact.ts";
+import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { printable } from "../guard/printable.ts";
 import { queryHash } from "../read/cursor.ts";
 import { decodeLine } from "../read/decode.ts";
@@ -35,8 +35,14 @@ import { resolveSpan } from "./time_args.ts";
 
 /** The most bytes of a row's body fetched: enough for `LOGPEEK_MAX_LINE` characters and one more byte. */
 function bodyBytes(maxLine: number): number {
-  return maxLine * 4 + 1;
+  return Math.min(maxLine * 4 + 1, PATTERN_BYTES);
 }
+
+/**
+ * The most bytes of a body a pattern is tested on, and the most of it fetched (64 KiB, as a pattern is
+ * tested on a file's line): a larger `LOGPEEK_MAX_LINE` shows no more of a row than this.
+ */
+const PATTERN_BYTES = 65536;
 
 /** A header with the window named, when there is one. */
 function withWindow(header: string, fields: Record<string, unknown>): string {
@@ -124,14 +130,17 @@ async function scopeOf(
   budget: { ms: number; bytes: number },
   t: { t0?: number | null; t1?: number | null } | undefined,
   call?: CallContext,
-): Promise<{ scope: TableScope; window: Record<string, unknown> }> {
+): Promise<{ scope: TableScope; window: Record<string, unknown>; glob: boolean; names: string[] }> {
   const deadline = performance.now() + budget.ms;
   const span = resolveSpan(args, ctx.limits.tz, t && { t0: t.t0 ?? null, t1: t.t1 ?? null });
-  const sources = await table.sources(args.file, { deadline, maxBytes: budget.bytes });
+  const named = await table.sources(args.file, { deadline, maxBytes: budget.bytes });
   const zone = ctx.limits.tz;
   return {
+    // A glob (or a name that is not one log's): the answer names each match's log.
+    glob: named.names.length !== 1 || args.file !== `${table.label}/${named.names[0]}`,
+    names: named.names,
     scope: {
-      sources,
+      sources: named.all ? null : named.names,
       level: args.level,
       since: span && Number.isFinite(span.since) ? span.since : null,
       until: span && Number.isFinite(span.until) ? span.until : null,
@@ -225,7 +234,7 @@ export async function tableTail(
   args: { file: string; lines: number; level?: Level; since?: string; until?: string },
   call?: CallContext,
 ): Promise<ToolResult> {
-  const { scope, window } = await scopeOf(
+  const { scope, window, glob } = await scopeOf(
     ctx,
     table,
     args,
@@ -233,7 +242,7 @@ export async function tableTail(
     undefined,
     call,
   );
-  if (scope.sources.length !== 1) {
+  if (glob) {
     throw new ToolError("invalid_argument", "log_tail takes one log, not a glob: log_files lists them");
   }
   const got = await table.tail(scope, args.lines, bodyBytes(ctx.limits.maxLine));
@@ -316,7 +325,7 @@ export async function tableSearch(
   const c = args.cursor === undefined
     ? undefined
     : readTableCursor(args.cursor, "log_search", q, ctx.cursorKey);
-  const { scope, window } = await scopeOf(
+  const { scope, window, glob } = await scopeOf(
     ctx,
     table,
     args,
@@ -325,23 +334,25 @@ export async function tableSearch(
     call,
   );
   const redactor = new LineRedactor(ctx.redact, false);
-  const glob = scope.sources.length !== 1 || args.file !== `${table.label}/${scope.sources[0]}`;
   let replaced = 0;
-  let hidden = 0;
+  let partial = 0;
   const page = await table.search(
     scope,
     { text, regex: args.regex, ignoreCase: args.ignore_case },
     args.limit,
-    bodyBytes(ctx.limits.maxLine),
+    pattern ? PATTERN_BYTES : bodyBytes(ctx.limits.maxLine),
     c?.r ?? null,
     (row) => {
-      const l = rowLine(row, ctx, redactor);
-      if (pattern && l.masked && !pattern.test(l.body)) {
-        // As over files, a pattern is tested on the text as shown (secrets masked): the server matched the
-        // raw body, so a row whose match lay in a masked secret is passed.
-        hidden++;
-        return null;
+      if (pattern) {
+        // As over files, a pattern is tested on the body's first 64 KiB, decoded, secrets masked: the server
+        // matched the raw body (a match in a secret, or past 64 KiB, included), so it is tested again here,
+        // and a row that fails is passed without a trace (no count, no masking counted): an answer must
+        // not depend on a secret.
+        const d = decodeLine(row.body, PATTERN_BYTES, row.bodyBytes > row.body.length);
+        if (!pattern.test(ctx.redact ? redactLine(d.text).text : d.text)) return null;
+        if (row.bodyBytes > row.body.length) partial++;
       }
+      const l = rowLine(row, ctx, redactor);
       replaced += l.replaced;
       return { ...l.line, ...(glob ? { file: `${table.label}/${row.source}` } : {}) };
     },
@@ -362,10 +373,7 @@ export async function tableSearch(
     }; ${tableStop(page, { time: "LOGPEEK_SEARCH_MS", bytes: "LOGPEEK_SEARCH_BYTES" })}; ${NO_LINE_NUMBERS}` +
       (replaced ? `; ${replaced} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
       (redactor.count ? `; ${redactor.count} secret(s) masked as ***` : "") +
-      (hidden
-        ? `; ${hidden} row(s) matched on the server but not once their secrets were masked (a pattern is ` +
-          "tested on the text as shown), and are not shown"
-        : "") +
+      (partial ? `; ${partial} body(ies) longer than the 64 KiB a pattern is tested on` : "") +
       ".",
     window,
   ) +
@@ -393,6 +401,7 @@ export async function tableSearch(
     next_cursor,
     progress: page.progress,
     scanned_bytes: page.scanned_bytes,
+    ...(pattern ? { partially_tested: partial } : {}),
     ...window,
     artifact: out.artifact,
     spill_summary: out.summary,
@@ -415,8 +424,14 @@ export async function tableLevels(
   const c = args.cursor === undefined
     ? undefined
     : readTableCursor(args.cursor, "log_levels", q, ctx.cursorKey);
-  const { scope, window } = await scopeOf(ctx, table, args, { ms: ctx.limits.levelsMs, bytes: 0 }, c, call);
-  scope.maxBytes = Infinity;
+  const { scope, window, glob } = await scopeOf(
+    ctx,
+    table,
+    args,
+    { ms: ctx.limits.levelsMs, bytes: Infinity },
+    c,
+    call,
+  );
   const page = await table.levels(scope, c?.r ?? null);
   const zero = () => Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
   const counts = zero();
@@ -429,7 +444,6 @@ export async function tableLevels(
     perLog.get(name)![level] += n;
   }
   const total = LEVELS.reduce((n, l) => n + counts[l], 0);
-  const glob = scope.sources.length !== 1 || args.file !== `${table.label}/${scope.sources[0]}`;
   const logs = glob
     ? [...perLog.keys()].sort().map((file) => ({
       file,
