@@ -480,6 +480,16 @@ Deno.test("over ClickHouse: windows beyond DateTime, a budget of 0, Nullable col
     assert.equal(r.structuredContent.matches.length, 0);
     const tl = await s.call("log_tail", { file: "gen/api" });
     assert.match(text(tl), /^budget_exceeded/);
+    // A budget of 1 ms is no budget of 0: naming the logs spends it, yet a query of a whole second runs.
+    await using s1 = await connect([root], { LOGPEEK_SEARCH_MS: "1" });
+    const one = await s1.call("log_search", { file: "gen/*", text: "checksum mismatch" });
+    assert.equal(one.structuredContent.complete, true, text(one));
+    assert.equal(
+      one.structuredContent.matches.length,
+      rows.filter((x) => x.body.includes("checksum mismatch")).length,
+    );
+    const tl1 = await s1.call("log_tail", { file: "gen/api", lines: 3 });
+    assert.equal(tl1.structuredContent.lines.length, 3, text(tl1));
   });
 
   await t.step("Nullable text columns read as empty; a Nullable time is refused with why", async () => {

@@ -245,9 +245,12 @@ class ClickHouseTable implements LogTable {
     return { rows, complete };
   }
 
-  async list(opts: ListOptions, scope: { deadline: number; maxBytes: number }): Promise<LogList> {
+  async list(
+    opts: ListOptions,
+    scope: { deadline: number; maxBytes: number; budgetMs: number },
+  ): Promise<LogList> {
     const tk = await this.#timeKind(scope);
-    if (scope.maxBytes <= 0 || scope.deadline <= performance.now()) {
+    if (scope.maxBytes <= 0 || scope.budgetMs <= 0) {
       throw new ToolError(
         "budget_exceeded",
         `the budget (LOGPEEK_SEARCH_MS, LOGPEEK_SEARCH_BYTES) left nothing for listing the sources of ${this.shown}`,
@@ -345,7 +348,7 @@ class ClickHouseTable implements LogTable {
     bodyBytes: number,
   ): Promise<{ rows: TableRow[]; scanned_bytes: number }> {
     const tk = await this.#timeKind(scope);
-    if (scope.maxBytes <= 0 || scope.deadline <= performance.now()) {
+    if (scope.maxBytes <= 0 || scope.budgetMs <= 0) {
       throw new ToolError(
         "budget_exceeded",
         `the budget (LOGPEEK_SEARCH_MS, LOGPEEK_SEARCH_BYTES) left nothing for the tail query over ${this.shown}`,
@@ -591,8 +594,8 @@ class ClickHouseTable implements LogTable {
       page.next = { at, span, last };
       return page;
     };
-    if (scope.maxBytes <= 0 || scope.deadline <= performance.now()) {
-      // A budget of 0 (or one spent on naming the logs): nothing is read, and a next page would not help.
+    if (scope.maxBytes <= 0 || scope.budgetMs <= 0) {
+      // A budget of 0: nothing is read, and a next page would not help.
       page.stop_reason = scope.maxBytes <= 0 ? "size_budget" : "time_budget";
       page.progress = false;
       return page;

@@ -159,6 +159,11 @@ export interface TableScope {
   deadline: number;
   /** The bytes the call may make the server read. */
   maxBytes: number;
+  /**
+   * The call's time budget in ms, as configured: 0 reads nothing (as over files); any other budget reads at
+   * least one query's worth (a query gets whole seconds), even when naming the logs spent it.
+   */
+  budgetMs: number;
   /** The client cancelled. */
   signal?: AbortSignal;
 }
@@ -210,7 +215,7 @@ export interface LogTable {
   /** The prefix of its logs' names. */
   label: string;
   /** Lists its logs (each distinct source), with row counts and the last time as `modified`. */
-  list(opts: ListOptions, scope: { deadline: number; maxBytes: number }): Promise<LogList>;
+  list(opts: ListOptions, scope: { deadline: number; maxBytes: number; budgetMs: number }): Promise<LogList>;
   /**
    * The sources a `file` argument names: one log's name, or a glob over the names.
    *

@@ -69,7 +69,11 @@ export async function tableFiles(
   const sort = args.sort ?? "name";
   const call = { glob: args.glob, sort };
   const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);
-  const scope = { deadline: performance.now() + ctx.limits.searchMs, maxBytes: ctx.limits.searchBytes };
+  const scope = {
+    deadline: performance.now() + ctx.limits.searchMs,
+    maxBytes: ctx.limits.searchBytes,
+    budgetMs: ctx.limits.searchMs,
+  };
   let list;
   try {
     list = await table.list({ glob: args.glob, sort, limit: args.limit ?? 1000, after }, scope);
@@ -146,6 +150,7 @@ async function scopeOf(
       until: span && Number.isFinite(span.until) ? span.until : null,
       deadline,
       maxBytes: budget.bytes,
+      budgetMs: budget.ms,
       signal: call?.signal,
     },
     window: span
