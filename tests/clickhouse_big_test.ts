@@ -8,6 +8,7 @@
  * password refused at start. SKIP where clickhouse-server is not installed or `../shared` is absent.
  */
 import assert from "node:assert/strict";
+import { allPages, text } from "./clickhouse_calls.ts";
 import { join } from "node:path";
 import { startClickHouse } from "./clickhouse_server.ts";
 import {
@@ -23,7 +24,7 @@ import {
   seedBig,
   seedLoghub,
 } from "./clickhouse_seed.ts";
-import { type CallResult, connect, MAIN } from "./mcp_client.ts";
+import { connect, MAIN } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -71,10 +72,6 @@ function sum(a: Record<string, number>, b: Record<string, number>): Record<strin
   return out;
 }
 
-function text(r: CallResult): string {
-  return r.content.map((c) => c.text).join("\n");
-}
-
 /** A row as logpeek shows it: `TIME LEVEL BODY`. */
 function lineOf(sec: number, level: string, body: string): string {
   return `${isoSeconds(sec)} ${level === "" ? "-" : level} ${body}`;
@@ -82,28 +79,6 @@ function lineOf(sec: number, level: string, body: string): string {
 
 function sorted(xs: string[]): string[] {
   return [...xs].sort();
-}
-
-/** Follows next_cursor to the end; returns every match and the pages' answers. */
-async function allPages(
-  call: (args: Record<string, unknown>) => Promise<CallResult>,
-  args: Record<string, unknown>,
-  maxPages = 1000,
-): Promise<
-  { matches: { text: string; level: string; file?: string; line_no: null }[]; pages: CallResult[] }
-> {
-  const pages: CallResult[] = [];
-  const matches = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < maxPages; i++) {
-    const r = await call(cursor ? { ...args, cursor } : args);
-    assert.ok(!r.isError, text(r));
-    pages.push(r);
-    matches.push(...r.structuredContent.matches);
-    cursor = r.structuredContent.next_cursor ?? undefined;
-    if (!cursor) return { matches, pages };
-  }
-  throw new Error(`no end after ${maxPages} pages`);
 }
 
 /** `rg -c -F needle file`: the lines holding the text (0 when none). */

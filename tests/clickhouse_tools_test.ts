@@ -7,8 +7,9 @@
 
 import assert from "node:assert/strict";
 import { READER_PASSWORD, startClickHouse } from "./clickhouse_server.ts";
-import { type CallResult, connect } from "./mcp_client.ts";
+import { connect } from "./mcp_client.ts";
 import { FUZZ } from "./clickhouse_fuzz.ts";
+import { allPages, text } from "./clickhouse_calls.ts";
 
 /** One row as loaded. */
 interface Row {
@@ -90,32 +91,6 @@ async function load(
         ).join("\n"),
     );
   }
-}
-
-function text(r: CallResult): string {
-  return r.content.map((c) => c.text).join("\n");
-}
-
-/** Follows next_cursor to the end; returns every match and the pages' answers. */
-async function allPages(
-  call: (args: Record<string, unknown>) => Promise<CallResult>,
-  args: Record<string, unknown>,
-  maxPages = 500,
-): Promise<
-  { matches: { text: string; level: string; file?: string; line_no: null }[]; pages: CallResult[] }
-> {
-  const pages: CallResult[] = [];
-  const matches = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < maxPages; i++) {
-    const r = await call(cursor ? { ...args, cursor } : args);
-    assert.ok(!r.isError, text(r));
-    pages.push(r);
-    matches.push(...r.structuredContent.matches);
-    cursor = r.structuredContent.next_cursor ?? undefined;
-    if (!cursor) return { matches, pages };
-  }
-  throw new Error(`no end after ${maxPages} pages`);
 }
 
 Deno.test("the tools over a ClickHouse table answer as over files, each number checked against the rows", async (t) => {

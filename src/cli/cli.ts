@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
 import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from "./command_line.ts";
 import { ArtifactStore } from "../state/artifacts.ts";
-import { readLimits } from "../core/config.ts";
+import { envReader, readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
 import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse_target.ts";
 import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
@@ -493,16 +493,7 @@ export function clickHouseRootOf(
         "table and another for the files or other tables",
     );
   }
-  const denied: string[] = [];
-  const read = (name: string) => {
-    try {
-      return env(name);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotCapable)) throw e;
-      denied.push(name);
-      return undefined;
-    }
-  };
+  const { read, denied } = envReader(env);
   try {
     const target = parseClickHouseRoot(ch[0], read);
     if (denied.length) {

@@ -124,16 +124,7 @@ export function readLimits(env: (name: string) => string | undefined, warn: (msg
   const limits: Limits = { ...DEFAULT_LIMITS };
   // A variable Deno may not read keeps its default; the others still apply (a trial: a list granted
   // before LOGPEEK_PATTERNS_MS existed stopped reading at it, and said "using defaults" of all).
-  const denied: string[] = [];
-  const read = (name: string): string | undefined => {
-    try {
-      return env(name);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotCapable)) throw e;
-      denied.push(name);
-      return undefined;
-    }
-  };
+  const { read, denied } = envReader(env);
   for (const [key, name, min] of VARS) {
     const raw = read(name);
     if (raw === undefined || raw === "") continue;
@@ -156,6 +147,30 @@ export function readLimits(env: (name: string) => string | undefined, warn: (msg
     );
   }
   return limits;
+}
+
+/**
+ * A reader of variables that takes one Deno may not read (`Deno.errors.NotCapable`) as unset, and notes it.
+ *
+ * @param env Looks a variable up; may throw `Deno.errors.NotCapable`.
+ * @returns `read` (undefined for an unset or unreadable variable) and `denied`, the names it could not read
+ *   so far (filled as `read` is called).
+ * @throws {Error} whatever else `env` throws, from `read`.
+ */
+export function envReader(
+  env: (name: string) => string | undefined,
+): { read: (name: string) => string | undefined; denied: string[] } {
+  const denied: string[] = [];
+  const read = (name: string): string | undefined => {
+    try {
+      return env(name);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotCapable)) throw e;
+      denied.push(name);
+      return undefined;
+    }
+  };
+  return { read, denied };
 }
 
 /**
