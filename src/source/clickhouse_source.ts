@@ -256,7 +256,8 @@ class ClickHouseTable implements LogTable {
         `the budget (LOGPEEK_SEARCH_MS, LOGPEEK_SEARCH_BYTES) left nothing for listing the sources of ${this.shown}`,
       );
     }
-    const { rows, complete } = await this.#listSources(scope);
+    // As over files, a listing has a time budget, not a byte budget.
+    const { rows, complete } = await this.#listSources({ deadline: scope.deadline, maxBytes: Infinity });
     const match = opts.glob !== undefined ? globMatcher(opts.glob) : () => true;
     const prefix = `${this.label}/`;
     let entries: LogEntry[] = rows.map((x) => {
