@@ -108,21 +108,22 @@ export async function tableFiles(
   }, out.text);
 }
 
-/** A row as a returned line, its secrets masked; and its body as shown, for a test after masking. */
+/** A row as a returned line (`TIME LEVEL BODY`, cut, secrets masked), and the bytes it replaced. */
 function rowLine(
   row: TableRow,
   ctx: ToolContext,
   redactor: LineRedactor,
-): { line: LogLine; replaced: number; body: string; masked: boolean } {
+): { line: LogLine; replaced: number } {
   const d = decodeLine(row.body, ctx.limits.maxLine, row.bodyBytes > row.body.length);
   const head = `${formatInstant(row.timeMs, ctx.limits.tz)} ${row.rawLevel === "" ? "-" : row.rawLevel} `;
-  const raw = head + d.text;
-  const text = redactor.line(raw, d.cut);
   return {
-    line: { line_no: null, level: LEVELS[levelOfName(row.rawLevel)], text, cut: d.cut },
+    line: {
+      line_no: null,
+      level: LEVELS[levelOfName(row.rawLevel)],
+      text: redactor.line(head + d.text, d.cut),
+      cut: d.cut,
+    },
     replaced: d.replaced,
-    body: text.startsWith(head) ? text.slice(head.length) : text,
-    masked: text !== raw,
   };
 }
 
@@ -165,17 +166,13 @@ async function scopeOf(
   };
 }
 
-/** A sealed cursor over a table: the tool, the call's hash, the resume point, the window's instants. */
+/** A sealed cursor over a table (`core/seal.ts`): the tool, the call's hash, the resume point, the window. */
 interface TableCursor {
   k: string;
   q: string;
   r: TableResume;
   t0: number | null;
   t1: number | null;
-}
-
-function makeTableCursor(c: TableCursor, key: Uint8Array): string {
-  return seal(c, key);
 }
 
 function readTableCursor(text: string, tool: string, q: string, key: Uint8Array): TableCursor {
@@ -364,8 +361,8 @@ export async function tableSearch(
   );
   const matches = page.items;
   const next_cursor = page.next
-    ? makeTableCursor(
-      { k: "log_search", q, r: page.next, t0: scope.since, t1: scope.until },
+    ? seal(
+      { k: "log_search", q, r: page.next, t0: scope.since, t1: scope.until } satisfies TableCursor,
       ctx.cursorKey,
     )
     : null;
@@ -463,7 +460,10 @@ export async function tableLevels(
     }))
     : undefined;
   const next_cursor = page.next
-    ? makeTableCursor({ k: "log_levels", q, r: page.next, t0: scope.since, t1: scope.until }, ctx.cursorKey)
+    ? seal(
+      { k: "log_levels", q, r: page.next, t0: scope.since, t1: scope.until } satisfies TableCursor,
+      ctx.cursorKey,
+    )
     : null;
   const nonzero = LEVELS.filter((l) => counts[l] > 0).map((l) => `${l} ${counts[l]}`);
   const text = withWindow(
