@@ -33,6 +33,8 @@ export interface QueryLimits {
    * limit (ClickHouse reads 0 as none, so a budget of 0 never reaches a query: the caller stops first).
    */
   bytes: number | null;
+  /** More settings for this query (sent before `readonly=1`). */
+  settings?: Record<string, string>;
 }
 
 /** What one query returned. */
@@ -51,6 +53,37 @@ export interface QueryAnswer<Row> {
    * `break` stops only past a limit).
    */
   cut: "time_budget" | "size_budget" | null;
+}
+
+/**
+ * The most bytes of one answer read (64 MiB): logpeek's queries ask for at most about 32 MiB of rows (bodies
+ * travel as hex); another server on the port may send without end.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A response body as text, read up to `max` bytes.
+ *
+ * @throws {RangeError} past `max` bytes (the rest is not read).
+ */
+async function readCapped(res: Response, max: number): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      n += chunk.length;
+      // Leaving the loop cancels the stream: the rest is not read.
+      if (n > max) throw new RangeError(`more than ${max} bytes`);
+      parts.push(chunk);
+    }
+  }
+  const all = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return new TextDecoder().decode(all);
 }
 
 /** Slack past a query's own time limit before logpeek gives up waiting for its answer, in ms. */
@@ -84,6 +117,7 @@ export async function runQuery<Row>(
       ? { max_bytes_to_read: String(Math.max(1, Math.ceil(limits.bytes))), read_overflow_mode: "break" }
       : {}),
     output_format_json_quote_64bit_integers: "1",
+    ...limits.settings,
     // Last: a server applies the URL's settings in order, and once readonly=1 holds a newer one refuses
     // to change others.
     readonly: "1",
@@ -130,8 +164,15 @@ export async function runQuery<Row>(
   }
   let text: string;
   try {
-    text = await res.text();
+    text = await readCapped(res, MAX_ANSWER_BYTES);
   } catch (e) {
+    if (e instanceof RangeError) {
+      throw new ToolError(
+        "source_error",
+        `the answer of ${target.netPermission} passed ${MAX_ANSWER_BYTES} bytes and was not read further ` +
+          "(logpeek's queries ask for far less: check that the root names ClickHouse's HTTP port)",
+      );
+    }
     if (signal?.aborted) throw signal.reason ?? e;
     throw new ToolError(
       timeout.aborted ? "source_unreachable" : "source_error",
@@ -151,8 +192,8 @@ export async function runQuery<Row>(
     // A break in the middle of writing an answer, or a proxy's page: not a ClickHouse JSON answer.
     throw new ToolError(
       "source_error",
-      `the server at ${target.netPermission} did not answer in ClickHouse's JSON format (` +
-        `${scrub(target, text.replace(/\s+/g, " "), 200)}): check that the root names ClickHouse's HTTP port`,
+      `the server at ${target.netPermission} did not answer in ClickHouse's JSON format (HTTP ${res.status}, ` +
+        `${text.length} characters, not shown): check that the root names ClickHouse's HTTP port`,
     );
   }
   const stats = parsed.statistics ?? {};
@@ -189,8 +230,14 @@ function basicAuth(target: ClickHouseTarget): string {
  */
 export function scrub(target: ClickHouseTarget, text: string, max: number): string {
   let t = text;
-  const basic = basicAuth(target).slice("Basic ".length);
-  for (const x of [target.password, basic]) if (x.length >= 1) t = t.split(x).join("***");
+  const forms = [
+    target.password,
+    basicAuth(target).slice("Basic ".length),
+    btoa(String.fromCharCode(...new TextEncoder().encode(target.password))),
+    encodeURIComponent(target.password),
+    JSON.stringify(target.password).slice(1, -1),
+  ];
+  for (const x of forms) if (x.length >= 1) t = t.split(x).join("***");
   return cutText(redactLine(t).text, max);
 }
 
@@ -203,6 +250,21 @@ export function scrub(target: ClickHouseTarget, text: string, max: number): stri
  * @returns The error to throw.
  */
 export function serverError(target: ClickHouseTarget, status: number, text: string): ToolError {
+  // Only ClickHouse's own exception text is quoted: another server on the port (a proxy, a debug server)
+  // may echo the request, the password in some form included (a trial: its base64 alone, spaced, in
+  // capitals), and no scrubbing knows every form.
+  const ours = /^Code: \d+, e\.displayText\(\) = DB::Exception: /.test(text) ||
+    /^Code: \d+\. DB::Exception: /.test(text);
+  if (!ours) {
+    return new ToolError(
+      status === 401 || status === 403 ? "permission_denied" : "source_error",
+      `${target.netPermission} answered HTTP ${status} with a text that is not ClickHouse's (not shown): check ` +
+        "that the root names ClickHouse's own HTTP host and port" +
+        (status === 401 || status === 403
+          ? ", and LOGPEEK_CLICKHOUSE_USER (or the root's user) and LOGPEEK_CLICKHOUSE_PASSWORD"
+          : ""),
+    );
+  }
   const code = Number(/Code: (\d+)/.exec(text)?.[1] ?? NaN);
   const said = cutText(
     text.replace(/^Code: \d+, e\.displayText\(\) = DB::Exception: /, "").replace(/, e\.what\(\) = .*$/s, "")
@@ -237,6 +299,13 @@ export function serverError(target: ClickHouseTarget, status: number, text: stri
       "source_error",
       `a column of ${table} is not of a type logpeek reads (${said}): time must be DateTime or DateTime64, ` +
         "body, level and source String (or LowCardinality(String)); see LOGPEEK_CLICKHOUSE_COLUMNS",
+    );
+  }
+  if (code === 427) {
+    return new ToolError(
+      "invalid_pattern",
+      `ClickHouse's RE2 refused the regular expression (${said}): RE2's syntax, without named groups of the ` +
+        "(?<name>…) form (write (?P<name>…)), backreferences or lookaround",
     );
   }
   if (code === 164) {

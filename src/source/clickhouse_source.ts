@@ -22,6 +22,8 @@
  */
 
 import { ToolError } from "../core/errors.ts";
+import { printable } from "../guard/printable.ts";
+import { redactLine } from "../guard/redact.ts";
 import { levelNames, LEVELS } from "../read/level.ts";
 import { runQuery } from "./clickhouse_http.ts";
 import { sqlIdent, sqlInt, sqlString } from "./clickhouse_sql.ts";
@@ -46,6 +48,15 @@ export const MAX_SOURCES = 100_000;
 
 /** The most characters of a list of sources in one query (ClickHouse's max_query_size is 256 KiB). */
 const MAX_SOURCE_LIST = 200_000;
+
+/** Why a log whose source value holds a secret is not served. */
+const SECRET_NAME =
+  "the log's name (its source value) holds a secret, masked here; logpeek does not serve it";
+
+/** Whether a source value (or a name asked for) holds what logpeek masks as a secret. */
+function holdsSecret(name: string): boolean {
+  return redactLine(name).count > 0;
+}
 
 /** How long a listing of the sources is reused to resolve names, in ms. */
 const SOURCES_TTL_MS = 5000;
@@ -262,8 +273,9 @@ class ClickHouseTable implements LogTable {
     const prefix = `${this.label}/`;
     let entries: LogEntry[] = rows.map((x) => {
       const ms = Number(x.t) * tk.unitMs;
+      const secret = holdsSecret(x.s);
       return {
-        file: prefix + x.s,
+        file: prefix + (secret ? redactLine(x.s).text : x.s),
         size_bytes: null,
         rows: Number(x.n),
         modified: new Date(ms).toISOString(),
@@ -271,8 +283,8 @@ class ClickHouseTable implements LogTable {
         format: "clickhouse",
         unsupported: null,
         compression: null,
-        readable: true,
-        reason: null,
+        readable: !secret,
+        reason: secret ? `invalid_argument: ${SECRET_NAME}` : null,
       };
     }).filter((e) => match(e.file));
     if ((opts.sort ?? "name") === "modified") {
@@ -311,6 +323,10 @@ class ClickHouseTable implements LogTable {
     const prefix = `${this.label}/`;
     // Naming a log is not reading it: these queries have the call's time, not its byte budget.
     const naming = { deadline: scope.deadline, maxBytes: Infinity };
+    if (holdsSecret(file)) {
+      // The same answer whether such a log exists or not: no oracle for a guessed secret.
+      throw new ToolError("invalid_argument", `${SECRET_NAME} (asked: ${printable(redactLine(file).text)})`);
+    }
     if (!isGlob(file) && file.startsWith(prefix)) {
       // One name: one row of it is enough to know it exists (the engine stops at the first).
       await this.#timeKind(naming); // the columns checked first, for a clear error
@@ -324,12 +340,23 @@ class ClickHouseTable implements LogTable {
       if (one.rows.length) return { names: [file.slice(prefix.length)], all: false };
     }
     const fresh = this.#sources && performance.now() - this.#sources.at < SOURCES_TTL_MS;
-    const names = fresh ? this.#sources!.names : (await this.#listSources(naming)).rows.map((x) => x.s);
+    const listed = fresh ? this.#sources!.names : (await this.#listSources(naming)).rows.map((x) => x.s);
+    // A source whose value holds a secret is not served (its name would show it): never matched, never
+    // suggested, and a glob over it is not "every source".
+    const names = listed.filter((x) => !holdsSecret(x));
     const all = names.map((s) => prefix + s);
     if (isGlob(file)) {
-      const match = globMatcher(file);
+      let match: (name: string) => boolean;
+      try {
+        match = globMatcher(file);
+      } catch (e) {
+        if (e instanceof TypeError || e instanceof RangeError) {
+          throw new ToolError("invalid_pattern", `the glob '${printable(file)}' is malformed: ${e.message}`);
+        }
+        throw e;
+      }
       const hit = all.filter(match);
-      const complete = this.#sources?.complete ?? false;
+      const complete = (this.#sources?.complete ?? false) && names.length === listed.length;
       if (hit.length) {
         return { names: hit.map((n) => n.slice(prefix.length)), all: complete && hit.length === all.length };
       }
@@ -483,8 +510,10 @@ class ClickHouseTable implements LogTable {
   ): Promise<TablePage<T>> {
     const tk = await this.#timeKind(scope);
     const c = this.#c;
+    // A pattern is wrapped in a group: 18.16's required-literal analysis takes `LOGIN` out of `(?i)LOGIN`
+    // as case-sensitive and misses rows (a trial); `(?i)(?:LOGIN)` and `(?:(?i)LOGIN)` are read right.
     const test = find.regex
-      ? `match(${c.body}, ${sqlString((find.ignoreCase ? "(?i)" : "") + find.text)})`
+      ? `match(${c.body}, ${sqlString(`${find.ignoreCase ? "(?i)" : ""}(?:${find.text})`)})`
       : find.ignoreCase
       ? `positionCaseInsensitiveUTF8(${c.body}, ${sqlString(find.text)}) > 0`
       : `position(${c.body}, ${sqlString(find.text)}) > 0`;
@@ -502,7 +531,10 @@ class ClickHouseTable implements LogTable {
         this.#t,
         `${this.#select(tk, bodyBytes)} WHERE ${where.join(" AND ")} ` +
           `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(skip)}, ${sqlInt(batch)}`,
-        limits,
+        // For a pattern, the other columns are read for every row, not only where the pattern matched (the
+        // PREWHERE optimization): the bytes read, which an answer reports and a budget counts, must not
+        // depend on a match the caller drops (inside a masked secret; a trial measured the difference).
+        find.regex ? { ...limits, settings: { optimize_move_to_prewhere: "0" } } : limits,
         scope.signal,
       );
       if (q.cut) return { cut: q.cut, bytes: q.bytesRead, rows: q.rowsRead };
@@ -637,8 +669,12 @@ class ClickHouseTable implements LogTable {
         if (scope.signal?.aborted) return stop("cancelled");
         throw e;
       }
-      spent += r.bytes;
-      if (!again) page.scanned_bytes += r.bytes;
+      // A query that goes on inside a span re-reads it: neither reported nor charged to the byte budget, so
+      // neither depends on how many candidates the caller dropped (their time still counts).
+      if (!again) {
+        spent += r.bytes;
+        page.scanned_bytes += r.bytes;
+      }
       if ("cut" in r) {
         page.cut_queries++;
         page.stop_reason = r.cut;
@@ -653,7 +689,7 @@ class ClickHouseTable implements LogTable {
       }
       whole++;
       if (!again) page.scanned_rows += r.rows;
-      if (hi !== null && span !== null) {
+      if (hi !== null && span !== null && !again) {
         rate = {
           bytes: Math.max(1, r.bytes) / (span + 1),
           ms: Math.max(1, performance.now() - began) / (span + 1),

@@ -112,11 +112,25 @@ export function parseClickHouseRoot(
   );
   if (!m) {
     throw new RangeError(
-      `a ClickHouse root is ${form} (the HTTP port, e.g. 8123, is needed: it is what --allow-net grants); ` +
-        `got '${arg.replace(/:[^@/]*@/, ":***@")}'`,
+      `a ClickHouse root is ${form}, nothing more (the HTTP port, e.g. 8123, is needed: it is what --allow-net ` +
+        "grants; no query string: a password comes only from LOGPEEK_CLICKHOUSE_PASSWORD); the root given is " +
+        "not of that form (not repeated here, in case it holds a secret)",
     );
   }
   const [, host, portText, database, table] = m;
+  // A host Deno's --allow-net would name otherwise than fetch reaches it (127.1, 0x7f000001, 010.0.0.1 are
+  // 127.0.0.1 or 8.0.0.1 to the resolver): refused, so the permission granted is the one used.
+  const octets = host.split(".");
+  if (
+    /^0x[0-9a-f]+$/i.test(host) || /^[0-9]+$/.test(host) ||
+    (/^[0-9.]+$/.test(host) &&
+      (octets.length !== 4 || octets.some((o) => !/^(0|[1-9][0-9]{0,2})$/.test(o) || +o > 255)))
+  ) {
+    throw new RangeError(
+      `the host ${host} of a ClickHouse root is not a plain IPv4 address (four decimal numbers 0..255), an ` +
+        "IPv6 address in brackets, or a name: write it in full, e.g. 127.0.0.1",
+    );
+  }
   const port = Number(portText);
   if (port < 1 || port > 65535) throw new RangeError(`the port of ${form} must be 1..65535, got ${portText}`);
   for (const [what, name] of [["database", database], ["table", table]]) {

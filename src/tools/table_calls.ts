@@ -95,7 +95,10 @@ export async function tableFiles(
     ctx,
     "log_files",
     header,
-    list.files.map((f) => `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}`),
+    list.files.map((f) =>
+      `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}` +
+      (f.readable ? "" : `\tNOT READ: ${printable(f.reason ?? "?")}`)
+    ),
   );
   return okResult({
     files: list.files.slice(0, out.shown).map(({ modified_ms: _, ...f }) => f),
