@@ -204,7 +204,9 @@ function readTableCursor(text: string, tool: string, q: string, key: Uint8Array)
 
 /** Says why a page over a table is not complete. */
 function tableStop(page: TablePage<unknown>, budgets: { time: string; bytes?: string }): string {
-  const rows = `${plural(page.scanned_rows, "row")} read by the server`;
+  const rows = `${
+    plural(page.scanned_rows, "row")
+  } of whole queries and ${page.scanned_bytes} bytes read by the server`;
   switch (page.stop_reason) {
     case null:
       return page.complete ? `complete: every row in scope was read (${rows})` : `NOT complete (${rows})`;
