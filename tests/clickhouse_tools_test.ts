@@ -377,6 +377,17 @@ Deno.test("over a ClickHouse table a byte budget cuts a search; its cursor finis
       `${new Date(x.time * 1000).toISOString().replace(".000", "")} ${x.level || "-"} ${x.body}`
     ).sort(),
   );
+  // A budget below what one instant's granules cost says so within a few pages, with no cursor (a second
+  // trial's took 16 empty pages).
+  await using tiny = await connect([`clickhouse://127.0.0.1:${port}/t.gen`], {
+    LOGPEEK_SEARCH_BYTES: "100000",
+  });
+  const few = await allPages((a) => tiny.call("log_search", a), { file: "gen/*", text: "took 1" }, 5);
+  const end = few.pages.at(-1)!.structuredContent;
+  assert.equal(end.progress, false, text(few.pages.at(-1)!));
+  assert.equal(end.complete, false);
+  assert.equal(end.next_cursor, null);
+  console.error(`a byte budget of 100000 ends after ${few.pages.length} pages, progress false`);
 });
 
 Deno.test("over ClickHouse, errors are explained and never show the password", async () => {

@@ -486,7 +486,11 @@ class ClickHouseTable implements LogTable {
     if (range === null) return { at, span: span === null ? 0 : Math.floor(span / 2), last: null };
     const lo = at.t ?? range[0];
     const hi = Math.min(asked ?? range[1], range[1]);
-    const share = Math.min(0.5, Math.max(0, (0.8 * rowsRead) / range[2]));
+    // A cut query that read as many rows as the span holds was stopped by what it must read whatever the
+    // span (whole granules, other sources' rows in them): a shorter span barely helps, so the next page
+    // tries one instant, and says at once when even that cannot be read (a second trial: 16 empty pages).
+    const ratio = (0.8 * rowsRead) / range[2];
+    const share = ratio >= 1 ? 0 : Math.min(0.5, Math.max(0, ratio));
     return {
       at: at.t === null ? { t: lo, h: null, d: 0 } : at,
       span: Math.max(0, Math.floor((hi - lo) * share)),
@@ -618,9 +622,11 @@ class ClickHouseTable implements LogTable {
     // again (they re-read the span's granules), so what an answer reports does not depend on how many
     // candidates the caller dropped (a pattern's match inside a masked secret must leave no trace).
     let again = false;
-    // What a whole query over a closed span cost, per time-key unit: a next span is cut to what the budget
-    // left can pay for, so a page ends before a query the budget would cut (whose work would be lost).
-    let rate: { bytes: number; ms: number } | null = null;
+    // What the last whole query over a closed span cost. A span doubled after it costs at most twice as
+    // much (most of a small span's cost is the granules read whatever its length): a page runs the next
+    // query only when what the budget has left pays for that, so it ends before a query the budget would
+    // cut (whose work would be lost), and hands the next page the span a whole budget pays for.
+    let cost: { bytes: number; ms: number } | null = null;
     let lastSpan = 0; // the span of the last whole query
     const stop = (why: TablePage<T>["stop_reason"]) => {
       page.stop_reason = why;
@@ -641,16 +647,16 @@ class ClickHouseTable implements LogTable {
       if (whole > 0 && (msLeft < 1000 || bytesLeft <= 0)) {
         return stop(msLeft < 1000 ? "time_budget" : "size_budget");
       }
-      if (whole > 0 && span !== null && rate !== null) {
-        // The next span (doubled after a whole query) if the budget left pays for it at the last query's
-        // cost per unit, else the last one, else the page ends here (the next page starts with it).
-        const r = rate;
-        const fits = (x: number) => r.bytes * (x + 1) <= bytesLeft && r.ms * (x + 1) <= msLeft * 0.8;
-        if (!fits(span)) {
-          if (fits(lastSpan)) span = lastSpan;
+      if (whole > 0 && span !== null && cost !== null) {
+        const k = cost;
+        const fits = (times: number, bytes: number, ms: number) =>
+          k.bytes * times <= bytes && k.ms * times <= ms * 0.8;
+        if (!fits(2, bytesLeft, msLeft)) {
+          if (fits(1, bytesLeft, msLeft)) span = lastSpan;
           else {
-            span = lastSpan;
-            return stop(r.bytes * (span + 1) > bytesLeft ? "size_budget" : "time_budget");
+            const why = k.bytes > bytesLeft ? "size_budget" : "time_budget";
+            if (!fits(2, scope.maxBytes, scope.budgetMs)) span = lastSpan;
+            return stop(why);
           }
         }
       }
@@ -690,10 +696,7 @@ class ClickHouseTable implements LogTable {
       whole++;
       if (!again) page.scanned_rows += r.rows;
       if (hi !== null && span !== null && !again) {
-        rate = {
-          bytes: Math.max(1, r.bytes) / (span + 1),
-          ms: Math.max(1, performance.now() - began) / (span + 1),
-        };
+        cost = { bytes: Math.max(1, r.bytes), ms: Math.max(1, performance.now() - began) };
       }
       if (r.full) {
         at = r.at;
