@@ -62,6 +62,22 @@ export interface QueryAnswer<Row> {
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /**
+ * An answer longer than {@linkcode MAX_ANSWER_BYTES} (`source_error`): a search that sized its batch by the
+ * rows it saw catches it and asks again for fewer rows.
+ */
+export class AnswerTooLargeError extends ToolError {
+  /** @param where The root's `HOST:PORT`. */
+  constructor(where: string) {
+    super(
+      "source_error",
+      `the answer of ${where} passed ${MAX_ANSWER_BYTES} bytes and was not read further (logpeek's queries ` +
+        "ask for far less: check that the root names ClickHouse's HTTP port)",
+    );
+    this.name = "AnswerTooLargeError";
+  }
+}
+
+/**
  * A response body as text, read up to `max` bytes.
  *
  * @throws {RangeError} past `max` bytes (the rest is not read).
@@ -166,13 +182,7 @@ export async function runQuery<Row>(
   try {
     text = await readCapped(res, MAX_ANSWER_BYTES);
   } catch (e) {
-    if (e instanceof RangeError) {
-      throw new ToolError(
-        "source_error",
-        `the answer of ${target.netPermission} passed ${MAX_ANSWER_BYTES} bytes and was not read further ` +
-          "(logpeek's queries ask for far less: check that the root names ClickHouse's HTTP port)",
-      );
-    }
+    if (e instanceof RangeError) throw new AnswerTooLargeError(target.netPermission);
     if (signal?.aborted) throw signal.reason ?? e;
     throw new ToolError(
       timeout.aborted ? "source_unreachable" : "source_error",

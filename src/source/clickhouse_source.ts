@@ -25,7 +25,7 @@ import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { redactLine } from "../guard/redact.ts";
 import { levelNames, LEVELS } from "../read/level.ts";
-import { runQuery } from "./clickhouse_http.ts";
+import { AnswerTooLargeError, runQuery } from "./clickhouse_http.ts";
 import { sqlIdent, sqlInt, sqlString } from "./clickhouse_sql.ts";
 import type { ClickHouseTarget } from "./clickhouse_target.ts";
 import { globMatcher, isGlob } from "./glob.ts";
@@ -521,26 +521,47 @@ class ClickHouseTable implements LogTable {
       : find.ignoreCase
       ? `positionCaseInsensitiveUTF8(${c.body}, ${sqlString(find.text)}) > 0`
       : `position(${c.body}, ${sqlString(find.text)}) > 0`;
+    let grow = 1;
+    let rowBytes: number | null = null; // the mean size of a row in the last answer, hex body included
     return await this.#pages<T>(scope, tk, resume, async (at, hi, page, limits) => {
       // Candidates come in batches; a row the caller drops (its match was in a masked secret) is passed.
       const want = limit - page.items.length;
       // At most ~32 MiB of hex bodies an answer (a row's body is fetched up to `bodyBytes`).
-      const batch = Math.min(want * 2 + 16, 10_000, Math.floor(ANSWER_BYTES / (2 * bodyBytes + 128))) + 1;
+      // A batch grows while the caller drops its candidates (a pattern matching many secrets would
+      // otherwise re-read a span for every few dozen rows).
+      // It is sized by the rows seen so far (their hex bodies); an answer that then passes the cap is asked
+      // again for as many rows as the longest bodies allow.
+      const worst = Math.floor(ANSWER_BYTES / (2 * bodyBytes + 128));
+      const cap = rowBytes === null ? worst : Math.max(worst, Math.floor(ANSWER_BYTES / rowBytes));
+      let batch = Math.min((want * 2 + 16) * grow, 10_000, cap) + 1;
       const where = [...this.#where(scope, tk), ...this.#after(at, tk), test];
       if (hi !== null) where.push(`${c.time} <= ${tk.at(hi)}`);
       // The rows equal to the position's key come first in the order; the `d` of them already passed are
       // skipped on the server (identical rows are interchangeable; others at one key are in content order).
       const skip = at.h === null ? 0 : at.d;
-      const q = await runQuery<RowJson>(
-        this.#t,
-        `${this.#select(tk, bodyBytes)} WHERE ${where.join(" AND ")} ` +
-          `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(skip)}, ${sqlInt(batch)}`,
-        // For a pattern, the other columns are read for every row, not only where the pattern matched (the
-        // PREWHERE optimization): the bytes read, which an answer reports and a budget counts, must not
-        // depend on a match the caller drops (inside a masked secret; a trial measured the difference).
-        find.regex ? { ...limits, settings: { optimize_move_to_prewhere: "0" } } : limits,
-        scope.signal,
-      );
+      const ask = (n: number) =>
+        runQuery<RowJson>(
+          this.#t,
+          `${this.#select(tk, bodyBytes)} WHERE ${where.join(" AND ")} ` +
+            `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(skip)}, ${sqlInt(n)}`,
+          // For a pattern, the other columns are read for every row, not only where the pattern matched (the
+          // PREWHERE optimization): the bytes read, which an answer reports and a budget counts, must not
+          // depend on a match the caller drops (inside a masked secret; a trial measured the difference).
+          find.regex ? { ...limits, settings: { optimize_move_to_prewhere: "0" } } : limits,
+          scope.signal,
+        );
+      let q;
+      try {
+        q = await ask(batch);
+      } catch (e) {
+        if (!(e instanceof AnswerTooLargeError) || batch <= worst + 1) throw e;
+        batch = worst + 1;
+        q = await ask(batch);
+      }
+      if (q.rows.length) {
+        rowBytes = 256 +
+          q.rows.reduce((n, r) => n + r.lp_b.length + r.lp_s.length + r.lp_l.length, 0) / q.rows.length;
+      }
       if (q.cut) return { cut: q.cut, bytes: q.bytesRead, rows: q.rowsRead };
       let pos: TablePosition = { ...at };
       for (const r of q.rows) {
@@ -552,7 +573,9 @@ class ClickHouseTable implements LogTable {
           return { at: pos, whole: false, rows: q.rowsRead, bytes: q.bytesRead, full: true };
         }
       }
-      return { at: pos, whole: q.rows.length < batch, rows: q.rowsRead, bytes: q.bytesRead, full: false };
+      const whole = q.rows.length < batch;
+      grow = whole ? 1 : Math.min(grow * 4, 1024);
+      return { at: pos, whole, rows: q.rowsRead, bytes: q.bytesRead, full: false };
     });
   }
 
@@ -627,6 +650,7 @@ class ClickHouseTable implements LogTable {
     // query only when what the budget has left pays for that, so it ends before a query the budget would
     // cut (whose work would be lost), and hands the next page the span a whole budget pays for.
     let cost: { bytes: number; ms: number } | null = null;
+    let spanHi: number | null = null; // the end of the span being read
     let lastSpan = 0; // the span of the last whole query
     const stop = (why: TablePage<T>["stop_reason"]) => {
       page.stop_reason = why;
@@ -663,6 +687,10 @@ class ClickHouseTable implements LogTable {
       const start = this.#startKey(scope, tk, at);
       let hi = span === null || start === null ? null : start + span;
       if (hi !== null && end !== null && hi >= end) hi = null;
+      // A query that goes on inside a span keeps the span's end: where spans begin and end must not depend
+      // on which candidates the caller dropped.
+      if (again) hi = spanHi;
+      spanHi = hi;
       const began = performance.now();
       let r: Awaited<ReturnType<typeof step>>;
       try {
