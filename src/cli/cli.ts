@@ -44,8 +44,10 @@ Usage: logpeek [options] ROOT...
        logpeek config --client claude-desktop|claude-code|vscode|cursor [--binary PATH | --bundle PATH]
                       [--state-dir DIR] ROOT...
 
-  ROOT          a log directory (read recursively) or a single log file; at least one.
+    ROOT          a log directory (read recursively) or a single log file; at least one.
                 There is no default: a stdio server inherits its client's working directory.
+                Or, alone, a ClickHouse table: clickhouse://[USER@]HOST:PORT/DATABASE.TABLE (its password
+                only from LOGPEEK_CLICKHOUSE_PASSWORD; README: Logs in ClickHouse).
 
 Options:
   --state-dir DIR  where the call trace and spilled artifacts live (absolute; default
@@ -72,7 +74,10 @@ Environment (whole numbers; sizes in bytes, times in ms):
   LOGPEEK_ARTIFACT_TTL_S      seconds an artifact is kept                         (86400)
   LOGPEEK_ARTIFACT_MAX_BYTES  all artifacts together at most                      (268435456)
   LOGPEEK_TRACE_MAX_BYTES     the trace rotates at this size                      (10485760)
-  LOGPEEK_TZ                  zone of timestamps that name none (IANA or +hh:mm)  (UTC)
+    LOGPEEK_TZ                  zone of timestamps that name none (IANA or +hh:mm)  (UTC)
+  LOGPEEK_CLICKHOUSE_USER     a ClickHouse root's user, when its URL names none   (default)
+  LOGPEEK_CLICKHOUSE_PASSWORD a ClickHouse root's password                        (none)
+  LOGPEEK_CLICKHOUSE_COLUMNS  time=…,body=…,level=…,source=… column names         (OTel's)
 
 Run with Deno's narrowest permissions (as \`deno task start\` and config do), e.g.:
   deno run ${serverFlags(["/var/log/app"], "/home/me/.local/state/logpeek").join(" \\\n    ")} \\
@@ -247,6 +252,12 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
     deno: self,
   });
   io.stderr(`logpeek: ${out.where}\n`);
+  if (net.length) {
+    io.stderr(
+      "logpeek: the entry holds no password: add LOGPEEK_CLICKHOUSE_PASSWORD to the server's env in the " +
+        'client\'s config ("env": {"LOGPEEK_CLICKHOUSE_PASSWORD": "…"} beside "args"), when the user has one\n',
+    );
+  }
   io.stdout(out.text);
   return 0;
 }

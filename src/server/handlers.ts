@@ -6,6 +6,7 @@
  * @module
  */
 
+import { createHmac } from "node:crypto";
 import { dirname } from "node:path";
 import { guarded, type ToolResult } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
@@ -53,11 +54,19 @@ export function localDispatch(
   },
 ): Dispatch {
   const { roots, clickhouse, ...rest } = given;
+  const key = given.cursorKey ??
+    cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key;
   const ctx: ToolContext = {
     ...rest,
-    source: clickhouse ? clickHouseSource(clickhouse) : localSource(roots),
-    cursorKey: given.cursorKey ??
-      cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key,
+    // A table's tie-breaker is salted with a value derived from the cursor key: stable across pages and
+    // restarts (as cursors are), unknown to the client.
+    source: clickhouse
+      ? clickHouseSource(
+        clickhouse,
+        createHmac("sha256", key).update("logpeek table order").digest("hex").slice(0, 32),
+      )
+      : localSource(roots),
+    cursorKey: key,
   };
   return (tool, args, call) => {
     const handler = HANDLERS[tool];

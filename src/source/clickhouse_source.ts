@@ -3,7 +3,7 @@
  * source one log named `<table>/<source>`. The server filters, sorts and counts; logpeek keeps the answer
  * honest:
  *
- * - **Order.** Rows are read in one total order: the time key, then `cityHash64(source, level, body)`,
+ * - **Order.** Rows are read in one total order: the time key, then `cityHash64(salt, source, level, body)`,
  *   then source, level and body. Rows equal in all of them are the same text, so a position is the last
  *   key passed and how many rows with exactly that key were passed ({@linkcode TablePosition}); a resumed
  *   page loses and repeats no row, equal timestamps included.
@@ -86,10 +86,13 @@ const DATETIME_MAX = 2 ** 32 - 1;
  * The {@linkcode LogSource} over a ClickHouse table: `list` and `open` refuse (the tools ask `table`).
  *
  * @param target The root, from `parseClickHouseRoot` (`clickhouse_target.ts`).
+ * @param salt Hashed before each row's values in the tie-breaker (secret to the client: the order of rows
+ *   at one time, and a position's hash, then tell nothing about a row's raw text); stable across pages
+ *   (derive it from the cursor key).
  * @returns The source.
  */
-export function clickHouseSource(target: ClickHouseTarget): LogSource {
-  const table = new ClickHouseTable(target);
+export function clickHouseSource(target: ClickHouseTarget, salt = ""): LogSource {
+  const table = new ClickHouseTable(target, salt);
   const refuse = (): never => {
     throw new ToolError("invalid_argument", `${target.shown} is a table: its tools ask it, not its bytes`);
   };
@@ -104,7 +107,10 @@ class ClickHouseTable implements LogTable {
   #time: TimeKind | null = null;
   #sources: { at: number; names: string[]; complete: boolean } | null = null;
 
-  constructor(target: ClickHouseTarget) {
+  #salt: string;
+
+  constructor(target: ClickHouseTarget, salt: string) {
+    this.#salt = salt;
     this.#t = target;
     this.shown = target.shown;
     this.label = target.label;
@@ -181,7 +187,8 @@ class ClickHouseTable implements LogTable {
         unitMs: 1,
         key: `toUnixTimestamp64Milli(${time})`,
         at: (k) => `fromUnixTimestamp64Milli(toInt64(${sqlInt(k)}))`,
-        bounds: null,
+        // What DateTime64 holds: 1900-01-01 .. 2299-12-31.
+        bounds: [Date.UTC(1900, 0, 1), Date.UTC(2299, 11, 31, 23, 59, 59, 999)],
       };
     } else {
       throw new ToolError(
@@ -286,7 +293,22 @@ class ClickHouseTable implements LogTable {
         readable: !secret,
         reason: secret ? `invalid_argument: ${SECRET_NAME}` : null,
       };
-    }).filter((e) => match(e.file));
+    });
+    // Sources whose masked names are equal are one entry (rows summed, the latest time): a listing's
+    // cursor holds a name, and their own order would tell how the hidden values compare.
+    const byName = new Map<string, LogEntry>();
+    for (const e of entries) {
+      const seen = byName.get(e.file);
+      if (!seen) byName.set(e.file, e);
+      else {
+        seen.rows = (seen.rows ?? 0) + (e.rows ?? 0);
+        if (e.modified_ms! > seen.modified_ms!) {
+          seen.modified_ms = e.modified_ms;
+          seen.modified = e.modified;
+        }
+      }
+    }
+    entries = [...byName.values()].filter((e) => match(e.file));
     if ((opts.sort ?? "name") === "modified") {
       entries.sort((a, b) =>
         (b.modified_ms! - a.modified_ms!) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
@@ -418,7 +440,9 @@ class ClickHouseTable implements LogTable {
   /** The SELECT list and FROM of a row query. */
   #select(tk: TimeKind, bodyBytes: number): string {
     const c = this.#c;
-    return `SELECT ${tk.key} AS lp_t, cityHash64(${c.source}, ${c.level}, ${c.body}) AS lp_h, ` +
+    return `SELECT ${tk.key} AS lp_t, cityHash64(${
+      sqlString(this.#salt)
+    }, ${c.source}, ${c.level}, ${c.body}) AS lp_h, ` +
       `${c.source} AS lp_s, ${c.level} AS lp_l, hex(substring(${c.body}, 1, ${
         sqlInt(bodyBytes)
       })) AS lp_b, ` +
@@ -450,7 +474,7 @@ class ClickHouseTable implements LogTable {
     tk: TimeKind,
     from: number | null,
     to: number | null,
-  ): Promise<[number, number, number] | null> {
+  ): Promise<[number, number, number] | "empty" | null> {
     const where = this.#where(scope, tk);
     if (from !== null) where.push(`${this.#c.time} >= ${tk.at(from)}`);
     if (to !== null) where.push(`${this.#c.time} <= ${tk.at(to)}`);
@@ -462,7 +486,8 @@ class ClickHouseTable implements LogTable {
       { seconds: Math.max(1, secondsLeft(scope.deadline)), bytes: null },
       scope.signal,
     );
-    if (r.cut || !r.rows.length || Number(r.rows[0].c) === 0) return null;
+    if (r.cut || !r.rows.length) return null;
+    if (Number(r.rows[0].c) === 0) return "empty";
     return [Number(r.rows[0].a), Number(r.rows[0].b), Number(r.rows[0].c)];
   }
 
@@ -478,19 +503,29 @@ class ClickHouseTable implements LogTable {
     at: TablePosition,
     span: number | null,
     rowsRead: number,
-  ): Promise<TableResume> {
+  ): Promise<TableResume & { empty?: boolean }> {
     const start = this.#startKey(scope, tk, at);
     const end = this.#endKey(scope, tk);
     const asked = span !== null && start !== null ? start + span : end;
     const range = await this.#range(scope, tk, start, asked);
+    if (range === "empty") {
+      // The count (a whole query) says the cut span holds no row of the scope: it is passed, and an open
+      // one ends the scope.
+      return asked === null ? { at, span: null, last: null, empty: true } : {
+        at: { t: asked + 1, h: null, d: 0 },
+        span: span === null ? null : Math.max(1, span * 2),
+        last: null,
+      };
+    }
     if (range === null) return { at, span: span === null ? 0 : Math.floor(span / 2), last: null };
     const lo = at.t ?? range[0];
     const hi = Math.min(asked ?? range[1], range[1]);
     // A cut query that read as many rows as the span holds was stopped by what it must read whatever the
-    // span (whole granules, other sources' rows in them): a shorter span barely helps, so the next page
-    // tries one instant, and says at once when even that cannot be read (a second trial: 16 empty pages).
+    // span (whole granules, other sources' rows in them): a shorter span helps less, so it shrinks eightfold
+    // and soon reaches one instant, which says at once when even that cannot be read (a second trial: 16
+    // empty pages of halving).
     const ratio = (0.8 * rowsRead) / range[2];
-    const share = ratio >= 1 ? 0 : Math.min(0.5, Math.max(0, ratio));
+    const share = ratio >= 1 ? 0.125 : Math.min(0.5, Math.max(0, ratio));
     return {
       at: at.t === null ? { t: lo, h: null, d: 0 } : at,
       span: Math.max(0, Math.floor((hi - lo) * share)),
@@ -544,10 +579,11 @@ class ClickHouseTable implements LogTable {
           this.#t,
           `${this.#select(tk, bodyBytes)} WHERE ${where.join(" AND ")} ` +
             `ORDER BY lp_t, lp_h, lp_s, lp_l, ${c.body} LIMIT ${sqlInt(skip)}, ${sqlInt(n)}`,
-          // For a pattern, the other columns are read for every row, not only where the pattern matched (the
-          // PREWHERE optimization): the bytes read, which an answer reports and a budget counts, must not
-          // depend on a match the caller drops (inside a masked secret; a trial measured the difference).
-          find.regex ? { ...limits, settings: { optimize_move_to_prewhere: "0" } } : limits,
+          // The other columns are read for every row, not only where the text matched (the PREWHERE
+          // optimization): the bytes read, which an answer reports and a budget counts, must not depend on
+          // a match the answer does not show (a pattern's inside a masked secret, a text in a source that is
+          // not served or in another source's rows of the same granules: trials measured both).
+          { ...limits, settings: { optimize_move_to_prewhere: "0" } },
           scope.signal,
         );
       let q;
@@ -685,6 +721,10 @@ class ClickHouseTable implements LogTable {
         }
       }
       const start = this.#startKey(scope, tk, at);
+      if (start !== null && tk.bounds && start > tk.bounds[1]) {
+        page.complete = true; // past the last time the column can hold: no row is left
+        return page;
+      }
       let hi = span === null || start === null ? null : start + span;
       if (hi !== null && end !== null && hi >= end) hi = null;
       // A query that goes on inside a span keeps the span's end: where spans begin and end must not depend
@@ -717,8 +757,20 @@ class ClickHouseTable implements LogTable {
           page.progress = false;
           return page;
         }
+        if (whole > 0 && span !== null) {
+          // Cut by what this page had left after whole queries, not by a whole budget: the next page tries
+          // the same span with its own.
+          page.next = { at, span: again ? span : lastSpan, last };
+          return page;
+        }
         const half = await this.#halve(scope, tk, at, hi === null ? null : hi - (start ?? 0), r.rows);
-        page.next = { ...half, last: half.last ?? last };
+        if (half.empty) {
+          // The rest holds no row of the scope (a count said so): nothing was lost by the cut.
+          page.stop_reason = null;
+          page.complete = true;
+          return page;
+        }
+        page.next = { at: half.at, span: half.span, last: half.last ?? last };
         return page;
       }
       whole++;

@@ -16,6 +16,7 @@
  */
 
 import { ToolError } from "../core/errors.ts";
+import { createHmac } from "node:crypto";
 import { seal, unseal } from "../core/seal.ts";
 import { LineRedactor, redactLine } from "../guard/redact.ts";
 import { printable } from "../guard/printable.ts";
@@ -178,6 +179,26 @@ interface TableCursor {
   t1: number | null;
 }
 
+/**
+ * A position's tie-breaker hidden in a cursor (the payload is sealed, not encrypted): XOR with 64 bits of
+ * HMAC-SHA-256(key, nonce), a new nonce per cursor. Applied twice, it gives the hash back.
+ */
+function hideHash(h: string, key: Uint8Array, nonce: string): string {
+  const mask = createHmac("sha256", key).update(`logpeek table position:${nonce}`).digest().readBigUInt64BE(
+    0,
+  );
+  return (BigInt(h) ^ mask).toString();
+}
+
+/** Seals a table cursor, its position's hash hidden. */
+function sealTableCursor(c: TableCursor, key: Uint8Array): string {
+  const n = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
+  const h = c.r.at.h;
+  return seal({ ...c, n, r: { ...c.r, at: { ...c.r.at, h: h === null ? null : hideHash(h, key, n) } } }, key);
+}
+
 function readTableCursor(text: string, tool: string, q: string, key: Uint8Array): TableCursor {
   const v = unseal(text, key) as Partial<TableCursor> | null;
   if (!v || typeof v !== "object" || typeof v.k !== "string") {
@@ -199,7 +220,13 @@ function readTableCursor(text: string, tool: string, q: string, key: Uint8Array)
         : "the cursor was not made by this server (or was changed)",
     );
   }
-  return v as TableCursor;
+  const n = (v as { n?: unknown }).n;
+  if (typeof n !== "string" || !/^[0-9a-f]{16}$/.test(n)) {
+    throw new ToolError("invalid_cursor", "the cursor was not made by this server (or was changed)");
+  }
+  const c = v as TableCursor;
+  const h = c.r.at.h;
+  return { ...c, r: { ...c.r, at: { ...c.r.at, h: h === null ? null : hideHash(h, key, n) } } };
 }
 
 /** Says why a page over a table is not complete. */
@@ -366,10 +393,7 @@ export async function tableSearch(
   );
   const matches = page.items;
   const next_cursor = page.next
-    ? seal(
-      { k: "log_search", q, r: page.next, t0: scope.since, t1: scope.until } satisfies TableCursor,
-      ctx.cursorKey,
-    )
+    ? sealTableCursor({ k: "log_search", q, r: page.next, t0: scope.since, t1: scope.until }, ctx.cursorKey)
     : null;
   const what = `${args.regex ? "pattern" : "text"} "${printable(text)}"${
     args.ignore_case ? " (ignoring case)" : ""
@@ -465,10 +489,7 @@ export async function tableLevels(
     }))
     : undefined;
   const next_cursor = page.next
-    ? seal(
-      { k: "log_levels", q, r: page.next, t0: scope.since, t1: scope.until } satisfies TableCursor,
-      ctx.cursorKey,
-    )
+    ? sealTableCursor({ k: "log_levels", q, r: page.next, t0: scope.since, t1: scope.until }, ctx.cursorKey)
     : null;
   const nonzero = LEVELS.filter((l) => counts[l] > 0).map((l) => `${l} ${counts[l]}`);
   const text = withWindow(
