@@ -118,7 +118,7 @@ export interface TablePosition {
   /** The time key (seconds for `DateTime`, ms for `DateTime64`), or null: from the first row. */
   t: number | null;
   /**
-   * The tie-breaker of the last row passed (`cityHash64(source, level, body)` as decimal digits), or
+   * The tie-breaker of the last row passed (`cityHash64(salt, source, level, body)` as decimal digits; masked in a cursor), or
    * null: every row at time `t` or later.
    */
   h: string | null;
