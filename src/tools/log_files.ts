@@ -8,7 +8,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { tableFiles } from "./table_calls.ts";
+import { renderTableEntry, tableFilesHeader, tableListing } from "./table_calls.ts";
 import { closestLogNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
 import { ToolError } from "../core/errors.ts";
 import { makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
@@ -175,27 +175,33 @@ export type ToolArgs = z.infer<z.ZodObject<typeof inputSchema>>;
  *   `invalid_pattern` for a malformed glob, `invalid_cursor` for a cursor this server did not make or
  *   made for another glob or sort.
  */
-export function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
-  if (ctx.source.table) return tableFiles(ctx, ctx.source.table, args);
+export async function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
+  const table = ctx.source.table;
   const sort = args.sort ?? "name";
   const call = { glob: args.glob, sort };
   const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);
+  const opts = { glob: args.glob, sort, limit: args.limit ?? MAX_FILES, after };
   let list: LogList;
   try {
-    list = ctx.source.list({ glob: args.glob, sort, limit: args.limit ?? MAX_FILES, after });
+    list = table ? await tableListing(ctx, table, opts) : ctx.source.list(opts);
   } catch (e) {
     if (args.glob !== undefined && (e instanceof TypeError || e instanceof RangeError)) {
       throw new ToolError("invalid_pattern", `the glob '${printable(args.glob)}' is malformed: ${e.message}`);
     }
     throw e;
   }
-  let header = filesHeader(list, { ...call, paged: after !== undefined });
-  if (args.glob !== undefined && list.files.length === 0 && list.not_listed === 0 && after === undefined) {
+  let header = table
+    ? tableFilesHeader(table, list, call)
+    : filesHeader(list, { ...call, paged: after !== undefined });
+  if (
+    !table && args.glob !== undefined && list.files.length === 0 && list.not_listed === 0 &&
+    after === undefined
+  ) {
     const near = closestLogNames(ctx.source, args.glob);
     if (near.length) header += ` No log matches; the closest names: ${near.map(printable).join(", ")}.`;
   }
-  const out = spill(ctx, "log_files", header, list.files.map(renderEntry));
-  return Promise.resolve(okResult({
+  const out = spill(ctx, "log_files", header, list.files.map(table ? renderTableEntry : renderEntry));
+  return okResult({
     files: list.files.slice(0, out.shown).map(({ modified_ms: _, ...f }) => f),
     complete: list.complete,
     unreadable: list.unreadable,
@@ -203,5 +209,5 @@ export function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> 
     next_cursor: list.next ? makeListCursor(list.next, call, ctx.cursorKey) : null,
     artifact: out.artifact,
     spill_summary: out.summary,
-  }, out.text));
+  }, out.text);
 }

@@ -26,9 +26,17 @@ import { formatInstant } from "../read/instant.ts";
 import { type Level, levelOfName, LEVELS } from "../read/level.ts";
 import type { LogLine } from "../read/log_line.ts";
 import { compilePattern } from "../read/pattern.ts";
-import type { LogTable, TablePage, TableResume, TableRow, TableScope } from "../source/log_source.ts";
+import type {
+  ListOptions,
+  LogEntry,
+  LogList,
+  LogTable,
+  TablePage,
+  TableResume,
+  TableRow,
+  TableScope,
+} from "../source/log_source.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
-import { makeListCursor, readListCursor } from "./list_cursor.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { plural, renderLine } from "./render.ts";
 import { spill } from "./spill.ts";
@@ -57,59 +65,38 @@ function withWindow(header: string, fields: Record<string, unknown>): string {
 const NO_LINE_NUMBERS = "a table has no line numbers (-)";
 
 /**
- * `log_files` over a table: each distinct source a log, `<table>/<source>`, with its row count (`rows`;
- * `size_bytes` null) and its last row's time as `modified`.
+ * `log_files`' listing over a table: each distinct source a log, `<table>/<source>`, with its row count
+ * (`rows`; `size_bytes` null) and its last row's time as `modified`; under the search time budget.
  *
- * @throws {ToolError} `invalid_cursor`, `invalid_pattern` (a malformed glob), the source's errors.
+ * @throws {ToolError} the source's errors; TypeError or RangeError for a malformed glob (as `list`).
  */
-export async function tableFiles(
-  ctx: ToolContext,
-  table: LogTable,
-  args: { glob?: string; sort?: "name" | "modified"; limit?: number; cursor?: string },
-): Promise<ToolResult> {
-  const sort = args.sort ?? "name";
-  const call = { glob: args.glob, sort };
-  const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);
-  const scope = {
+export function tableListing(ctx: ToolContext, table: LogTable, opts: ListOptions): Promise<LogList> {
+  return table.list(opts, {
     deadline: performance.now() + ctx.limits.searchMs,
     maxBytes: ctx.limits.searchBytes,
     budgetMs: ctx.limits.searchMs,
-  };
-  let list;
-  try {
-    list = await table.list({ glob: args.glob, sort, limit: args.limit ?? 1000, after }, scope);
-  } catch (e) {
-    if (args.glob !== undefined && (e instanceof TypeError || e instanceof RangeError)) {
-      throw new ToolError("invalid_pattern", `the glob '${printable(args.glob)}' is malformed: ${e.message}`);
-    }
-    throw e;
-  }
-  const header =
-    `${list.files.length} log(s) in ${printable(table.shown)} (each a value of its source column, ` +
+  });
+}
+
+/** The first line of `log_files`' text over a table: what a log is there, and whether the list is whole. */
+export function tableFilesHeader(
+  table: LogTable,
+  list: LogList,
+  call: { glob?: string; sort: string },
+): string {
+  return `${list.files.length} log(s) in ${printable(table.shown)} (each a value of its source column, ` +
     `named ${printable(table.label)}/<source>; rows counted, modified = the last row's time)` +
-    (args.glob !== undefined ? ` matching the glob '${printable(args.glob)}'` : "") +
-    (sort === "modified" ? ", newest first" : "") +
+    (call.glob !== undefined ? ` matching the glob '${printable(call.glob)}'` : "") +
+    (call.sort === "modified" ? ", newest first" : "") +
     (list.complete ? "; the list is complete." : `; the list is NOT complete: ${list.not_listed} more` +
       (list.next ? "; pass next_cursor as cursor (same glob and sort) for the next page." : ".") +
       (list.unreadable.length ? ` ${list.unreadable.join("; ")}` : ""));
-  const out = spill(
-    ctx,
-    "log_files",
-    header,
-    list.files.map((f) =>
-      `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}` +
-      (f.readable ? "" : `\tNOT READ: ${printable(f.reason ?? "?")}`)
-    ),
-  );
-  return okResult({
-    files: list.files.slice(0, out.shown).map(({ modified_ms: _, ...f }) => f),
-    complete: list.complete,
-    unreadable: list.unreadable,
-    not_listed: list.not_listed,
-    next_cursor: list.next ? makeListCursor(list.next, call, ctx.cursorKey) : null,
-    artifact: out.artifact,
-    spill_summary: out.summary,
-  }, out.text);
+}
+
+/** One listed log of a table as a line of text. */
+export function renderTableEntry(f: LogEntry): string {
+  return `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}` +
+    (f.readable ? "" : `\tNOT READ: ${printable(f.reason ?? "?")}`);
 }
 
 /** A row as a returned line (`TIME LEVEL BODY`, cut, secrets masked), and the bytes it replaced. */
