@@ -24,10 +24,11 @@ import { checkMiddleFolders } from "./confine.ts";
 import { BestOf } from "../core/best_of.ts";
 import { ToolError } from "../core/errors.ts";
 import { cutText } from "../core/text_cut.ts";
+import { turn } from "../core/turn.ts";
 import { refusalNote } from "../read/format.ts";
 import { globMatcher, isGlob } from "./glob.ts";
 import { MAX_NAME, osError, printable, type Root, rootOf } from "./roots.ts";
-import type { ListOptions, ListSort, LogEntry, LogList } from "./log_source.ts";
+import type { ListOptions, ListSort, ListWalk, LogEntry, LogList } from "./log_source.ts";
 import { sniffListed } from "./log_file.ts";
 
 /** Why a symlink out of the roots is not listed. */
@@ -58,15 +59,40 @@ export function countStopped(ms: number, sort: ListSort = "name"): string {
       : "");
 }
 
+/** What the walk keeps of a file's status: its size, time and identity (for the sniff to check). */
+interface Stat {
+  size: number;
+  ms: number | null;
+  dev: number;
+  ino: number | null;
+}
+
 /** A file the walk found: what an entry is made of, once it is kept. */
 interface Found {
   file: string;
-  info: Deno.FileInfo;
   real: string;
   ms: number | null;
+  st: Stat;
   /** Its entry, when it was made during the walk (sort `name`, or `readableOnly`). */
   entry?: LogEntry;
 }
+
+/** The {@linkcode Stat} of a file's status. */
+function statOf(info: Deno.FileInfo): Stat {
+  return { size: info.size, ms: info.mtime ? info.mtime.getTime() : null, dev: info.dev, ino: info.ino };
+}
+
+/**
+ * How often a walk lets the event loop turn, in milliseconds of work (issue #22: no call holds the
+ * others; a listing of 200,000 files is a second of system calls).
+ */
+export const YIELD_MS = 5;
+
+/**
+ * How many entries a walk finishes in each call before it may stop at its deadline, so that every call
+ * of a walk that goes on over several calls gets further.
+ */
+export const MIN_ENTRIES = 256;
 
 /**
  * The `modified` order: newer first, then by name in code-unit order; an unknown time after every known
@@ -85,118 +111,214 @@ export function compareModified(
 }
 
 /**
+ * The `unreadable` entry that says a walk stopped at its deadline (issue #22), beginning with
+ * {@linkcode COUNT_STOPPED} (so `not_listed` reads as a lower bound).
+ *
+ * @param byName The listing's order is by name (else newest first).
+ * @param seen Files compared so far (newest first).
+ */
+export function walkStopped(byName: boolean, seen: number): string {
+  return `${COUNT_STOPPED} the walk stopped at its time budget` +
+    (byName
+      ? ", so entries after those listed may exist (next_cursor goes on after the last entry walked)"
+      : ` after comparing ${seen} files, before every file was compared, so none can be named the newest ` +
+        "yet: next_cursor goes on walking where it stopped (nothing is skipped)") +
+    "; not_listed is a lower bound";
+}
+
+/**
  * Lists the logs under the roots: those a glob matches (all without one), in name order or newest first,
  * after a key (from a cursor), at most `opts.limit` of them.
  *
  * Memory: at most `limit` entries are kept. In name order the walk lists the first `limit` after the key
  * (folders wholly before the key are not entered), then goes on counting in `not_listed` every file it
- * does not list, for at most `countMs` milliseconds. Newest first, every file must be seen: the newest
- * `limit` after the key are kept in a heap ({@linkcode BestOf}), and sniffed only once the walk is over;
- * once `limit` are kept, the walk goes on for at most `countMs`. When a walk stops for its time, `unreadable`
- * ends with {@linkcode countStopped} and `not_listed` is a lower bound.
+ * does not list (by the folder's entry types, no call per file), for at most `countMs` milliseconds.
+ * Newest first, every file must be compared (issue #22: a page is the newest only once all were seen):
+ * the newest `limit` after the key are kept in a heap ({@linkcode BestOf}) and sniffed once the walk is
+ * over. A walk that reaches `opts.deadline` stops (after at least {@linkcode MIN_ENTRIES} entries): in
+ * name order with what it listed and `next` after the last entry walked; newest first with no entry and
+ * `walk`, which `opts.resume` takes to go on. The walk lets the event loop turn every
+ * {@linkcode YIELD_MS} ms. When a walk or count stops for its time, `unreadable` ends with an entry that
+ * begins with {@linkcode COUNT_STOPPED} and `not_listed` is a lower bound.
  *
  * With a glob, only folders that could hold a name it matches are entered (its leading folders without a
  * glob character, and as deep as its segments go when it has no `**` and no braces), and only refusals
  * that could hide a match are reported. A refusal (a link out, a folder that could not be read) is
  * reported in name order on the page whose range holds it; newest first (it has no time) on every page.
  *
+ * Permission: read access to the roots.
+ *
  * @param roots The log roots.
- * @param opts The glob, the order, the most entries, the key to resume after, readable only.
- * @param countMs How long to go on walking past the cap ({@linkcode COUNT_BEYOND_MS}).
- * @returns The entries, whether they are all of them, and the key to resume after.
+ * @param opts The glob, the order, the most entries, the key to resume after, readable only, the
+ *   deadline, a stopped walk to go on with.
+ * @param countMs How long to go on counting past the cap in name order ({@linkcode COUNT_BEYOND_MS}).
+ * @returns The entries, whether they are all of them, and where to go on.
  * @throws {TypeError} for a malformed glob; {@linkcode RangeError} for a limit that is not a whole number
  *   from 1 or a glob whose braces expand too far (`glob.ts`).
- * @throws {ToolError} `invalid_cursor` when a name-order key names a root there is not.
+ * @throws {ToolError} `invalid_cursor` when a key names a root there is not.
+ * @example
+ * ```ts
+ * import { openRoots } from "./roots.ts";
+ * const list = await listLogs(openRoots(["."], Deno.cwd()), { sort: "modified", limit: 10 });
+ * console.log(list.files.map((f) => f.file), list.complete);
+ * ```
  */
-export function listLogs(roots: Root[], opts: ListOptions, countMs = COUNT_BEYOND_MS): LogList {
-  const { limit, after } = opts;
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new RangeError(`a listing's limit is a whole number from 1, not ${limit}`);
+export async function listLogs(
+  roots: Root[],
+  opts: ListOptions,
+  countMs = COUNT_BEYOND_MS,
+): Promise<LogList> {
+  if (!Number.isSafeInteger(opts.limit) || opts.limit < 1) {
+    throw new RangeError(`a listing's limit is a whole number from 1, not ${opts.limit}`);
   }
-  const byName = (opts.sort ?? "name") === "name";
-  const match = opts.glob === undefined ? null : globMatcher(opts.glob);
-  const scope = opts.glob === undefined ? null : globScope(opts.glob);
-  const wanted = (file: string) => match === null || match(file);
-  const mayHold = (folder: string) => scope === null || scopeHolds(scope, folder);
-  const readableOnly = opts.readableOnly ?? false;
+  return await new Walk(roots, opts, countMs).run();
+}
 
-  const files: LogEntry[] = [];
-  const best = new BestOf<Found>(limit, (a, b) => compareModified(a, b));
-  const afterKey = after ? { file: after.file, ms: after.modified_ms } : null;
-  const unreadable: string[] = [];
-  let notListed = 0;
-  let beyond = 0; // files that match, after the page
-  let overflowSeen = false; // readableOnly, newest first: a readable file is known beyond the page
-  const seenDirs = new Set<string>();
-  let deadline = Infinity; // set when the cap is reached
-  let stopped = false;
-  const refuse = (file: string, why: string) => {
-    notListed++;
-    if (unreadable.length < 20) unreadable.push(`${file}: ${why}`);
-  };
-  const pastCap = () => {
-    beyond++;
-    notListed++;
-    if (deadline === Infinity) deadline = performance.now() + countMs;
-  };
+/** One listing's walk over the roots (see {@linkcode listLogs}). */
+class Walk {
+  readonly #roots: Root[];
+  readonly #opts: ListOptions;
+  readonly #byName: boolean;
+  readonly #countMs: number;
+  readonly #deadline: number;
+  readonly #match: ((file: string) => boolean) | null;
+  readonly #scope: GlobScope | null;
+  readonly #files: LogEntry[] = [];
+  readonly #best: BestOf<Found>;
+  readonly #afterKey: { file: string; ms: number | null } | null;
+  readonly #dirs = new Set<string>();
+  #unreadable: string[] = [];
+  #notListed = 0;
+  /** Files that match, past the page. */
+  #beyond = 0;
+  /** readableOnly, newest first: a readable file is known past the page. */
+  #overflow = false;
+  /** Name order: when counting past the cap must stop (set when the cap is reached). */
+  #countDeadline = Infinity;
+  #countCut = false;
+  #timedOut = false;
+  /** The last entry finished with, in walk order. */
+  #at: string | null = null;
+  /** Entries finished in this call. */
+  #entries = 0;
+  /** Files compared newest first, over every call of the walk. */
+  #seen = 0;
+  #lastYield = performance.now();
 
-  /** Takes one file the glob matches; false to stop the walk. */
-  const add = (file: string, info: Deno.FileInfo, real: string): boolean => {
-    const ms = info.mtime ? info.mtime.getTime() : null;
-    if (byName) {
-      if (files.length >= limit) {
-        // Past the cap: counted, not kept (nor sniffed), while the time budget lasts.
-        pastCap();
-        if (performance.now() > deadline) stopped = true;
-        return !stopped;
+  constructor(roots: Root[], opts: ListOptions, countMs: number) {
+    this.#roots = roots;
+    this.#opts = opts;
+    this.#byName = (opts.sort ?? "name") === "name";
+    this.#countMs = countMs;
+    this.#deadline = opts.deadline ?? Infinity;
+    this.#match = opts.glob === undefined ? null : globMatcher(opts.glob);
+    this.#scope = opts.glob === undefined ? null : globScope(opts.glob);
+    this.#best = new BestOf<Found>(opts.limit, compareModified);
+    this.#afterKey = opts.after ? { file: opts.after.file, ms: opts.after.modified_ms } : null;
+    if (opts.resume && !this.#byName) this.#restore(opts.resume);
+  }
+
+  #wanted(file: string): boolean {
+    return this.#match === null || this.#match(file);
+  }
+
+  #mayHold(folder: string): boolean {
+    return this.#scope === null || scopeHolds(this.#scope, folder);
+  }
+
+  #refuse(file: string, why: string): void {
+    this.#notListed++;
+    if (this.#unreadable.length < 20) this.#unreadable.push(`${file}: ${why}`);
+  }
+
+  #pastCap(): void {
+    this.#beyond++;
+    this.#notListed++;
+    if (this.#countDeadline === Infinity) this.#countDeadline = performance.now() + this.#countMs;
+  }
+
+  /** Walks every root from where the key or the stopped walk says, then gives the listing. */
+  async run(): Promise<LogList> {
+    const { first, bound: firstBound } = this.#start();
+    for (let i = first; i < this.#roots.length; i++) {
+      const root = this.#roots[i];
+      const bound = i === first ? firstBound : null;
+      if (bound && bound.length === 0) continue; // the key is this root (a single file): done with it
+      if (root.kind === "file") {
+        if (this.#wanted(root.label)) {
+          try {
+            if (!this.#add(root.label, statOf(Deno.statSync(root.path)), root.real)) break;
+          } catch (e) {
+            this.#refuse(root.label, `${e instanceof Error ? e.name : e}`);
+          }
+        }
+        let go = this.#done(root.label);
+        if (go instanceof Promise) go = await go;
+        if (!go) break;
+      } else if (this.#mayHold(root.label) && !(await this.#walk(root.path, root.real, root.label, bound))) {
+        break;
       }
-      const entry = entryOf(file, info, real);
-      if (readableOnly && !entry.readable) refuse(file, entry.reason!);
-      else files.push(entry);
+    }
+    return await this.#result();
+  }
+
+  /** Where the walk starts: the root, and the segments of the name to go on after within it. */
+  #start(): { first: number; bound: string[] | null } {
+    const key = this.#byName ? this.#opts.after?.file : this.#opts.resume?.at;
+    if (key === undefined) return { first: 0, bound: null };
+    const segs = key.split("/");
+    if (this.#roots.length === 1 && this.#roots[0].label === "") return { first: 0, bound: segs };
+    const first = this.#roots.findIndex((r) => r.label === segs[0]);
+    if (first < 0) {
+      throw new ToolError(
+        "invalid_cursor",
+        `the cursor's log root '${
+          printable(segs[0])
+        }' is not one of the roots now; start again without cursor`,
+      );
+    }
+    return { first, bound: segs.slice(1) };
+  }
+
+  /**
+   * Marks an entry finished; false when the walk must stop (its deadline, or the count past the cap).
+   * Every 64 entries reads the clock, and lets the event loop turn when {@linkcode YIELD_MS} have passed.
+   */
+  #done(file: string): boolean | Promise<boolean> {
+    this.#at = file;
+    if (this.#countCut) return false;
+    if (++this.#entries % 64 !== 0) return true;
+    const now = performance.now();
+    if (now > this.#deadline && this.#entries >= MIN_ENTRIES) {
+      this.#timedOut = true;
+      return false;
+    }
+    if (now - this.#lastYield < YIELD_MS) return true;
+    return turn().then(() => {
+      this.#lastYield = performance.now();
       return true;
-    }
-    const found: Found = { file, info, real, ms };
-    if (afterKey && compareModified(found, afterKey) <= 0) return true; // listed on an earlier page
-    if (!best.wouldKeep(found)) {
-      if (readableOnly && !overflowSeen) {
-        const entry = entryOf(file, info, real);
-        if (!entry.readable) refuse(file, entry.reason!);
-        else {
-          overflowSeen = true;
-          pastCap();
-        }
-      } else pastCap();
-    } else {
-      if (readableOnly) {
-        found.entry = entryOf(file, info, real);
-        if (!found.entry.readable) {
-          refuse(file, found.entry.reason!);
-          return true;
-        }
-      }
-      if (best.offer(found) !== undefined) {
-        overflowSeen = true; // what was let go was kept, so readable when readableOnly
-        pastCap();
-      }
-      if (best.full && deadline === Infinity) deadline = performance.now() + countMs;
-    }
-    if (performance.now() > deadline) stopped = true;
-    return !stopped;
-  };
+    });
+  }
 
-  const walk = (dir: string, real: string, prefix: string, bound: string[] | null): boolean => {
-    if (seenDirs.has(real)) return true; // a link back up the tree: listed once
-    seenDirs.add(real);
-    let names: string[];
+  /** Walks one folder (its real path `real`, named `prefix`), after `bound` when given; false to stop. */
+  async #walk(dir: string, real: string, prefix: string, bound: string[] | null): Promise<boolean> {
+    // A link back up the tree: listed once. A folder on the path a walk goes on along (`bound`) is
+    // walked again from there.
+    if (bound === null && this.#dirs.has(real)) return true;
+    this.#dirs.add(real);
+    let entries: Deno.DirEntry[];
     try {
-      names = Array.from(Deno.readDirSync(dir), (e) => e.name).sort();
+      entries = Array.from(Deno.readDirSync(dir)).sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+      );
     } catch (e) {
-      refuse(prefix || ".", `${e instanceof Error ? e.name : e}`);
+      this.#refuse(prefix || ".", `${e instanceof Error ? e.name : e}`);
       return true;
     }
-    for (const name of names) {
-      // Name order after a key: entries before it are skipped unseen, and the folders on its path entered
-      // only for what follows it.
+    for (const ent of entries) {
+      const name = ent.name;
+      // After a key: entries before it are skipped unseen, and the folders on its path entered only for
+      // what follows it.
       let below: string[] | null = null;
       if (bound) {
         if (name < bound[0]) continue;
@@ -205,134 +327,275 @@ export function listLogs(roots: Root[], opts: ListOptions, countMs = COUNT_BEYON
           below = bound.slice(1);
         }
       }
-      const path = `${dir}/${name}`;
       const file = prefix ? `${prefix}/${name}` : name;
-      if (!wanted(file) && !mayHold(file)) continue; // neither matched nor able to hold a match
-      let info: Deno.FileInfo;
-      let target: string;
-      if (file.length > MAX_NAME) {
-        refuse(
-          cutText(file, 80) + "…",
-          `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
-        );
-        continue;
+      if (this.#wanted(file) || this.#mayHold(file)) {
+        let go = this.#entry(ent, `${dir}/${name}`, real, file, below);
+        if (go instanceof Promise) go = await go;
+        if (!go) return false;
       }
-      try {
-        target = Deno.realPathSync(path);
-        if (!rootOf(roots, target)) {
-          // A symlink out is refused by name. An entry that is no symlink yet resolves outside was
-          // reached through a folder swapped meanwhile: its name is not the roots' to tell.
-          if (Deno.lstatSync(path).isSymlink) refuse(file, LINK_OUT);
-          else refuse(prefix || ".", "the folder changed while it was listed (swapped?): call again");
-          continue;
-        }
-        // lstat of the real path, not stat of the name: a name swapped for a link between the two calls
-        // shows as a link (skipped), never as the size and time of what the link points to.
-        info = Deno.lstatSync(target);
-        if (info.isSymlink) continue;
-      } catch (e) {
-        // An entry gone since readDir is simply not a log, nor is a link to nothing inside the roots; a
-        // dangling link that points out is refused like any link out. A name that is not valid UTF-8
-        // cannot be named to the other tools (Deno paths are strings): say so, never skip quietly.
-        if (name.includes("\uFFFD")) refuse(file, "the name is not valid UTF-8");
-        else if (!(e instanceof Deno.errors.NotFound)) refuse(file, `${e instanceof Error ? e.name : e}`);
-        else if (danglingOut(roots, real, path)) refuse(file, LINK_OUT);
-        continue;
-      }
-      if (info.isFile) {
-        if (below || !wanted(file)) continue; // a file before the key's path, or one the glob leaves out
-        if (target !== (real === "/" ? `/${name}` : `${real}/${name}`)) {
-          // A link to a file elsewhere in the roots: its folders must pass the rule reading applies.
-          const home = rootOf(roots, target)!;
-          try {
-            checkMiddleFolders(home.real, target, home.trust, file);
-          } catch (e) {
-            refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
-            continue;
-          }
-        }
-        if (!add(file, info, target)) return false;
-      } else if (info.isDirectory) {
-        if (!mayHold(file)) continue;
-        // A folder that an untrusted user could swap for a link outside is not descended into (its
-        // logs could not be read either: confine.ts).
-        const home = rootOf(roots, target)!;
-        try {
-          checkMiddleFolders(home.real, `${target}/-`, home.trust, file);
-        } catch (e) {
-          refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
-          continue;
-        }
-        if (!walk(target, target, file, below)) return false;
-      }
+      let go = this.#done(file);
+      if (go instanceof Promise) go = await go;
+      if (!go) return false;
     }
     return true;
-  };
+  }
 
-  // Name order after a key: the roots before the key's are skipped, the key's is walked from the key on.
-  let first = 0;
-  let firstBound: string[] | null = null;
-  if (byName && after) {
-    const segs = after.file.split("/");
-    if (roots.length === 1 && roots[0].label === "") firstBound = segs;
-    else {
-      first = roots.findIndex((r) => r.label === segs[0]);
-      if (first < 0) {
-        throw new ToolError(
-          "invalid_cursor",
-          `the cursor's log root '${
-            printable(segs[0])
-          }' is not one of the roots now; start again without cursor`,
-        );
+  /**
+   * One entry of a folder: a file is taken, a folder walked. An entry that is no symlink is known by the
+   * folder's entry type (its real path is the folder's and its name); a link is resolved and must stay
+   * inside the roots. False to stop the walk.
+   */
+  #entry(
+    ent: Deno.DirEntry,
+    path: string,
+    real: string,
+    file: string,
+    below: string[] | null,
+  ): boolean | Promise<boolean> {
+    if (file.length > MAX_NAME) {
+      this.#refuse(
+        cutText(file, 80) + "…",
+        `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
+      );
+      return true;
+    }
+    const own = real === "/" ? `/${ent.name}` : `${real}/${ent.name}`;
+    if (!ent.isSymlink && ent.isDirectory) return this.#folder(file, own, below);
+    if (!ent.isSymlink && ent.isFile) {
+      return below || !this.#wanted(file) ? true : this.#file(file, own, null, path);
+    }
+    const r = this.#resolve(path, real, file, ent.name);
+    if (r === null) return true;
+    if (r.info.isDirectory) return this.#folder(file, r.target, below);
+    if (!r.info.isFile || below || !this.#wanted(file)) return true;
+    if (r.target !== own) {
+      // A link to a file elsewhere in the roots: its folders must pass the rule reading applies.
+      const home = rootOf(this.#roots, r.target)!;
+      try {
+        checkMiddleFolders(home.real, r.target, home.trust, file);
+      } catch (e) {
+        this.#refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
+        return true;
       }
-      firstBound = segs.slice(1);
+    }
+    return this.#file(file, r.target, r.info, path);
+  }
+
+  /** A link (or an entry of unknown type): its real path and status, or null when it is no log. */
+  #resolve(
+    path: string,
+    real: string,
+    file: string,
+    name: string,
+  ): { target: string; info: Deno.FileInfo } | null {
+    try {
+      const target = Deno.realPathSync(path);
+      if (!rootOf(this.#roots, target)) {
+        // A symlink out is refused by name. An entry that is no symlink yet resolves outside was
+        // reached through a folder swapped meanwhile: its name is not the roots' to tell.
+        if (Deno.lstatSync(path).isSymlink) this.#refuse(file, LINK_OUT);
+        else this.#refuse(folderOf(file), "the folder changed while it was listed (swapped?): call again");
+        return null;
+      }
+      // lstat of the real path, not stat of the name: a name swapped for a link between the two calls
+      // shows as a link (skipped), never as the size and time of what the link points to.
+      const info = Deno.lstatSync(target);
+      return info.isSymlink ? null : { target, info };
+    } catch (e) {
+      this.#failed(e, name, file, real, path);
+      return null;
     }
   }
-  for (let i = first; i < roots.length; i++) {
-    const root = roots[i];
-    const bound = i === first ? firstBound : null;
-    if (bound && bound.length === 0) continue; // the key is this root (a single file): done with it
-    if (root.kind === "file") {
-      if (!wanted(root.label)) continue;
-      try {
-        if (!add(root.label, Deno.statSync(root.path), root.real)) break;
-      } catch (e) {
-        refuse(root.label, `${e instanceof Error ? e.name : e}`);
-      }
-    } else if (mayHold(root.label) && !walk(root.path, root.real, root.label, bound)) break;
+
+  /**
+   * Why an entry could not be looked at. One gone since the folder was read is simply not a log, nor is
+   * a link to nothing inside the roots; a dangling link that points out is refused like any link out. A
+   * name that is not valid UTF-8 cannot be named to the other tools (Deno paths are strings): said so,
+   * never skipped quietly.
+   */
+  #failed(e: unknown, name: string, file: string, real: string, path: string): void {
+    if (name.includes("\uFFFD")) this.#refuse(file, "the name is not valid UTF-8");
+    else if (!(e instanceof Deno.errors.NotFound)) this.#refuse(file, `${e instanceof Error ? e.name : e}`);
+    else if (danglingOut(this.#roots, real, path)) this.#refuse(file, LINK_OUT);
   }
-  if (stopped) unreadable.push(countStopped(countMs, byName ? "name" : "modified"));
-  const listed = byName ? files : best.sorted().map((f) => f.entry ?? entryOf(f.file, f.info, f.real));
-  const last = listed[listed.length - 1];
-  return {
-    files: listed,
-    complete: notListed === 0 && !stopped,
-    unreadable,
-    not_listed: notListed,
-    // A walk stopped by its time may have left files unseen: there may be more after the last.
-    next: (beyond > 0 || stopped) && last ? { file: last.file, modified_ms: last.modified_ms } : null,
-  };
+
+  /** A folder to walk, unless an untrusted user could swap it for a link outside (`confine.ts`). */
+  #folder(file: string, target: string, below: string[] | null): boolean | Promise<boolean> {
+    if (!this.#mayHold(file)) return true;
+    const home = rootOf(this.#roots, target)!;
+    try {
+      checkMiddleFolders(home.real, `${target}/-`, home.trust, file);
+    } catch (e) {
+      this.#refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
+      return true;
+    }
+    return this.#walk(target, target, file, below);
+  }
+
+  /**
+   * A file the glob matches, at its real path `real` (its status, when a link was resolved). In name
+   * order past the cap it is only counted, with no call; else its status is read. False to stop.
+   */
+  #file(file: string, real: string, info: Deno.FileInfo | null, path: string): boolean {
+    if (this.#byName && this.#files.length >= this.#opts.limit) {
+      this.#pastCap();
+      if (performance.now() > this.#countDeadline) this.#countCut = true;
+      return !this.#countCut;
+    }
+    if (info === null) {
+      try {
+        info = Deno.lstatSync(real);
+      } catch (e) {
+        this.#failed(
+          e,
+          real.slice(real.lastIndexOf("/") + 1),
+          file,
+          real.slice(0, real.lastIndexOf("/")),
+          path,
+        );
+        return true;
+      }
+      if (!info.isFile) return true; // swapped for a link or a folder since the folder was read
+    }
+    return this.#add(file, statOf(info), real);
+  }
+
+  /** Takes one file the glob matches; false to stop the walk. */
+  #add(file: string, st: Stat, real: string): boolean {
+    const readableOnly = this.#opts.readableOnly ?? false;
+    if (this.#byName) {
+      if (this.#files.length >= this.#opts.limit) {
+        this.#pastCap();
+        return true;
+      }
+      const entry = entryOf(file, st, real);
+      if (readableOnly && !entry.readable) this.#refuse(file, entry.reason!);
+      else this.#files.push(entry);
+      return true;
+    }
+    this.#seen++;
+    const found: Found = { file, real, ms: st.ms, st };
+    if (this.#afterKey && compareModified(found, this.#afterKey) <= 0) return true; // on an earlier page
+    if (!this.#best.wouldKeep(found)) {
+      if (readableOnly && !this.#overflow) {
+        const entry = entryOf(file, st, real);
+        if (!entry.readable) this.#refuse(file, entry.reason!);
+        else {
+          this.#overflow = true;
+          this.#pastCap();
+        }
+      } else this.#pastCap();
+      return true;
+    }
+    if (readableOnly) {
+      found.entry = entryOf(file, st, real);
+      if (!found.entry.readable) {
+        this.#refuse(file, found.entry.reason!);
+        return true;
+      }
+    }
+    if (this.#best.offer(found) !== undefined) {
+      this.#overflow = true; // what was let go was kept, so readable when readableOnly
+      this.#pastCap();
+    }
+    return true;
+  }
+
+  /** The listing, once the walk is over or stopped (newest first, the kept files sniffed now). */
+  async #result(): Promise<LogList> {
+    if (this.#countCut) this.#unreadable.push(countStopped(this.#countMs, "name"));
+    if (this.#timedOut && !this.#byName) {
+      return {
+        files: [],
+        complete: false,
+        unreadable: [...this.#unreadable, walkStopped(false, this.#seen)],
+        not_listed: this.#notListed + this.#best.size,
+        next: null,
+        walk: this.#save(),
+      };
+    }
+    if (this.#timedOut) this.#unreadable.push(walkStopped(true, this.#seen));
+    let listed = this.#files;
+    if (!this.#byName) {
+      listed = [];
+      for (const f of this.#best.sorted()) {
+        listed.push(f.entry ?? entryOf(f.file, f.st, f.real));
+        if (performance.now() - this.#lastYield >= YIELD_MS) {
+          await turn();
+          this.#lastYield = performance.now();
+        }
+      }
+    }
+    const last = listed[listed.length - 1];
+    // In name order a walk stopped before the cap goes on after the last entry it walked; past the cap,
+    // after the last entry listed (what follows was counted, not listed).
+    const next = this.#timedOut && this.#files.length < this.#opts.limit
+      ? { file: this.#at!, modified_ms: null }
+      : (this.#beyond > 0 || this.#countCut || this.#timedOut) && last
+      ? { file: last.file, modified_ms: last.modified_ms }
+      : null;
+    return {
+      files: listed,
+      complete: this.#notListed === 0 && !this.#countCut && !this.#timedOut,
+      unreadable: this.#unreadable,
+      not_listed: this.#notListed,
+      next,
+    };
+  }
+
+  /** The stopped newest-first walk, for a later call ({@linkcode ListWalk}). */
+  #save(): ListWalk {
+    return {
+      at: this.#at!,
+      kept: this.#best.sorted().map((f) => [f.file, f.real, f.ms, f.st.size, f.st.dev, f.st.ino]),
+      not_listed: this.#notListed,
+      beyond: this.#beyond,
+      overflow: this.#overflow,
+      unreadable: this.#unreadable,
+      dirs: [...this.#dirs],
+      seen: this.#seen,
+    };
+  }
+
+  /** Takes up a stopped newest-first walk where it was. */
+  #restore(w: ListWalk): void {
+    for (const [file, real, ms, size, dev, ino] of w.kept) {
+      this.#best.offer({ file, real, ms, st: { size, ms, dev, ino } });
+    }
+    this.#notListed = w.not_listed;
+    this.#beyond = w.beyond;
+    this.#overflow = w.overflow;
+    this.#unreadable = [...w.unreadable];
+    for (const d of w.dirs) this.#dirs.add(d);
+    this.#seen = w.seen;
+  }
+}
+
+/** The folder part of a listed name (`.` for a name at the top). */
+function folderOf(file: string): string {
+  const i = file.lastIndexOf("/");
+  return i < 0 ? "." : file.slice(0, i);
 }
 
 /**
  * A listed file's entry: what its first bytes say (`log_file.ts` `sniffListed`), and whether the
  * reading tools read it, and if not why.
  */
-function entryOf(file: string, info: Deno.FileInfo, real: string): LogEntry {
-  const sniffed = sniffListed(real, info, file);
+function entryOf(file: string, st: Stat, real: string): LogEntry {
+  const sniffed = sniffListed(real, st, file);
   const refusal = sniffed?.refusal ?? null;
   const unsupported = refusal ? refusalNote(real, refusal) : null;
   const reason = !sniffed ? openFailure(real, file) : refusal ? `${refusal.kind}: ${unsupported}` : null;
   return {
     file,
-    size_bytes: info.size,
-    modified: info.mtime ? info.mtime.toISOString() : null,
+    size_bytes: st.size,
+    modified: st.ms === null ? null : new Date(st.ms).toISOString(),
     format: sniffed?.format ?? null,
     unsupported,
     compression: sniffed?.format.startsWith("gzip") ? "gzip" : null,
     readable: reason === null,
     reason,
-    modified_ms: info.mtime ? info.mtime.getTime() : null,
+    modified_ms: st.ms,
   };
 }
 

@@ -21,7 +21,7 @@ Deno.test({
     Deno.symlinkSync("shared/inner/app.log", `${dir}/top.log`);
     Deno.symlinkSync("ok.log", `${dir}/alias.log`);
     const roots = openRoots([dir], "/", { uids: [0], gids: [0] });
-    const list = listLogs(roots, { limit: 1000 });
+    const list = await listLogs(roots, { limit: 1000 });
     assert.deepEqual(list.files.map((f) => f.file), ["alias.log", "ok.log"]);
     assert.deepEqual([list.complete, list.not_listed], [false, 2]);
     assert.match(list.unreadable[0], /^shared\/inner: unsafe_path: /);
@@ -34,7 +34,7 @@ Deno.test({
   },
 });
 
-Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling link inside is no log", () => {
+Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling link inside is no log", async () => {
   const base = Deno.makeTempDirSync({ prefix: "logpeek-list2-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(base, { recursive: true }));
   Deno.mkdirSync(`${base}/logs`);
@@ -44,7 +44,7 @@ Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling
   Deno.symlinkSync("../secret", `${base}/logs/out`);
   Deno.symlinkSync("../missing", `${base}/logs/out-dangling`);
   Deno.symlinkSync("missing", `${base}/logs/in-dangling`);
-  const list = listLogs(openRoots([`${base}/logs`], "/"), { limit: 1000 });
+  const list = await listLogs(openRoots([`${base}/logs`], "/"), { limit: 1000 });
   assert.deepEqual(list.files.map((f) => [f.file, f.format, f.unsupported]), [
     ["a.log", "text", null],
     [
@@ -57,7 +57,7 @@ Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling
   assert.deepEqual([list.complete, list.not_listed], [false, 2]);
 });
 
-Deno.test("listLogs: past the cap every file is counted (find agrees); a count cut by its budget says it is a lower bound", () => {
+Deno.test("listLogs: past the cap every file is counted (find agrees); a count cut by its budget says it is a lower bound", async () => {
   const base = Deno.makeTempDirSync({ prefix: "logpeek-list3-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(base, { recursive: true }));
   for (const d of ["a", "b"]) {
@@ -68,7 +68,7 @@ Deno.test("listLogs: past the cap every file is counted (find agrees); a count c
   const total = new TextDecoder().decode(find.stdout).trim().split("\n").length;
   assert.equal(total, 14);
   const roots = openRoots([base], "/");
-  const list = listLogs(roots, { limit: 3 });
+  const list = await listLogs(roots, { limit: 3 });
   assert.deepEqual([list.files.length, list.not_listed, list.complete, list.unreadable], [
     3,
     total - 3,
@@ -76,7 +76,7 @@ Deno.test("listLogs: past the cap every file is counted (find agrees); a count c
     [],
   ]);
   // A budget already spent: the walk stops at the first file past the cap, and says so.
-  const cut = listLogs(roots, { limit: 3 }, -1);
+  const cut = await listLogs(roots, { limit: 3 }, -1);
   assert.deepEqual([cut.files.length, cut.not_listed, cut.complete], [3, 1, false]);
   assert.deepEqual(cut.unreadable, [countStopped(-1)]);
   assert.ok(cut.unreadable[0].startsWith(COUNT_STOPPED));
@@ -135,11 +135,14 @@ const byNewest = (a: { file: string; ms: number }, b: { file: string; ms: number
   b.ms - a.ms || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 
 /** Every page of a listing, `limit` at a time, following `next`. */
-function allPages(roots: ReturnType<typeof openRoots>, opts: Omit<ListOptions, "after">): LogList[] {
+async function allPages(
+  roots: ReturnType<typeof openRoots>,
+  opts: Omit<ListOptions, "after">,
+): Promise<LogList[]> {
   const pages: LogList[] = [];
   let after: ListOptions["after"];
   for (;;) {
-    const page = listLogs(roots, { ...opts, after });
+    const page = await listLogs(roots, { ...opts, after });
     pages.push(page);
     if (!page.next) return pages;
     after = page.next;
@@ -147,7 +150,7 @@ function allPages(roots: ReturnType<typeof openRoots>, opts: Omit<ListOptions, "
   }
 }
 
-Deno.test("listLogs pages by name and newest first, limit at a time: the pages together are find's files in order", () => {
+Deno.test("listLogs pages by name and newest first, limit at a time: the pages together are find's files in order", async () => {
   const base = pagedTree();
   try {
     const found = findFiles(base);
@@ -158,7 +161,7 @@ Deno.test("listLogs pages by name and newest first, limit at a time: the pages t
         ? found.map((f) => f.file).sort(bySegments)
         : [...found].sort(byNewest).map((f) => f.file);
       for (const limit of [1, 4, 13, 50]) {
-        const pages = allPages(roots, { sort, limit });
+        const pages = await allPages(roots, { sort, limit });
         assert.deepEqual(pages.flatMap((p) => p.files.map((f) => f.file)), want, `${sort} ${limit}`);
         let left = want.length;
         for (const p of pages) {
@@ -169,7 +172,7 @@ Deno.test("listLogs pages by name and newest first, limit at a time: the pages t
         }
       }
       // The modified times are find's.
-      const page = listLogs(roots, { sort, limit: 50 });
+      const page = await listLogs(roots, { sort, limit: 50 });
       const ms = new Map(found.map((f) => [f.file, f.ms]));
       for (const f of page.files) assert.equal(f.modified_ms, ms.get(f.file), f.file);
     }
@@ -178,12 +181,12 @@ Deno.test("listLogs pages by name and newest first, limit at a time: the pages t
   }
 });
 
-Deno.test("listLogs: files that come and go between pages (keyset paging): later pages list what is after the key now", () => {
+Deno.test("listLogs: files that come and go between pages (keyset paging): later pages list what is after the key now", async () => {
   const base = pagedTree();
   try {
     const roots = openRoots([base], "/");
     for (const sort of ["name", "modified"] as const) {
-      const first = listLogs(roots, { sort, limit: 5 });
+      const first = await listLogs(roots, { sort, limit: 5 });
       const key = first.next!;
       // After the first page: one listed file and one not yet listed are removed, one file is added
       // before the key and one after it (in either order).
@@ -196,7 +199,7 @@ Deno.test("listLogs: files that come and go between pages (keyset paging): later
       Deno.utimeSync(`${base}/zz-after.log`, keyMs / 1000 - 1, keyMs / 1000 - 1); // older
       const rest: string[] = [];
       for (let after: ListKey | null = key; after;) {
-        const p = listLogs(roots, { sort, limit: 5, after });
+        const p = await listLogs(roots, { sort, limit: 5, after });
         rest.push(...p.files.map((f) => f.file));
         after = p.next;
       }
@@ -216,7 +219,7 @@ Deno.test("listLogs: files that come and go between pages (keyset paging): later
   }
 });
 
-Deno.test("listLogs with a glob lists what bash's globstar expansion gives, in both orders, paged", () => {
+Deno.test("listLogs with a glob lists what bash's globstar expansion gives, in both orders, paged", async () => {
   const base = pagedTree();
   try {
     const roots = openRoots([base], "/");
@@ -227,24 +230,24 @@ Deno.test("listLogs with a glob lists what bash's globstar expansion gives, in b
       const out = new Deno.Command("bash", { args: ["-c", script, "bash", base], stdout: "piped" })
         .outputSync();
       const bash = new TextDecoder().decode(out.stdout).split("\0").filter((s) => s);
-      const byName = allPages(roots, { glob, sort: "name", limit: 2 });
+      const byName = await allPages(roots, { glob, sort: "name", limit: 2 });
       assert.deepEqual(byName.flatMap((p) => p.files.map((f) => f.file)), [...bash].sort(bySegments), glob);
       assert.equal(byName[0].complete, bash.length <= 2, glob);
-      const newest = allPages(roots, { glob, sort: "modified", limit: 2 });
+      const newest = await allPages(roots, { glob, sort: "modified", limit: 2 });
       assert.deepEqual(
         newest.flatMap((p) => p.files.map((f) => f.file)),
         bash.map((file) => ({ file, ms: ms.get(file)! })).sort(byNewest).map((f) => f.file),
         glob,
       );
     }
-    assert.throws(() => listLogs(roots, { glob: "a/{b", limit: 5 }), TypeError);
-    assert.throws(() => listLogs(roots, { limit: 0 }), RangeError);
+    await assert.rejects(() => listLogs(roots, { glob: "a/{b", limit: 5 }), TypeError);
+    await assert.rejects(() => listLogs(roots, { limit: 0 }), RangeError);
   } finally {
     Deno.removeSync(base, { recursive: true });
   }
 });
 
-Deno.test("listLogs with a glob reports only the refusals that could hide a match", () => {
+Deno.test("listLogs with a glob reports only the refusals that could hide a match", async () => {
   const base = Deno.makeTempDirSync({ prefix: "logpeek-list-glob-" });
   try {
     Deno.mkdirSync(`${base}/logs/app`, { recursive: true });
@@ -254,21 +257,21 @@ Deno.test("listLogs with a glob reports only the refusals that could hide a matc
     Deno.symlinkSync("../../secret.log", `${base}/logs/app/out.log`);
     Deno.symlinkSync("../../secret.log", `${base}/logs/other/out.log`);
     const roots = openRoots([`${base}/logs`], "/");
-    const app = listLogs(roots, { glob: "app/*.log", limit: 10 });
+    const app = await listLogs(roots, { glob: "app/*.log", limit: 10 });
     assert.deepEqual(app.files.map((f) => f.file), ["app/a.log"]);
     assert.deepEqual([app.complete, app.not_listed, app.unreadable], [false, 1, [
       `app/out.log: ${LINK_OUT}`,
     ]]);
-    const a = listLogs(roots, { glob: "app/a*", limit: 10 });
+    const a = await listLogs(roots, { glob: "app/a*", limit: 10 });
     assert.deepEqual([a.files.length, a.complete, a.not_listed, a.unreadable], [1, true, 0, []]);
-    const any = listLogs(roots, { glob: "**/out.log", limit: 10 });
+    const any = await listLogs(roots, { glob: "**/out.log", limit: 10 });
     assert.deepEqual([any.files.length, any.not_listed], [0, 2]);
   } finally {
     Deno.removeSync(base, { recursive: true });
   }
 });
 
-Deno.test("listLogs pages across several roots; a key for a root there is not is refused", () => {
+Deno.test("listLogs pages across several roots; a key for a root there is not is refused", async () => {
   const base = Deno.makeTempDirSync({ prefix: "logpeek-list-roots-" });
   try {
     for (const d of ["one", "two"]) {
@@ -285,12 +288,12 @@ Deno.test("listLogs pages across several roots; a key for a root there is not is
     ];
     for (const limit of [1, 2, 3]) {
       assert.deepEqual(
-        allPages(roots, { limit }).flatMap((p) => p.files.map((f) => f.file)),
+        (await allPages(roots, { limit })).flatMap((p) => p.files.map((f) => f.file)),
         want,
         `${limit}`,
       );
     }
-    assert.throws(
+    await assert.rejects(
       () => listLogs(roots, { limit: 2, after: { file: "three/a.log", modified_ms: null } }),
       (e: ToolError) => e.kind === "invalid_cursor" && /'three' is not one of the roots now/.test(e.message),
     );
@@ -309,7 +312,7 @@ Deno.test("listLogs marks each entry readable or not, with the reason a reading 
     Deno.writeTextFileSync(`${base}/e.log`, "secret\n");
     Deno.chmodSync(`${base}/e.log`, 0o000);
     const roots = openRoots([base], "/");
-    const list = listLogs(roots, { limit: 10 });
+    const list = await listLogs(roots, { limit: 10 });
     const row = (
       f: LogEntry,
     ) => [f.file, f.format, f.compression, f.readable, f.reason?.split(":")[0] ?? null];
@@ -336,7 +339,7 @@ Deno.test("listLogs marks each entry readable or not, with the reason a reading 
       await assert.rejects(() => openLog(roots, "e.log"), (e: ToolError) => e.kind === "permission_denied");
     }
     // readableOnly: the unreadable ones are named instead of listed.
-    const only = listLogs(roots, { limit: 10, readableOnly: true, sort: "modified" });
+    const only = await listLogs(roots, { limit: 10, readableOnly: true, sort: "modified" });
     assert.deepEqual(only.files.map((f) => f.readable), only.files.map(() => true));
     assert.equal(only.not_listed, Deno.uid() === 0 ? 2 : 3);
     assert.deepEqual(
@@ -348,14 +351,104 @@ Deno.test("listLogs marks each entry readable or not, with the reason a reading 
   }
 });
 
-Deno.test("listLogs newest first: a walk cut by its budget says newer logs may exist", () => {
-  const base = pagedTree();
+/**
+ * `folders` folders of `files` logs, modified at whole seconds drawn from a seeded generator (ties
+ * across folders, which the name breaks); the newest in the last folder (issue #22: the newest of 200,000
+ * was in the last folder, which a walk cut by its count budget never reached).
+ */
+function wideTree(folders: number, files: number): string {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-wide-" });
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let d = 0; d < folders; d++) {
+    const dir = `${base}/d${String(d).padStart(3, "0")}`;
+    Deno.mkdirSync(dir);
+    for (let f = 0; f < files; f++) {
+      const p = `${dir}/f${String(f).padStart(4, "0")}.log`;
+      Deno.writeTextFileSync(p, "x\n");
+      const t = 1_700_000_000 + Math.floor(rand() * 5000);
+      Deno.utimeSync(p, t, t);
+    }
+  }
+  const last = `${base}/d${String(folders - 1).padStart(3, "0")}/f0000.log`;
+  Deno.utimeSync(last, 1_700_009_999, 1_700_009_999);
+  return base;
+}
+
+const newestFirst = (a: { file: string; ms: number }, b: { file: string; ms: number }) =>
+  b.ms - a.ms || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+
+Deno.test("listLogs newest first: the count past the cap never cuts the walk (issue #22); the page is find's newest", async () => {
+  const base = wideTree(40, 50);
   try {
-    const cut = listLogs(openRoots([base], "/"), { sort: "modified", limit: 3 }, -1);
-    assert.deepEqual([cut.files.length, cut.complete], [3, false]);
-    assert.deepEqual(cut.unreadable, [countStopped(-1, "modified")]);
-    assert.match(cut.unreadable[0], /^\(the count\): .*newer logs than those listed may exist$/);
-    assert.ok(cut.next !== null);
+    const want = findFiles(base).sort(newestFirst).slice(0, 7);
+    // countMs 0 stopped the old walk as soon as the heap was full: the folders after were never seen.
+    const list = await listLogs(openRoots([base], "/"), { sort: "modified", limit: 7 }, 0);
+    assert.deepEqual(list.files.map((f) => [f.file, f.modified_ms]), want.map((f) => [f.file, f.ms]));
+    assert.equal(list.files[0].file, "d039/f0000.log");
+    assert.deepEqual([list.complete, list.not_listed, list.unreadable], [false, 2000 - 7, []]);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs newest first: a walk cut by its deadline lists nothing, goes on where it stopped, and the pages joined are find's order", async () => {
+  const base = wideTree(30, 40);
+  try {
+    const roots = openRoots([base], "/");
+    const want = findFiles(base).sort(newestFirst);
+    const got: { file: string; ms: number | null }[] = [];
+    let after: ListKey | undefined;
+    let calls = 0;
+    let stops = 0;
+    for (;;) {
+      let resume: LogList["walk"];
+      let page: LogList;
+      do {
+        // A deadline already past: each call walks MIN_ENTRIES entries, then stops.
+        page = await listLogs(roots, { sort: "modified", limit: 100, after, resume, deadline: 0 });
+        calls++;
+        if (page.walk) {
+          stops++;
+          assert.deepEqual([page.files, page.complete, page.next], [[], false, null]);
+          assert.match(
+            page.unreadable.at(-1)!,
+            /^\(the count\): the walk stopped at its time budget after comparing \d+ files/,
+          );
+          assert.ok(!resume || page.walk.seen > resume.seen, "each call gets further");
+        }
+        resume = page.walk;
+      } while (resume);
+      got.push(...page.files.map((f) => ({ file: f.file, ms: f.modified_ms })));
+      assert.equal(page.complete, page.next === null);
+      if (!page.next) break;
+      after = page.next;
+      assert.ok(calls < 1000);
+    }
+    assert.ok(stops >= 12 * 4, `${stops} stops`); // 1200 files, 256 entries a call, 12 pages
+    assert.deepEqual(got, want);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("listLogs by name: a walk cut by its deadline lists what it walked and goes on after it; the pages joined are find's", async () => {
+  const base = wideTree(12, 100);
+  try {
+    const roots = openRoots([base], "/");
+    const want = findFiles(base).map((f) => f.file).sort(bySegments);
+    const got: string[] = [];
+    let after: ListKey | undefined;
+    let pages = 0;
+    do {
+      const page = await listLogs(roots, { limit: 1000, after, deadline: 0 });
+      got.push(...page.files.map((f) => f.file));
+      assert.equal(page.complete, page.next === null);
+      after = page.next ?? undefined;
+      assert.ok(++pages < 100);
+    } while (after);
+    assert.ok(pages >= 4, `${pages} pages`); // 1200 files, 256 entries a call (and the folders)
+    assert.deepEqual(got, want);
   } finally {
     Deno.removeSync(base, { recursive: true });
   }

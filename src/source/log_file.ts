@@ -39,11 +39,15 @@ function openNonBlocking(path: string): number {
  * and inode, a regular file), so a swap never makes it look at a file outside the roots.
  *
  * @param real The file's real path.
- * @param info Its `lstat`, from the listing.
+ * @param info Its device and inode, from the listing's `lstat` (the opened file must be that one).
  * @param name Its name as listed (for login records, known by name).
  * @returns What it is; null when it could not be opened or was swapped meanwhile.
  */
-export function sniffListed(real: string, info: Deno.FileInfo, name: string): Sniffed | null {
+export function sniffListed(
+  real: string,
+  info: { dev: number; ino: number | null },
+  name: string,
+): Sniffed | null {
   let fd: number;
   try {
     fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);

@@ -90,6 +90,38 @@ export interface ListOptions {
    * `unreadable` with its reason instead (for a glob given to a reading tool). Default false.
    */
   readableOnly?: boolean;
+  /**
+   * When the walk must stop (`performance.now()` ms; default: no limit). A walk that stops there says so
+   * ({@linkcode LogList.complete} false) and gives where to go on: in name order `next`, in the
+   * `modified` order `walk` (issue #22: a newest-first page is given only once every file was compared).
+   */
+  deadline?: number;
+  /** Go on with a newest-first walk that stopped at its deadline (its {@linkcode LogList.walk}). */
+  resume?: ListWalk;
+}
+
+/**
+ * A newest-first walk stopped at its deadline before every file was compared (issue #22): where it
+ * stopped and what it kept, for a later call to go on from (`log_files` saves it in the state
+ * directory). JSON-safe.
+ */
+export interface ListWalk {
+  /** The name (as listed) of the last entry the walk finished with; the walk goes on after it. */
+  at: string;
+  /** The newest files kept so far: `[file, real path, modified ms or null, size, dev, ino or null]`. */
+  kept: [string, string, number | null, number, number, number | null][];
+  /** Entries counted as not listed so far. */
+  not_listed: number;
+  /** Of those, files past the cap. */
+  beyond: number;
+  /** A readable file is known past the page (with `readableOnly`). */
+  overflow: boolean;
+  /** The `unreadable` entries so far. */
+  unreadable: string[];
+  /** The real paths of the folders walked so far (a link to one is not walked twice). */
+  dirs: string[];
+  /** Files compared so far, over every call of this walk. */
+  seen: number;
 }
 
 /** The `log_files` result. */
@@ -111,6 +143,11 @@ export interface LogList {
   not_listed: number;
   /** The key to resume after ({@linkcode ListOptions.after}) when more entries match; else null. */
   next: ListKey | null;
+  /**
+   * Set when a newest-first walk stopped at its deadline before every file was compared: then `files` is
+   * empty (no file can be named the newest yet) and this is passed back as {@linkcode ListOptions.resume}.
+   */
+  walk?: ListWalk;
 }
 
 /** Where a query over a table resumes: a position in its rows' order (time, hash, then content). */
@@ -260,7 +297,7 @@ export interface LogSource {
    * @throws {RangeError} for a limit that is not a whole number from 1, or a glob whose braces expand
    *   too far.
    */
-  list(opts: ListOptions): LogList;
+  list(opts: ListOptions): Promise<LogList>;
   /**
    * Opens one log for reading; the caller closes it.
    *

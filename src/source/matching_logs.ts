@@ -15,6 +15,12 @@ import { globDistanceTo } from "./glob.ts";
 import { COUNT_STOPPED } from "./list_logs.ts";
 import type { ListKey, LogEntry, LogList, LogSource } from "./log_source.ts";
 
+/**
+ * How long {@linkcode matchingLogList} may walk the roots by default, in milliseconds (a reading tool
+ * passes its own time budget).
+ */
+export const MATCHING_MS = 10_000;
+
 /** How long {@linkcode closestLogNames} looks through the listing, in milliseconds. */
 export const CLOSEST_MS = 2000;
 
@@ -24,11 +30,17 @@ export const CLOSEST_MS = 2000;
  * @param source The log source.
  * @param glob The glob (`glob.ts`).
  * @param max The most logs one call reads: a whole number from 1.
+ * @param ms How long the walk may take, in milliseconds.
  * @returns The logs, newest first: at least one, at most `max`.
  * @throws {ToolError} as {@linkcode matchingLogList}.
  */
-export function matchingLogs(source: LogSource, glob: string, max: number): LogEntry[] {
-  return matchingLogList(source, glob, max).files;
+export async function matchingLogs(
+  source: LogSource,
+  glob: string,
+  max: number,
+  ms = MATCHING_MS,
+): Promise<LogEntry[]> {
+  return (await matchingLogList(source, glob, max, ms)).files;
 }
 
 /**
@@ -40,18 +52,27 @@ export function matchingLogs(source: LogSource, glob: string, max: number): LogE
  * @param source The log source.
  * @param glob The glob (`glob.ts`).
  * @param max The most logs one call reads: a whole number from 1.
+ * @param ms How long the walk may take, in milliseconds (the calling tool's time budget).
  * @returns The listing: `files` newest first, at least one, at most `max`; `next` always null.
  * @throws {ToolError} `invalid_pattern` for a malformed glob (an unclosed `[` or `{`, …; its braces
  *   expanding too far); `not_found` when no readable log matches, saying which matched but are not
  *   readable and naming up to 5 log names closest to the glob ({@linkcode closestNames});
- *   `budget_exceeded` when more than `max` readable logs match, saying how many at least.
+ *   `budget_exceeded` when more than `max` readable logs match, saying how many at least, or when the walk
+ *   could not compare every matching file's modified time within `ms` (issue #22: the newest cannot be
+ *   told from part of the tree).
  * @throws {RangeError} when `max` is not a whole number from 1.
  */
-export function matchingLogList(source: LogSource, glob: string, max: number): LogList {
+export async function matchingLogList(
+  source: LogSource,
+  glob: string,
+  max: number,
+  ms = MATCHING_MS,
+): Promise<LogList> {
   if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`max is a whole number from 1, not ${max}`);
   let list: LogList;
   try {
-    list = source.list({ glob, sort: "modified", limit: max, readableOnly: true });
+    const deadline = performance.now() + ms;
+    list = await source.list({ glob, sort: "modified", limit: max, readableOnly: true, deadline });
   } catch (e) {
     if (e instanceof TypeError || e instanceof RangeError) {
       throw new ToolError("invalid_pattern", `the glob '${printable(glob)}' is malformed: ${e.message}`);
@@ -59,8 +80,15 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
     throw e;
   }
   const shown = `'${printable(glob)}'`;
+  if (list.walk) {
+    throw new ToolError(
+      "budget_exceeded",
+      `the logs matching the glob ${shown} could not all be compared by modified time within ${ms} ms ` +
+        `(${list.walk.seen} files seen so far), so the newest cannot be told: narrow the glob`,
+    );
+  }
   if (list.files.length === 0) {
-    const near = closestLogNames(source, glob);
+    const near = await closestLogNames(source, glob);
     const more = list.not_listed > list.unreadable.length
       ? ` (and ${list.not_listed - list.unreadable.length} more)`
       : "";
@@ -109,13 +137,18 @@ export function matchingLogList(source: LogSource, glob: string, max: number): L
  * @returns The closest names, closest first.
  * @throws {TypeError} for a malformed glob (`glob.ts`).
  */
-export function closestLogNames(source: LogSource, glob: string, n = 5, ms = CLOSEST_MS): string[] {
+export async function closestLogNames(
+  source: LogSource,
+  glob: string,
+  n = 5,
+  ms = CLOSEST_MS,
+): Promise<string[]> {
   const deadline = performance.now() + ms;
   const score = scorer(glob);
   const best = new BestOf<Scored>(n, byScore);
   let after: ListKey | undefined;
   do {
-    const page = source.list({ sort: "name", limit: 1000, after });
+    const page = await source.list({ sort: "name", limit: 1000, after, deadline });
     for (const f of page.files) {
       best.offer({ name: f.file, d: score(f.file) });
       if (performance.now() > deadline) return best.sorted().map((s) => s.name);

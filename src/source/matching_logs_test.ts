@@ -43,14 +43,14 @@ function findNewest(dir: string, pattern: string): string[] {
     .sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1)).map((x) => x[1]);
 }
 
-Deno.test("matchingLogs: the readable logs a glob matches, newest first (find -path and %T@ agree)", () => {
+Deno.test("matchingLogs: the readable logs a glob matches, newest first (find -path and %T@ agree)", async () => {
   const dir = makeTree();
   try {
     const src = localSource(openRoots([dir], "/"));
     // find's -path `*` crosses `/`, so `*app*.log*` there is `**/app*.log*` here.
     const want = findNewest(dir, "*app*.log*");
     assert.deepEqual(want, ["app.log", "app.log.1", "app.log.2.gz"]);
-    const got = matchingLogs(src, "**/app*.log*", 10);
+    const got = await matchingLogs(src, "**/app*.log*", 10);
     assert.deepEqual(got.map((f) => f.file), want);
     assert.deepEqual(got.map((f) => [f.compression, f.readable, f.modified_ms]), [
       [null, true, (T0 + 30) * 1000],
@@ -58,7 +58,7 @@ Deno.test("matchingLogs: the readable logs a glob matches, newest first (find -p
       ["gzip", true, (T0 + 10) * 1000],
     ]);
     // Every .log file, folders included, newest first; the xz one is matched but not read, and said so.
-    const all = matchingLogList(src, "**/*.log*", 10);
+    const all = await matchingLogList(src, "**/*.log*", 10);
     const readable = findNewest(dir, "*.log*").filter((n) => !n.endsWith(".xz"));
     assert.deepEqual(all.files.map((f) => f.file), readable);
     assert.equal(all.files[0].file, "nginx/access.log");
@@ -72,40 +72,40 @@ Deno.test("matchingLogs: the readable logs a glob matches, newest first (find -p
   }
 });
 
-Deno.test("matchingLogs: none, too many, malformed: explained errors", () => {
+Deno.test("matchingLogs: none, too many, malformed: explained errors", async () => {
   const dir = makeTree();
   try {
     const src = localSource(openRoots([dir], "/"));
-    const fails = (glob: string, max: number) => {
+    const fails = async (glob: string, max: number) => {
       try {
-        matchingLogs(src, glob, max);
+        await matchingLogs(src, glob, max);
       } catch (e) {
         assert.ok(e instanceof ToolError, String(e));
         return `${e.kind}: ${e.message}`;
       }
       assert.fail(`${glob} did not fail`);
     };
-    const none = fails("ngnix/*.log", 10);
+    const none = await fails("ngnix/*.log", 10);
     assert.match(
       none,
       /^not_found: no readable log matches the glob 'ngnix\/\*\.log'\. The closest log names: nginx\/error\.log, nginx\/access\.log, /,
     );
     // Only a log the tools refuse matches: not found, and why it is not read.
     assert.match(
-      fails("old*", 10),
+      await fails("old*", 10),
       /^not_found: no readable log matches the glob 'old\*' \(not read, though matching or maybe holding a match: old\.log\.xz: unsupported_format: xz-compressed/,
     );
     // Three match, two are allowed.
     assert.match(
-      fails("app.log*", 2),
+      await fails("app.log*", 2),
       /^budget_exceeded: more than 2 readable logs match the glob 'app\.log\*' \(at least 3\); one call reads at most 2/,
     );
-    assert.equal(matchingLogs(src, "app.log*", 3).length, 3);
+    assert.equal((await matchingLogs(src, "app.log*", 3)).length, 3);
     assert.match(
-      fails("app[.log", 10),
+      await fails("app[.log", 10),
       /^invalid_pattern: the glob 'app\[\.log' is malformed: the \[ at character 4 is never closed by \]$/,
     );
-    assert.throws(() => matchingLogs(src, "*", 0), RangeError);
+    await assert.rejects(() => matchingLogs(src, "*", 0), RangeError);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

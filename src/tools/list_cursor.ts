@@ -8,6 +8,10 @@
  * page; one added before the key is not listed by later pages (a new listing shows it); nothing listed is
  * listed again, unless (newest first) its modified time moved past the key meanwhile.
  *
+ * A newest-first walk that stopped at its time budget before every file was compared (issue #22) saves
+ * where it was in the state directory; its cursor holds that state's id (`w`) beside the key of the page
+ * before (none on the first page: `f` is then empty).
+ *
  * @module
  */
 
@@ -34,10 +38,20 @@ interface ListCursor {
   f: string;
   /** Its modified time in epoch milliseconds, or null. */
   m: number | null;
+  /** The saved state of a stopped newest-first walk (`state/artifacts.ts` `writeState`), or "". */
+  w: string;
 }
 
 /** The fields of a listing cursor, in the order written. */
-const FIELDS = ["k", "g", "s", "f", "m"] as const;
+const FIELDS = ["k", "g", "s", "f", "m", "w"] as const;
+
+/** Where a `log_files` page starts: after a key, and within a stopped walk. */
+export interface ListStart {
+  /** The last entry of the page before, if any. */
+  after?: ListKey;
+  /** The id of a stopped newest-first walk's saved state, if any. */
+  walk?: string;
+}
 
 /** Why a cursor that fails its seal or its shape is refused (the words of `read/cursor.ts`). */
 const NOT_OURS =
@@ -51,23 +65,26 @@ export function globHash(glob: string | undefined): string {
 /**
  * Makes the cursor for the page after `key`.
  *
- * @param key The last entry listed (`LogList.next`).
+ * @param key The last entry listed (`LogList.next`), or null (a stopped walk on the first page).
  * @param call The glob (if any) and sort of the call.
  * @param cursorKey The key to seal with (`ToolContext.cursorKey`).
+ * @param walk The id of a stopped walk's saved state, or "".
  * @returns The opaque cursor: characters `A-Z a-z 0-9 - _ .`; about 4/3 of the name's UTF-8 bytes plus
  *   about 120.
  */
 export function makeListCursor(
-  key: ListKey,
+  key: ListKey | null,
   call: { glob?: string; sort: ListSort },
   cursorKey: Uint8Array,
+  walk = "",
 ): string {
   const c: ListCursor = {
     k: "log_files",
     g: globHash(call.glob),
     s: call.sort,
-    f: key.file,
-    m: key.modified_ms,
+    f: key?.file ?? "",
+    m: key?.modified_ms ?? null,
+    w: walk,
   };
   return seal(Object.fromEntries(FIELDS.map((f) => [f, c[f]])), cursorKey);
 }
@@ -78,7 +95,7 @@ export function makeListCursor(
  * @param text The cursor.
  * @param call The glob (if any) and sort of this call.
  * @param cursorKey The key it was sealed with.
- * @returns Where to resume.
+ * @returns Where to resume: after a key, within a stopped walk, or both.
  * @throws {ToolError} `invalid_cursor`: not sealed by this server (or damaged), not a listing cursor (a
  *   `log_search` one), or one for another glob or sort.
  */
@@ -86,7 +103,7 @@ export function readListCursor(
   text: string,
   call: { glob?: string; sort: ListSort },
   cursorKey: Uint8Array,
-): ListKey {
+): ListStart {
   const v = unseal(text, cursorKey);
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     throw new ToolError("invalid_cursor", NOT_OURS);
@@ -98,7 +115,8 @@ export function readListCursor(
   const keys = Object.keys(o);
   const valid = keys.length === FIELDS.length && FIELDS.every((k) => Object.hasOwn(o, k)) &&
     o.k === "log_files" && typeof o.g === "string" && (o.s === "name" || o.s === "modified") &&
-    typeof o.f === "string" && o.f !== "" && (o.m === null || Number.isSafeInteger(o.m));
+    typeof o.f === "string" && (o.m === null || Number.isSafeInteger(o.m)) && typeof o.w === "string" &&
+    (o.f !== "" || (o.w !== "" && o.m === null));
   if (!valid) throw new ToolError("invalid_cursor", NOT_OURS);
   const c = o as unknown as ListCursor;
   if (c.g !== globHash(call.glob) || c.s !== call.sort) {
@@ -108,5 +126,8 @@ export function readListCursor(
         "call with the glob and sort that gave it, or start again without cursor",
     );
   }
-  return { file: c.f, modified_ms: c.m };
+  return {
+    ...(c.f === "" ? {} : { after: { file: c.f, modified_ms: c.m } }),
+    ...(c.w === "" ? {} : { walk: c.w }),
+  };
 }

@@ -14,7 +14,7 @@ Deno.test("list cursor: the key comes back for the same glob and sort; another g
   const key = { file: "nginx/ä\nccess.log", modified_ms: 1_700_000_000_123 };
   const c = makeListCursor(key, { glob: "**/*.log", sort: "modified" }, KEY);
   assert.match(c, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-  assert.deepEqual(readListCursor(c, { glob: "**/*.log", sort: "modified" }, KEY), key);
+  assert.deepEqual(readListCursor(c, { glob: "**/*.log", sort: "modified" }, KEY), { after: key });
   refused(
     () => readListCursor(c, { glob: "*.log", sort: "modified" }, KEY),
     /another listing \(another glob\)/,
@@ -25,7 +25,22 @@ Deno.test("list cursor: the key comes back for the same glob and sort; another g
     /another listing \(sort modified\)/,
   );
   const noGlob = makeListCursor({ file: "a", modified_ms: null }, { sort: "name" }, KEY);
-  assert.deepEqual(readListCursor(noGlob, { sort: "name" }, KEY), { file: "a", modified_ms: null });
+  assert.deepEqual(readListCursor(noGlob, { sort: "name" }, KEY), {
+    after: { file: "a", modified_ms: null },
+  });
+  // A stopped newest-first walk (issue #22): its saved state's id, with or without a key before it.
+  const walk = makeListCursor(null, { sort: "modified" }, KEY, "a0123456789abcdef01234567");
+  assert.deepEqual(readListCursor(walk, { sort: "modified" }, KEY), { walk: "a0123456789abcdef01234567" });
+  const both = makeListCursor(key, { sort: "modified" }, KEY, "a0123456789abcdef01234567");
+  assert.deepEqual(readListCursor(both, { sort: "modified" }, KEY), {
+    after: key,
+    walk: "a0123456789abcdef01234567",
+  });
+  // Neither a key nor a walk: not one this server made.
+  refused(
+    () => readListCursor(makeListCursor(null, { sort: "name" }, KEY), { sort: "name" }, KEY),
+    /not one/,
+  );
   assert.notEqual(globHash(undefined), globHash(""));
   // The longest name (4096 UTF-16 units), each a control character JSON writes as \u00XX, with the
   // longest glob: the cursor stays within what the input schema allows.
@@ -50,7 +65,8 @@ Deno.test("list cursor: another key, a damaged one, a search cursor, a sealed pa
       s: "size",
       f: "a",
       m: null,
-    }]
+      w: "",
+    }, { k: "log_files", g: globHash(undefined), s: "name", f: "a", m: null }]
   ) {
     refused(() => readListCursor(seal(p, KEY), { sort: "name" }, KEY), /not one this server made/);
   }

@@ -9,9 +9,15 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { renderTableEntry, tableFilesHeader, tableListing } from "./table_calls.ts";
-import { closestLogNames, type ListSort, type LogEntry, type LogList } from "../source/log_source.ts";
+import {
+  closestLogNames,
+  type ListSort,
+  type ListWalk,
+  type LogEntry,
+  type LogList,
+} from "../source/log_source.ts";
 import { ToolError } from "../core/errors.ts";
-import { makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
+import { globHash, type ListStart, makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
@@ -179,25 +185,34 @@ export async function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolRe
   const table = ctx.source.table;
   const sort = args.sort ?? "name";
   const call = { glob: args.glob, sort };
-  const after = args.cursor === undefined ? undefined : readListCursor(args.cursor, call, ctx.cursorKey);
-  const opts = { glob: args.glob, sort, limit: args.limit ?? MAX_FILES, after };
+  const start = args.cursor === undefined ? {} : readListCursor(args.cursor, call, ctx.cursorKey);
+  const resume = start.walk === undefined ? undefined : readWalk(ctx, start.walk, call);
+  const opts = {
+    glob: args.glob,
+    sort,
+    limit: args.limit ?? MAX_FILES,
+    after: start.after,
+    resume,
+    deadline: performance.now() + ctx.limits.searchMs,
+  };
   let list: LogList;
   try {
-    list = table ? await tableListing(ctx, table, opts) : ctx.source.list(opts);
+    list = table ? await tableListing(ctx, table, opts) : await ctx.source.list(opts);
   } catch (e) {
     if (args.glob !== undefined && (e instanceof TypeError || e instanceof RangeError)) {
       throw new ToolError("invalid_pattern", `the glob '${printable(args.glob)}' is malformed: ${e.message}`);
     }
     throw e;
   }
+  if (list.walk) return walkStoppedResult(ctx, list, call, start);
   let header = table
     ? tableFilesHeader(table, list, call)
-    : filesHeader(list, { ...call, paged: after !== undefined });
+    : filesHeader(list, { ...call, paged: args.cursor !== undefined });
   if (
     !table && args.glob !== undefined && list.files.length === 0 && list.not_listed === 0 &&
-    after === undefined
+    args.cursor === undefined
   ) {
-    const near = closestLogNames(ctx.source, args.glob);
+    const near = await closestLogNames(ctx.source, args.glob);
     if (near.length) header += ` No log matches; the closest names: ${near.map(printable).join(", ")}.`;
   }
   const out = spill(ctx, "log_files", header, list.files.map(table ? renderTableEntry : renderEntry));
@@ -210,4 +225,84 @@ export async function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolRe
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);
+}
+
+/** What the state of a stopped newest-first walk is saved as (issue #22). */
+interface SavedWalk {
+  /** The glob's hash and the sort it belongs to. */
+  g: string;
+  s: string;
+  /** The walk. */
+  w: ListWalk;
+}
+
+/**
+ * The answer of a newest-first page whose walk stopped at its time budget before every file was
+ * compared: no entry (none can be named the newest yet), and a cursor to the walk's saved state, which
+ * the next call takes up where it stopped (nothing is skipped, whatever the order of the tree).
+ */
+function walkStoppedResult(
+  ctx: ToolContext,
+  list: LogList,
+  call: { glob?: string; sort: ListSort },
+  start: ListStart,
+): ToolResult {
+  const walk = list.walk!;
+  let next_cursor: string | null = null;
+  let why = "";
+  if (ctx.artifacts) {
+    try {
+      const saved: SavedWalk = { g: globHash(call.glob), s: call.sort, w: walk };
+      const id = ctx.artifacts.writeState("log_files", JSON.stringify(saved));
+      next_cursor = makeListCursor(start.after ?? null, call, ctx.cursorKey, id);
+    } catch (e) {
+      why = `its state could not be saved (${e instanceof Error ? e.message : e})`;
+    }
+  } else why = `no cursor can be given: ${ctx.artifactsOff}`;
+  const text =
+    `No log file listed yet${
+      call.glob !== undefined ? ` matching the glob '${printable(call.glob)}'` : ""
+    }, ` +
+    `newest first: the walk stopped at its time budget (LOGPEEK_SEARCH_MS, ${ctx.limits.searchMs} ms) after ` +
+    `comparing ${walk.seen} files, before every file was compared, so none can be named the newest yet; ` +
+    "the list is NOT complete. " +
+    (next_cursor
+      ? "Pass next_cursor as cursor (same glob and sort) to go on walking where it stopped (nothing is skipped)."
+      : `${why}: raise LOGPEEK_SEARCH_MS or narrow the listing with a glob.`);
+  return okResult({
+    files: [],
+    complete: false,
+    unreadable: list.unreadable,
+    not_listed: list.not_listed,
+    next_cursor,
+  }, text);
+}
+
+/**
+ * The saved state of a stopped walk that a cursor names, checked to belong to this call.
+ *
+ * @throws {ToolError} `artifact_not_found` when it is gone (`state/artifacts.ts`); `invalid_cursor` when
+ *   it is not a walk of this glob and sort, or no state directory is in use.
+ */
+function readWalk(ctx: ToolContext, id: string, call: { glob?: string; sort: ListSort }): ListWalk {
+  if (!ctx.artifacts) {
+    throw new ToolError("invalid_cursor", `the cursor names a saved walk: ${ctx.artifactsOff}`);
+  }
+  let saved: SavedWalk;
+  try {
+    saved = JSON.parse(ctx.artifacts.readState("log_files", id)) as SavedWalk;
+  } catch (e) {
+    if (e instanceof ToolError) throw e;
+    throw new ToolError("invalid_cursor", "the saved walk is damaged; start again without cursor");
+  }
+  if (
+    typeof saved !== "object" || saved === null || saved.g !== globHash(call.glob) || saved.s !== call.sort ||
+    typeof saved.w?.at !== "string" || !Array.isArray(saved.w.kept) || !Array.isArray(saved.w.dirs)
+  ) {
+    throw new ToolError(
+      "invalid_cursor",
+      "the saved walk belongs to another listing; start again without cursor",
+    );
+  }
+  return saved.w;
 }

@@ -136,7 +136,7 @@ export async function overLogs<P extends LogPage>(
       notReadCount: 0,
     };
   }
-  const listing = matchingLogList(ctx.source, call.file, MAX_LOGS);
+  const listing = await matchingLogList(ctx.source, call.file, MAX_LOGS, ctx.limits.searchMs);
   const entries = listing.files;
   const skipped = { notRead: listing.unreadable, notReadCount: listing.not_listed };
   const names = entries.map((e) => e.file).sort();
