@@ -73,7 +73,7 @@ const outputSchema = z.object({
     "how many entries were not listed, all of them (files past the limit included); a lower bound only when unreadable ends with '(the count): …'",
   ),
   next_cursor: z.string().nullable().describe(
-    "when more entries match than this page lists: pass as cursor, with the same glob and sort, for the next page",
+    "when more entries match than this page lists, or a newest-first walk stopped at its time budget before every file was compared (files then empty): pass as cursor, with the same glob and sort, for the next page",
   ),
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
