@@ -25,7 +25,7 @@
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,clickhouse` to run; default
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,listing,clickhouse` to run; default
  * all), `LOGPEEK_BENCH_CH_ROWS` (rows of the ClickHouse table; default 10,000,000),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
  * says "too slow"; default 60), `LOGPEEK_BENCH_RUNS` (runs a row, median taken; default 5).
@@ -46,6 +46,7 @@ import { BENCH_ROWS, clickhouseBench, reportClickHouse } from "./clickhouse.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
 import { MAX_GROWTH, MIN_LINES_PER_S, PATTERNS_MS, patternsBench, TEMPLATE_LIMIT } from "./patterns.ts";
 import { realLogBench } from "./real_log.ts";
+import { LIST_FILES, LIST_FOLDERS, listingBench, PAGE_MS } from "./listing.ts";
 import { timeWindowBench } from "./time_window.ts";
 import { renderTable, type Row, type Verdict, verdicts } from "./table.ts";
 
@@ -70,7 +71,9 @@ const bytes = envNumber("LOGPEEK_BENCH_BYTES", GIB);
 const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
 const parts = new Set(
-  (Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory,patterns,clickhouse").split(","),
+  (Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory,patterns,listing,clickhouse").split(
+    ",",
+  ),
 );
 const all: Verdict[] = [];
 const mismatches: string[] = [];
@@ -309,7 +312,23 @@ if (!parts.has("patterns")) {
   mismatches.push(...r.mismatches);
 }
 
-// 6. ClickHouse (issue #14).
+// 6. The listing at scale (issue #22).
+if (!parts.has("listing")) {
+  console.log("\n(the listing table is not in LOGPEEK_BENCH_PARTS)");
+} else {
+  const r = await listingBench(dir, RUNS);
+  console.log(
+    `\n## Listing at scale (issue #22): log_files over ${LIST_FOLDERS} folders × ${LIST_FILES} files\n\n` +
+      "Through the MCP SDK's client over the line-splitting stdio transport, default budgets, every page " +
+      "of each order; the pages joined must be find's list sorted the same way. Newest first, every page " +
+      `walks the whole tree. Target: ≤ ${PAGE_MS} ms a page.\n`,
+  );
+  console.log(renderTable(r.rows));
+  all.push(...verdicts("listing", r.rows));
+  mismatches.push(...r.mismatches);
+}
+
+// 7. ClickHouse (issue #14).
 if (!parts.has("clickhouse")) {
   console.log("\n(the ClickHouse table is not in LOGPEEK_BENCH_PARTS)");
 } else {
