@@ -31,7 +31,7 @@ import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src
 import { parseCommandLine, SEE_HELP, toArgs } from "../src/cli/command_line.ts";
 import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/confine.ts";
 import { ToolError } from "../src/core/errors.ts";
-import { namedStateDirProblem } from "../src/state/state_dir.ts";
+import { isDefaultStateDir, namedStateDirProblem } from "../src/state/state_dir.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url);
 
@@ -39,6 +39,15 @@ const MAIN = new URL("../main.ts", import.meta.url);
 function userCwd(): string {
   const init = Deno.env.get("INIT_CWD");
   return init && isAbsolute(init) ? init : Deno.cwd();
+}
+
+/** An environment variable, or undefined where it is unset or may not be read. */
+function safeEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes one line to stderr and ends the launcher with `code`. */
@@ -73,7 +82,7 @@ if (import.meta.main) {
   let stateDir: string | null = null;
   if (values["state-dir"] !== undefined) {
     stateDir = resolve(cwd, values["state-dir"]);
-    const named = namedStateDirProblem(stateDir);
+    const named = isDefaultStateDir(stateDir, safeEnv) ? null : namedStateDirProblem(stateDir);
     if (named) fail(named);
   } else {
     try {

@@ -152,8 +152,9 @@ Deno.test("trace-report: a state directory that does not exist is an error namin
   assert.deepEqual([r.code, r.stdout], [1, ""]);
   assert.equal(
     r.stderr,
-    `logpeek: trace-report: the state directory ${gone} does not exist (logpeek makes it when it first ` +
-      "serves): check --state-dir\n",
+    `logpeek: trace-report: the state directory ${gone} does not exist: no server has used it yet (the ` +
+      "default one is made when a server first starts; a named one must have a parent folder), or " +
+      "--state-dir names another\n",
   );
   // One that exists but has no trace yet: an empty table, exit 0.
   const empty = tempDir("logpeek-cli-empty-state-");

@@ -43,12 +43,20 @@ function userFolder(): string {
   return cwd;
 }
 
-/** Runs `deno task -q --cwd ROOT start ARGS` from `cwd`, with PATH `path`, by the absolute path of Deno. */
-async function task(cwd: string, args: string[], path = Deno.env.get("PATH") ?? "") {
+/**
+ * Runs `deno task -q --cwd ROOT start ARGS` from `cwd`, with PATH `path` (and `extra` variables), by the
+ * absolute path of Deno.
+ */
+async function task(
+  cwd: string,
+  args: string[],
+  path = Deno.env.get("PATH") ?? "",
+  extra: Record<string, string> = {},
+) {
   const out = await new Deno.Command(DENO, {
     args: ["task", "-q", "--cwd", ROOT, "start", ...args],
     cwd,
-    env: env(path),
+    env: { ...env(path), ...extra },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -227,6 +235,55 @@ Deno.test("start: a ROOT with a comma is refused (Deno's --allow-read splits at 
   const s = await task(cwd, ["--state-dir", "s,t", "logs"]);
   assert.equal(s.code, 2);
   assert.match(s.stderr, new RegExp(`^logpeek: ${cwd}/s,t has a comma`));
+});
+
+Deno.test({
+  name:
+    "start: a HOME without ~/.local/state: the launcher, config and main.ts make the default state directory (0700) with its parents (issue #24)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cwd = userFolder();
+    const home = tempDir("logpeek-fresh-home-");
+    const state = `${home}/.local/state/logpeek`;
+    const seen: { stderr?: string } = {};
+    const lines = await serveAndTail(cwd, ["logs"], noBin, { ...env(noBin), HOME: home, DENO_DIR }, seen);
+    assert.equal(lines.length, 3);
+    assert.doesNotMatch(seen.stderr ?? "", /cannot be used/);
+    assert.equal(Deno.statSync(state).mode! & 0o777, 0o700);
+    assert.equal(JSON.parse(Deno.readTextFileSync(`${state}/traces/calls.jsonl`).trim()).tool, "log_tail");
+    // config names the same default, says nothing is wrong, and the entry it prints, run as the client
+    // would (a HOME where the folder is missing again), makes it too and serves.
+    Deno.removeSync(`${home}/.local`, { recursive: true });
+    const c = await task(cwd, ["config", "--client", "cursor", "logs"], undefined, { HOME: home, DENO_DIR });
+    assert.equal(c.code, 0, c.stderr);
+    const entry = JSON.parse(c.stdout).mcpServers.logpeek;
+    assert.ok(entry.args.includes(state), entry.args.join(" "));
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...env(noBin), HOME: home, DENO_DIR },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (d: Uint8Array) => stderr += dec.decode(d));
+    const client = new Client({ name: "launcher-test", version: "0" });
+    await client.connect(transport);
+    try {
+      // deno-lint-ignore no-explicit-any
+      const r: any = await client.callTool({ name: "log_tail", arguments: { file: "app.log", lines: 1 } });
+      assert.equal(r.structuredContent.lines[0].text, "2024-05-01 10:00:02 ERROR three");
+    } finally {
+      await client.close();
+    }
+    assert.doesNotMatch(stderr, /cannot be used/);
+    assert.equal(Deno.statSync(state).mode! & 0o777, 0o700);
+    assert.ok(Deno.statSync(`${state}/traces/calls.jsonl`).isFile);
+    // trace-report through the launcher says what is there.
+    const report = await task(cwd, ["trace-report"], undefined, { HOME: home, DENO_DIR });
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /log_tail/);
+  },
 });
 
 Deno.test("start: a named --state-dir that is a file, or whose parent is missing, is refused and nothing is made", async () => {

@@ -17,7 +17,12 @@ import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "..
 import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
-import { chooseStateDir, namedStateDirProblem, prepareStateDir } from "../state/state_dir.ts";
+import {
+  chooseStateDir,
+  isDefaultStateDir,
+  namedStateDirProblem,
+  prepareStateDir,
+} from "../state/state_dir.ts";
 import { commaProblem, netOfRoots, serverFlags } from "./flags.ts";
 import { suggestWords } from "./did_you_mean.ts";
 import { maskAndCut, MAX_ERROR_CHARS, TraceWriter, TracingTransport } from "../server/trace.ts";
@@ -112,6 +117,50 @@ function usageError(io: CliIo, message: string): number {
 }
 
 /**
+ * Whether `dir` is this environment's default state directory (`state/state_dir.ts` `isDefaultStateDir`),
+ * with the variables `io` may not read taken as unset.
+ */
+function isDefault(dir: string, io: Pick<CliIo, "env">): boolean {
+  return isDefaultStateDir(dir, (name) => {
+    try {
+      return io.env(name);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/**
+ * What is wrong with the default state directory that `config` writes into an entry, or null: it exists
+ * but is not a folder of this user's own, or it is missing and could not be made (a part of its path is a
+ * file). A missing one is fine: the server makes it, with its parents, when it first starts.
+ */
+function defaultStateDirProblem(dir: string): string | null {
+  let st: Deno.FileInfo;
+  try {
+    st = Deno.lstatSync(dir);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotADirectory) {
+      return `the state directory ${dir} cannot be made: a part of its path is a file, not a folder; pass --state-dir`;
+    }
+    return null;
+  }
+  if (st.isSymlink || !st.isDirectory) {
+    return `the state directory ${dir} is ${
+      st.isSymlink ? "a symlink" : "a file"
+    }, not a folder: pass --state-dir`;
+  }
+  const uid = Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted"
+    ? Deno.uid()
+    : null;
+  if (uid !== null && st.uid !== null && st.uid !== uid) {
+    return `the state directory ${dir} is owned by user ${st.uid}, not by this user (${uid}): the server would ` +
+      "refuse it; pass --state-dir a folder of your own";
+  }
+  return null;
+}
+
+/**
  * The state directory `flag` or the environment names, or a {@linkcode RangeError} that says why there is
  * none: a relative path given; or which variables `--allow-env` does not let it read; or that HOME is not
  * set (said only when it is not: issue #10, item 10).
@@ -189,12 +238,12 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
     io.stderr(`logpeek: config: ${e instanceof Error ? e.message : e}\n`);
     return 1;
   }
-  if (v["state-dir"] !== undefined) {
-    const named = namedStateDirProblem(stateDir);
-    if (named) {
-      io.stderr(`logpeek: ${named}\n`);
-      return 1;
-    }
+  const stateProblem = v["state-dir"] !== undefined && !isDefault(stateDir, io)
+    ? namedStateDirProblem(stateDir)
+    : defaultStateDirProblem(stateDir);
+  if (stateProblem) {
+    io.stderr(`logpeek: ${stateProblem}\n`);
+    return 1;
   }
   // A ClickHouse root (issue #14) is served alone, as a URL; its HOST:PORT is the entry's --allow-net.
   try {
@@ -338,9 +387,10 @@ export async function main(
     // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
     // used only turns spilling and tracing off.
     // A named one that is a file, or whose parent folder does not exist (mistyped), is refused (exit 1).
-    if (v["state-dir"] !== undefined) {
-      const named = namedStateDirProblem(stateDirFrom(v["state-dir"], io));
-      if (named) throw new RangeError(named);
+    const named = v["state-dir"] !== undefined && !isDefault(stateDirFrom(v["state-dir"], io), io);
+    if (named) {
+      const problem = namedStateDirProblem(stateDirFrom(v["state-dir"], io));
+      if (problem) throw new RangeError(problem);
     }
     let stateDir = "";
     let artifacts: ArtifactStore | null = null;
@@ -349,7 +399,7 @@ export async function main(
     let uid: number | null = null;
     try {
       stateDir = stateDirFrom(v["state-dir"], io);
-      uid = prepareStateDir(stateDir, v["state-dir"] === undefined);
+      uid = prepareStateDir(stateDir, !named);
       artifacts = new ArtifactStore(
         join(stateDir, "artifacts"),
         limits.artifactTtlS * 1000,

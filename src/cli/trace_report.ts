@@ -74,7 +74,8 @@ export async function traceReport(stateDir: string): Promise<TraceReport> {
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
     throw new Error(
-      `the state directory ${stateDir} does not exist (logpeek makes it when it first serves): check --state-dir`,
+      `the state directory ${stateDir} does not exist: no server has used it yet (the default one is made ` +
+        "when a server first starts; a named one must have a parent folder), or --state-dir names another",
     );
   }
   if (!info.isDirectory) throw new Error(`the state directory ${stateDir} is not a folder`);

@@ -47,6 +47,24 @@ export function chooseStateDir(flag: string | undefined, env: (name: string) => 
 }
 
 /**
+ * Whether `dir` is the default state directory of this environment (what {@linkcode chooseStateDir}
+ * picks with no flag and no `LOGPEEK_STATE_DIR`): the launcher and `config` name the default in the
+ * server's command line, and it is made with its parents wherever it comes from (issue #24: the launcher
+ * passed it as a named one, which the server refused to make under a missing `~/.local/state`).
+ *
+ * @param dir An absolute path.
+ * @param env Looks an environment variable up (undefined when unset or not readable).
+ * @returns True when `dir` is that default.
+ */
+export function isDefaultStateDir(dir: string, env: (name: string) => string | undefined): boolean {
+  try {
+    return chooseStateDir(undefined, (n) => (n === "LOGPEEK_STATE_DIR" ? undefined : env(n))) === dir;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * What is wrong with a state directory the user named (`--state-dir`), as one line, or null: it is there
  * but not a folder (`--state-dir /etc/shadow`), or its parent folder does not exist (a mistyped
  * `--state-dir /nonexist/deep` would otherwise be made, parents and all). The default state directory
