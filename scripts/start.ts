@@ -9,8 +9,8 @@
  * checks that no user but root and its own can swap the folders above each root (`src/source/confine.ts`),
  * which the server, reading only the roots, cannot see.
  *
- * Relative ROOTs and a relative `--state-dir` are taken from the folder the user ran the task in (`INIT_CWD`,
- * which `deno task` sets; it runs the task itself in the folder of `deno.json`). The server runs on the same
+ * Relative ROOTs and a relative `--state-dir` are taken from the folder the user ran the task in (where
+ * `deno task` runs: `userCwd`; it runs the task itself in the folder of `deno.json`). The server runs on the same
  * Deno as this launcher (`Deno.execPath()`), never on another `deno` found on PATH. Anything else — `--help`,
  * `--version`, `config`, `trace-report`, and every usage mistake — is answered by logpeek's own `main` in this
  * process, so it prints exactly what `main.ts` prints and exits with the same code.
@@ -35,10 +35,19 @@ import { isDefaultStateDir, namedStateDirProblem } from "../src/state/state_dir.
 
 const MAIN = new URL("../main.ts", import.meta.url);
 
-/** The folder the user ran `deno task start` in: relative paths are taken from there. */
+/**
+ * The folder the user ran `deno task start` in: relative paths are taken from there. `deno task` runs this
+ * script in the folder of `deno.json` and sets `INIT_CWD` to the user's folder, but only where it is not
+ * set already (and Deno may not look at `/proc` to tell). So `INIT_CWD` counts only for a run that is a
+ * task's: in the folder of `deno.json`, with the user agent `deno task` sets; a direct run with an
+ * `INIT_CWD` inherited from an outer `npm run` is taken from its own folder (issue #24).
+ */
 function userCwd(): string {
+  const here = Deno.cwd();
   const init = Deno.env.get("INIT_CWD");
-  return init && isAbsolute(init) ? init : Deno.cwd();
+  const byTask = (Deno.env.get("npm_config_user_agent") ?? "").startsWith("deno/") &&
+    here === fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+  return byTask && init && isAbsolute(init) ? init : here;
 }
 
 /** An environment variable, or undefined where it is unset or may not be read. */

@@ -286,6 +286,49 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "start: an INIT_CWD inherited from an outer npm run does not redirect a direct run's relative roots (issue #24)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cwd = userFolder();
+    const elsewhere = tempDir("logpeek-outer-task-");
+    Deno.mkdirSync(`${elsewhere}/logs`);
+    Deno.writeTextFileSync(`${elsewhere}/logs/app.log`, "2024-05-01 10:00:00 INFO elsewhere\n");
+    // The launcher run as the task runs it, but directly, from the user's folder.
+    const transport = new StdioClientTransport({
+      command: DENO,
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        `--allow-run=${DENO}`,
+        "--allow-env",
+        "--allow-sys=uid",
+        `${ROOT}scripts/start.ts`,
+        "--state-dir",
+        "state",
+        "logs",
+      ],
+      cwd,
+      env: { ...env(noBin), INIT_CWD: elsewhere, npm_config_user_agent: "npm/10.0.0 node/v20.0.0 linux x64" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "launcher-test", version: "0" });
+    await client.connect(transport);
+    try {
+      // deno-lint-ignore no-explicit-any
+      const r: any = await client.callTool({ name: "log_tail", arguments: { file: "app.log", lines: 1 } });
+      assert.equal(r.structuredContent.lines[0].text, "2024-05-01 10:00:02 ERROR three");
+    } finally {
+      await client.close();
+    }
+    assert.ok(Deno.statSync(`${cwd}/state`).isDirectory);
+    assert.throws(() => Deno.statSync(`${elsewhere}/state`), Deno.errors.NotFound);
+  },
+});
+
 Deno.test("start: a named --state-dir that is a file, or whose parent is missing, is refused and nothing is made", async () => {
   const cwd = userFolder();
   Deno.writeTextFileSync(`${cwd}/afile`, "x");
