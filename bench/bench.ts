@@ -25,7 +25,7 @@
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,listing,clickhouse` to run; default
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,listing,startup,clickhouse` to run; default
  * all), `LOGPEEK_BENCH_CH_ROWS` (rows of the ClickHouse table; default 10,000,000),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
  * says "too slow"; default 60), `LOGPEEK_BENCH_RUNS` (runs a row, median taken; default 5).
@@ -47,6 +47,7 @@ import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
 import { MAX_GROWTH, MIN_LINES_PER_S, PATTERNS_MS, patternsBench, TEMPLATE_LIMIT } from "./patterns.ts";
 import { realLogBench } from "./real_log.ts";
 import { LIST_FILES, LIST_FOLDERS, listingBench, PAGE_MS } from "./listing.ts";
+import { STARTUP_MS, startupBench } from "./startup.ts";
 import { timeWindowBench } from "./time_window.ts";
 import { renderTable, type Row, type Verdict, verdicts } from "./table.ts";
 
@@ -328,7 +329,21 @@ if (!parts.has("listing")) {
   mismatches.push(...r.mismatches);
 }
 
-// 7. ClickHouse (issue #14).
+// 7. Start-up (issue #24).
+if (!parts.has("startup")) {
+  console.log("\n(the start-up table is not in LOGPEEK_BENCH_PARTS)");
+} else {
+  const rows = await startupBench(RUNS);
+  console.log(
+    "\n## Start-up (issue #24): from spawning the server to its answer to initialize\n\n" +
+      `Each way started once to warm Deno's cache, then ${RUNS} times; the median. Target: ≤ ${STARTUP_MS} ms ` +
+      "for the entry `logpeek config` prints.\n",
+  );
+  console.log(renderTable(rows));
+  all.push(...verdicts("startup", rows));
+}
+
+// 8. ClickHouse (issue #14).
 if (!parts.has("clickhouse")) {
   console.log("\n(the ClickHouse table is not in LOGPEEK_BENCH_PARTS)");
 } else {
