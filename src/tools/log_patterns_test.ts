@@ -191,3 +191,28 @@ Deno.test("log_patterns: a baseline stopped in each phase gives no change until 
   }
   assert.deepEqual([...seen].sort(), ["baseline", "between", "done", "window"]);
 });
+
+Deno.test("log_patterns: a baseline with a log that cannot be read gives no change, and says no cursor finishes it", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-flawed-" });
+  const state = Deno.makeTempDirSync({ prefix: "logpeek-flawed-state-" });
+  Deno.writeTextFileSync(join(dir, "today.log"), sideLog("today", Date.UTC(2024, 4, 2, 10), 4));
+  Deno.writeTextFileSync(join(dir, "yesterday.log"), sideLog("yesterday", Date.UTC(2024, 4, 1, 10), 5));
+  // An xz file the glob matches: a format logpeek refuses, so the baseline is not read in full.
+  Deno.writeFileSync(join(dir, "yesterday.1.log"), new Uint8Array([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0, 1, 2]));
+  const r = await logPatterns(context(dir, state, 60_000), { ...ARGS, baseline_file: "yesterday*.log" });
+  const sc: Answer = r.structuredContent;
+  assert.deepEqual([sc.complete, sc.next_cursor, sc.total_lines], [false, null, TODAY], r.content[0].text);
+  for (const t of sc.templates) {
+    assert.deepEqual([t.change, t.rate_ratio], [undefined, undefined], t.template);
+  }
+  assert.deepEqual(sc.comparison, { given: false, window: "whole", baseline: "partly_read" });
+  assert.equal(sc.baseline.complete, false);
+  // The lines it did read are counted, as read so far.
+  const session = sc.templates.find((t: Answer) => t.example.includes(" session "));
+  assert.equal(session.baseline_count, EVENTS[0].yesterday);
+  assert.match(
+    r.content[0].text,
+    /\nNo change is given: .* the baseline partly read .*; no cursor can finish it/,
+  );
+  assert.match(r.content[0].text, /yesterday\.1\.log/);
+});
