@@ -94,54 +94,77 @@ Deno.test({
     }
     assert.deepEqual([uncut.complete, uncut.total_lines, uncut.baseline.total_lines], [true, n, n]);
     assert.ok(uncut.templates.every((t: Sc) => typeof t.change === "string"), "every template compared");
-    await using s = await connect([dir], { LOGPEEK_PATTERNS_MS: "100" });
-    const { tools } = await s.client.listTools();
-    const schema = tools.find((t: { name: string }) => t.name === "log_patterns")!.outputSchema;
-    const phases = new Set<string>();
-    let cursor: string | undefined;
-    let last: Sc = null;
-    for (let page = 0; page < 400; page++) {
-      const { sc, text } = await patterns(s, { ...args, ...(cursor ? { cursor } : {}) });
-      withinSchema(sc, schema, "structuredContent");
-      if (!sc.progress) continue; // mined nothing in its budget (a slow start): the same call again
-      last = sc;
-      if (sc.complete) break;
-      // The page's phase from its counts against wc's: the window's lines, or the baseline's.
-      const phase = sc.total_lines < n ? "window" : sc.baseline.total_lines === 0 ? "between" : "baseline";
-      phases.add(phase);
-      const what = `page ${page} (${phase}, ${sc.total_lines} + ${sc.baseline.total_lines} lines)`;
-      for (const t of sc.templates) {
-        assert.equal(t.change, undefined, `${what}: ${t.template} ${t.change}`);
-        assert.equal(t.rate_ratio, undefined, what);
-        if (phase !== "baseline") assert.equal(t.baseline_count, undefined, `${what}: baseline_count`);
+    // A faster miner (or machine) may mine a side within one page: a smaller budget then.
+    for (const ms of ["100", "20", "5"]) {
+      await using s = await connect([dir], { LOGPEEK_PATTERNS_MS: ms });
+      const { phases, last } = await followPages(s, args, n);
+      if (!(phases.has("window") && phases.has("baseline"))) {
+        console.error(
+          `LOGPEEK_PATTERNS_MS=${ms} stopped only in ${[...phases]}: again with a smaller budget`,
+        );
+        continue;
       }
-      assert.deepEqual(sc.comparison, {
-        given: false,
-        window: phase === "window" ? "partly_read" : "whole",
-        baseline: phase === "baseline" ? "partly_read" : "not_read",
-      }, what);
-      assert.equal(sc.baseline.complete, false, what);
-      assert.equal(sc.rate_basis, undefined, what);
-      assert.match(text, /\nNo change is given: a change needs both sides read in full, and the window is /);
-      assert.doesNotMatch(text, /\[(new|gone|up|down|same)\b/, what);
-      assert.match(sc.next_cursor, /~/, what);
-      cursor = sc.next_cursor;
+      assert.equal(last?.complete, true, "the cursor finished both sides");
+      assert.deepEqual(last.comparison, { given: true, window: "whole", baseline: "whole" });
+      assert.deepEqual(uncut.comparison, { given: true, window: "whole", baseline: "whole" });
+      assert.deepEqual(last.templates, uncut.templates, "the paged answer is the uncut one");
+      assert.deepEqual(last.baseline, uncut.baseline);
+      // Every template (the artifact holds them all) is the uncut call's; both sides' lines, each counted
+      // once: under a template, or in other_lines.
+      const all = await allTemplates(s, last);
+      assert.deepEqual(all, uncutAll, "every template of the paged answer is the uncut one's");
+      const sum = (k: string) => all.reduce((a: number, t: Sc) => a + t[k], 0);
+      assert.equal(sum("count") + last.other_lines, n);
+      assert.equal(sum("baseline_count") + last.baseline.other_lines, n);
+      return;
     }
-    assert.ok(phases.has("window") && phases.has("baseline"), `stopped in ${[...phases]}: too few to test`);
-    assert.equal(last?.complete, true, "the cursor finished both sides");
-    assert.deepEqual(last.comparison, { given: true, window: "whole", baseline: "whole" });
-    assert.deepEqual(uncut.comparison, { given: true, window: "whole", baseline: "whole" });
-    assert.deepEqual(last.templates, uncut.templates, "the paged answer is the uncut one");
-    assert.deepEqual(last.baseline, uncut.baseline);
-    // Every template (the artifact holds them all) is the uncut call's; both sides' lines, each counted
-    // once: under a template, or in other_lines.
-    const all = await allTemplates(s, last);
-    assert.deepEqual(all, uncutAll, "every template of the paged answer is the uncut one's");
-    const sum = (k: string) => all.reduce((a: number, t: Sc) => a + t[k], 0);
-    assert.equal(sum("count") + last.other_lines, n);
-    assert.equal(sum("baseline_count") + last.baseline.other_lines, n);
+    throw new Error("no budget stopped a page in the window and one in the baseline");
   },
 });
+
+/**
+ * Follows a call's cursors to its end; checks that no page before it gives a change, and that each says
+ * which side is missing. The phases met (from each page's counts against the log's `n` lines), the last page.
+ */
+async function followPages(
+  s: Session,
+  args: Record<string, unknown>,
+  n: number,
+): Promise<{ phases: Set<string>; last: Sc }> {
+  const { tools } = await s.client.listTools();
+  const schema = tools.find((t: { name: string }) => t.name === "log_patterns")!.outputSchema;
+  const phases = new Set<string>();
+  let cursor: string | undefined;
+  let last: Sc = null;
+  for (let page = 0; page < 400; page++) {
+    const { sc, text } = await patterns(s, { ...args, ...(cursor ? { cursor } : {}) });
+    withinSchema(sc, schema, "structuredContent");
+    if (!sc.progress) continue; // mined nothing in its budget (a slow start): the same call again
+    last = sc;
+    if (sc.complete) break;
+    // The page's phase from its counts against wc's: the window's lines, or the baseline's.
+    const phase = sc.total_lines < n ? "window" : sc.baseline.total_lines === 0 ? "between" : "baseline";
+    phases.add(phase);
+    const what = `page ${page} (${phase}, ${sc.total_lines} + ${sc.baseline.total_lines} lines)`;
+    for (const t of sc.templates) {
+      assert.equal(t.change, undefined, `${what}: ${t.template} ${t.change}`);
+      assert.equal(t.rate_ratio, undefined, what);
+      if (phase !== "baseline") assert.equal(t.baseline_count, undefined, `${what}: baseline_count`);
+    }
+    assert.deepEqual(sc.comparison, {
+      given: false,
+      window: phase === "window" ? "partly_read" : "whole",
+      baseline: phase === "baseline" ? "partly_read" : "not_read",
+    }, what);
+    assert.equal(sc.baseline.complete, false, what);
+    assert.equal(sc.rate_basis, undefined, what);
+    assert.match(text, /\nNo change is given: a change needs both sides read in full, and the window is /);
+    assert.doesNotMatch(text, /\[(new|gone|up|down|same)\b/, what);
+    assert.match(sc.next_cursor, /~/, what);
+    cursor = sc.next_cursor;
+  }
+  return { phases, last };
+}
 
 /** `n` heartbeat lines from `from` (epoch ms), one every `stepMs`; their instants. */
 function beats(from: number, n: number, stepMs: number): number[] {
