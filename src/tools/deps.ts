@@ -38,6 +38,12 @@ export interface ToolContext {
    * (`read/pattern_offload.ts`); default: a worker started for each search that needs one.
    */
   patterns?: PatternTester;
+  /**
+   * The clock `log_patterns` reads its time budget on, in ms on `performance.now()`'s scale (default
+   * `performance.now`; the scanner's own look between pieces stays on `performance.now`, so a clock ahead
+   * of it decides). A test's clock that counts its reads stops a page at the line it chooses.
+   */
+  clock?: () => number;
 }
 
 /** What one call brings besides its arguments: the client's cancellation and progress token. */

@@ -32,7 +32,7 @@ import {
   windowArgs,
   withWindow,
 } from "./time_args.ts";
-import { levelIndex, minePhase, MiningRun } from "./template_mining.ts";
+import { levelIndex, minePhase, MiningRun, type Phase } from "./template_mining.ts";
 import { templateId } from "../read/template_miner.ts";
 import { changeOf, type ClusterStats, type TemplateStats } from "./template_stats.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
@@ -87,12 +87,20 @@ const templateSchema = z.object({
   first_time: z.string().nullable(),
   last_time: z.string().nullable(),
   example: z.string().describe("its first line as shown: secrets masked, cut at LOGPEEK_MAX_LINE"),
-  baseline_count: z.number().int().optional().describe("the baseline's lines of the same template"),
-  change: z.enum(["new", "gone", "up", "down", "same"]).optional(),
+  baseline_count: z.number().int().optional().describe(
+    "the baseline's lines of the same template (so far, when baseline.complete is false; absent while the " +
+      "baseline is not read)",
+  ),
+  change: z.enum(["new", "gone", "up", "down", "same"]).optional().describe(
+    "only when both sides were read in full (comparison.given)",
+  ),
   rate_ratio: z.number().nullable().optional().describe(
-    "its rate in the window over its rate in the baseline (null for new and gone)",
+    "its rate in the window over its rate in the baseline (null for new and gone; only with change)",
   ),
 });
+
+/** How much of one side a `log_patterns` answer with a baseline read (see `SideRead`). */
+const sideReadSchema = z.enum(["whole", "partly_read", "not_read"]);
 
 const stopSchema = z.enum(["time_budget", "file_changed", "cancelled", "corrupt_gzip"]).nullable();
 
@@ -132,16 +140,27 @@ const outputSchema = z.object({
       "baseline lines that fit no template (LOGPEEK_MAX_TEMPLATES reached)",
     ),
     hours: z.number().nullable().describe(
-      "the part of the baseline's window its logs cover, in hours (null: not known, under a second)",
+      "the part of the baseline's window its logs cover, in hours (null: not known, under a second, or no " +
+        "change given)",
     ),
-    complete: z.boolean(),
+    complete: z.boolean().describe("every line of the baseline was mined"),
   }).optional(),
+  comparison: z.object({
+    given: z.boolean().describe(
+      "both sides were read in full: each template has change and rate_ratio; false: none has",
+    ),
+    window: sideReadSchema,
+    baseline: sideReadSchema,
+  }).optional().describe(
+    "with a baseline: whether the change is given, and how much of each side was read (partly_read: a " +
+      "budget stopped it, or a log was damaged or not readable, see the text); next_cursor mines the rest",
+  ),
   window_hours: z.number().nullable().optional().describe(
-    "the part of the window its logs cover, in hours (with a baseline; null: not known)",
+    "the part of the window its logs cover, in hours (with a baseline; null: not known, or no change given)",
   ),
   rate_basis: z.enum(["per_hour", "share_of_lines"]).optional().describe(
     "per_hour: rates are lines per hour of each side; share_of_lines: a side's length is not known, so " +
-      "rates are shares of each side's lines",
+      "rates are shares of each side's lines (only with a change given)",
   ),
   artifact: z.object({ artifact_id: z.string(), total_lines: z.number().int() }).optional().describe(
     "every template, one JSON object a line, in the answer's order (when there are more than shown)",
@@ -168,7 +187,9 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): void
         "addresses, paths, times…) as <*> — and counts them exactly: most frequent first, with levels, first " +
         "and last line and time, and an example. With baseline_since/baseline_until (another window) or " +
         "baseline_file (another log), each template also gets baseline_count and change (new, gone, up, " +
-        "down, same), most changed first: what is different in an incident. log_search with template_id " +
+        "down, same), most changed first: what is different in an incident; change is given only once both " +
+        "sides were read in full (comparison says which is missing or partly read, next_cursor mines the rest). " +
+        "log_search with template_id " +
         `finds a template's lines. Stops after LOGPEEK_PATTERNS_MS ms (${deps.limits.patternsMs}) with ` +
         "complete false and a next_cursor that goes on; at most LOGPEEK_MAX_TEMPLATES " +
         `(${deps.limits.maxTemplates}) templates are held, lines past them counted in other_lines.`,
@@ -205,6 +226,18 @@ interface CallState {
   notes: string[];
   /** Logs whose line numbers are not known (entered by a time seek). */
   unnumbered: string[];
+  /**
+   * Per side: whether a page read any of it (`begun`), and whether a note (a damaged log, a log not read,
+   * lines without times) keeps it from being read in full whatever later pages read (`flawed`). A template's
+   * change is given only when both sides were read in full (issue #22).
+   */
+  sides: Record<Phase, SideMarks>;
+}
+
+/** What the pages so far did to one side (see {@linkcode CallState.sides}). */
+interface SideMarks {
+  begun: boolean;
+  flawed: boolean;
 }
 
 /**
@@ -226,8 +259,8 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
         "log_levels and log_search there",
     );
   }
-  const deadline = performance.now() + ctx.limits.patternsMs;
-  const zone = ctx.limits.tz;
+  const clock = ctx.clock ?? (() => performance.now());
+  const deadline = clock() + ctx.limits.patternsMs;
   const limit = args.limit ?? 20;
   const hasBaseline = args.baseline_since !== undefined || args.baseline_until !== undefined ||
     args.baseline_file !== undefined;
@@ -242,32 +275,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
       bu: args.baseline_until,
       bf: args.baseline_file,
     });
-  let run: MiningRun;
-  let state: CallState;
-  if (args.cursor !== undefined) {
-    ({ run, state } = resumed(ctx, args.cursor));
-    if (state.q !== query("call")) {
-      throw new ToolError(
-        "invalid_cursor",
-        "the cursor belongs to another query: use the same file, since, until, level and baseline",
-      );
-    }
-  } else {
-    const span = resolveSpan(args, zone, undefined);
-    const baseSpan = args.baseline_since !== undefined || args.baseline_until !== undefined
-      ? resolveSpan({ since: args.baseline_since, until: args.baseline_until }, zone, undefined)
-      : undefined;
-    run = new MiningRun(ctx.limits.maxTemplates);
-    state = {
-      q: query("call"),
-      covered: { window: null, baseline: null },
-      damage: null,
-      spans: { window: saveSpan(span), baseline: saveSpan(baseSpan) },
-      cursor: "",
-      notes: [],
-      unnumbered: [],
-    };
-  }
+  const { run, state } = begin(ctx, args, query("call"));
   const span = loadSpan(state.spans.window);
   const baseSpan = loadSpan(state.spans.baseline);
   const level = levelIndex(args.level);
@@ -285,6 +293,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
       query: query("window"),
       cursor: startCursor,
       deadline,
+      clock,
     }, call);
     note(state, windowPage, span, startCursor !== undefined, args.file, "window");
     if (stopped(windowPage)) stop = { cursor: windowPage.next_cursor, progress: windowPage.progress };
@@ -292,7 +301,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
   }
   if (stop === null && hasBaseline && run.phase === "baseline") {
     const resumedBase = windowPage === null ? startCursor : undefined;
-    if (windowPage !== null && performance.now() >= deadline) {
+    if (windowPage !== null && clock() >= deadline) {
       stop = { cursor: "", progress: true }; // the baseline is not begun: the next page begins it
     } else {
       basePage = await minePhase(ctx, run, run.baseline, {
@@ -302,6 +311,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
         query: query("baseline"),
         cursor: resumedBase,
         deadline,
+        clock,
       }, call);
       note(
         state,
@@ -357,6 +367,40 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
   });
 }
 
+/**
+ * The call's mining and state: those its cursor names, or new ones with the windows resolved now.
+ *
+ * @throws {ToolError} `invalid_cursor` (another query's, or altered), `artifact_not_found`, `invalid_time`.
+ */
+function begin(ctx: ToolContext, args: ToolArgs, q: string): { run: MiningRun; state: CallState } {
+  const zone = ctx.limits.tz;
+  if (args.cursor !== undefined) {
+    const got = resumed(ctx, args.cursor);
+    if (got.state.q !== q) {
+      throw new ToolError(
+        "invalid_cursor",
+        "the cursor belongs to another query: use the same file, since, until, level and baseline",
+      );
+    }
+    return got;
+  }
+  const span = resolveSpan(args, zone, undefined);
+  const baseSpan = args.baseline_since !== undefined || args.baseline_until !== undefined
+    ? resolveSpan({ since: args.baseline_since, until: args.baseline_until }, zone, undefined)
+    : undefined;
+  const state: CallState = {
+    q,
+    covered: { window: null, baseline: null },
+    damage: null,
+    spans: { window: saveSpan(span), baseline: saveSpan(baseSpan) },
+    cursor: "",
+    notes: [],
+    unnumbered: [],
+    sides: { window: { begun: false, flawed: false }, baseline: { begun: false, flawed: false } },
+  };
+  return { run: new MiningRun(ctx.limits.maxTemplates), state };
+}
+
 /** True when a phase's page stopped before its end (a budget, a cancel): the call ends there. */
 function stopped(p: OverLogs<MinePage>): boolean {
   const s = lastStop(p);
@@ -384,7 +428,7 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
       typeof st !== "object" || st === null || typeof st.cursor !== "string" ||
       st.cursor !== cursor.slice(tilde + 1) || !Array.isArray(st.notes) || !Array.isArray(st.unnumbered) ||
       typeof st.q !== "string" || typeof st.covered !== "object" ||
-      st.covered === null
+      st.covered === null || !marks(st.sides?.window) || !marks(st.sides?.baseline)
     ) throw new TypeError("state");
     return { run, state: st };
   } catch (e) {
@@ -397,7 +441,16 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
   }
 }
 
-/** Records on the state why a phase's pages cannot give a complete answer, and its unnumbered logs. */
+/** True when `m` is a saved {@linkcode SideMarks}. */
+function marks(m: unknown): boolean {
+  const o = m as SideMarks | null | undefined;
+  return typeof o === "object" && o !== null && typeof o.begun === "boolean" && typeof o.flawed === "boolean";
+}
+
+/**
+ * Records on the state why a phase's pages cannot give a complete answer, and its unnumbered logs; marks
+ * the side begun (the page read something) and flawed (a note was recorded for it).
+ */
 function note(
   state: CallState,
   page: OverLogs<MinePage>,
@@ -408,6 +461,8 @@ function note(
 ): void {
   const prefix = side === "baseline" ? "baseline: " : "";
   const runs = page.runs;
+  const notesBefore = state.notes.length;
+  if (page.progress && runs.length > 0) state.sides[side].begun = true;
   // The span of times the logs read cover (every line read, in the window or not).
   for (const r of runs) {
     const t = r.page.time;
@@ -444,6 +499,7 @@ function note(
       );
     }
   }
+  if (state.notes.length > notesBefore) state.sides[side].flawed = true;
 }
 
 /**
@@ -467,10 +523,23 @@ interface AnswerInput {
   hasBaseline: boolean;
 }
 
+/** How a side's length is measured (see {@linkcode hours}). */
+export interface Cover {
+  /** Its length, or null when under a second or not known (no timestamp). */
+  hours: number | null;
+  /** Where it begins (epoch ms), and why: its window's `since`, or the first timestamp its logs hold. */
+  from: number;
+  fromIs: "since" | "first_line";
+  /** Where it ends: its window's `until`, now (an `until` past now, or none), or its logs' last timestamp. */
+  to: number;
+  toIs: "until" | "now" | "last_line";
+}
+
 /**
  * A side's length in hours: from its window's `since`, or from the first timestamp its logs hold when that
- * is later (a log that began inside the window), to its `until` (capped at now), else to its last
- * timestamp; without a window, its first to its last timestamp. Null when that is under a second or not known (no
+ * is later (a log that began inside the window), to its `until` capped at now (no `until`: now, as a side
+ * with one runs to it — a quiet log's last line is not its end; issue #24: a window cut at its last line
+ * against a baseline's full hour read a ratio of 1.29 as ×1.563); without a window, its first to its last timestamp. Null when that is under a second or not known (no
  * timestamp): rates are then shares of each side's lines.
  *
  * @param span The side's window, if any.
@@ -485,28 +554,63 @@ export function hours(
   latest: number,
   now = Date.now(),
 ): number | null {
-  // A log that began inside the window covers it from its first line; its end is the window's (a quiet
-  // log's last line is not its end), else the last line.
-  const from = Math.max(span?.since ?? -Infinity, earliest);
-  const to = Number.isFinite(span?.until ?? Infinity) ? Math.min(span!.until, now) : Math.min(latest, now);
-  // No timestamp (NaN), or all of them within a second: the length is not known.
-  if (!(to - from >= 1000)) return null;
-  return (to - from) / 3_600_000;
+  return coverOf(span, earliest, latest, now).hours;
 }
 
-/** The answer: the templates, merged by text, sorted, listed and saved. */
-function answer(
-  ctx: ToolContext,
-  args: ToolArgs,
-  run: MiningRun,
-  state: CallState,
-  a: AnswerInput,
-): ToolResult {
-  const zone = ctx.limits.tz;
-  const glob = (a.windowPage ?? a.basePage)?.glob ?? isGlob(args.file);
-  const at = (t: number) => (t === t ? formatInstant(t, zone) : null);
+/**
+ * A side's {@linkcode Cover}: its length as {@linkcode hours} measures it, and where it begins and ends.
+ *
+ * @param span The side's window, if any.
+ * @param earliest The first timestamp the side's logs hold, epoch ms (NaN: none).
+ * @param latest The last one.
+ * @param now Now, epoch ms.
+ */
+export function coverOf(span: TimeSpan | undefined, earliest: number, latest: number, now: number): Cover {
+  const since = span?.since ?? -Infinity;
+  // No timestamp (NaN): the length is not known.
+  const from = Math.max(since, earliest);
+  const fromIs = earliest > since ? "first_line" : "since";
+  const end = span ? span.until : latest;
+  const to = Math.min(end, now);
+  const toIs = end > now ? "now" : span ? "until" : "last_line";
+  // All of it within a second (or no timestamp): not known.
+  return { hours: to - from >= 1000 ? (to - from) / 3_600_000 : null, from, fromIs, to, toIs };
+}
+
+/**
+ * A line saying how each side's length was measured, when they differ by more than 1% (rates are per
+ * hour of each side, so the shorter one's reason matters), else "".
+ */
+function lengthsNote(w: Cover, b: Cover, zone: string): string {
+  if (
+    w.hours === null || b.hours === null || Math.abs(w.hours - b.hours) <= 0.01 * Math.max(w.hours, b.hours)
+  ) {
+    return "";
+  }
+  const of = (c: Cover) => {
+    const from = c.fromIs === "since" ? "its since" : "its logs' first line";
+    const to = c.toIs === "until" ? "its until" : c.toIs === "now" ? "now" : "its last line";
+    const [f, t] = [formatInstant(c.from, zone), formatInstant(c.to, zone)];
+    return `${Math.round(c.hours! * 1000) / 1000} h, from ${from} (${f}) to ${to} (${t})`;
+  };
+  const shorter = w.hours < b.hours ? "window" : "baseline";
+  return `\nThe sides differ in length (rates are per hour of each; the ${shorter} is shorter): the window ` +
+    `covers ${of(w)}; the baseline covers ${of(b)}.`;
+}
+
+/** How much of a side was read: in full, partly (a budget stopped it, or a note says why), or not at all. */
+export type SideRead = z.infer<typeof sideReadSchema>;
+
+/** A side's {@linkcode SideRead}: `ended` when its phase read to its end on some page. */
+function sideRead(m: SideMarks, ended: boolean): SideRead {
+  return ended && !m.flawed ? "whole" : m.begun ? "partly_read" : "not_read";
+}
+
+/** The rows, one per template text: each cluster's window lines and its baseline lines (when `counted`). */
+function rowsOf(ctx: ToolContext, run: MiningRun, state: CallState, glob: boolean, counted: boolean): Row[] {
+  const at = (t: number) => (t === t ? formatInstant(t, ctx.limits.tz) : null);
   const lineNo = (file: string, n: number) => (state.unnumbered.includes(file) ? null : n);
-  const byText = new Map<string, Row & { win?: ClusterStats; base?: ClusterStats; last: number }>();
+  const byText = new Map<string, Row & { win?: ClusterStats; last: number }>();
   const size = run.miner.size;
   // Each cluster's window template (its window lines, and the baseline lines that match it), and the
   // baseline lines of it that do not match the window's text, under its widened text (a `gone` row).
@@ -534,75 +638,114 @@ function answer(
         first_time: w ? at(w.firstTime) : null,
         last_time: w ? at(w.lastTime) : null,
         example: cutText(s.example, ctx.limits.maxLine),
-        baseline_count: a.hasBaseline ? (b?.count ?? 0) : undefined,
+        baseline_count: counted ? (b?.count ?? 0) : undefined,
         last: w ? w.lastSeq : 0,
         order: w ? w.firstSeq : Number.MAX_SAFE_INTEGER - size + i,
         win: w,
-        base: b,
       });
-    } else {
-      // Two clusters whose texts are equal are one template.
-      row.count += w?.count ?? 0;
-      if (w) {
-        for (const [k, v] of Object.entries(levelsOf(w.levels))) row.levels[k] = (row.levels[k] ?? 0) + v;
-        // The earliest first line and the latest last line of the two, in the order read.
-        if (!row.win || w.firstSeq < row.win.firstSeq) {
-          Object.assign(row, {
-            first_line_no: lineNo(w.firstFile, w.firstLine),
-            first_file: glob ? w.firstFile : undefined,
-            first_time: at(w.firstTime),
-            example: cutText(w.example, ctx.limits.maxLine),
-            order: w.firstSeq,
-          });
-        }
-        if (!row.win || w.lastSeq > row.last) {
-          row.last_line_no = lineNo(w.lastFile, w.lastLine);
-          row.last_file = glob ? w.lastFile : undefined;
-          row.last_time = at(w.lastTime);
-          row.last = w.lastSeq;
-        }
-        if (!row.win || w.firstSeq < row.win.firstSeq) row.win = w;
-      }
-      if (a.hasBaseline) row.baseline_count = (row.baseline_count ?? 0) + (b?.count ?? 0);
+      continue;
     }
+    // Two clusters whose texts are equal are one template.
+    row.count += w?.count ?? 0;
+    if (counted) row.baseline_count = (row.baseline_count ?? 0) + (b?.count ?? 0);
+    if (!w) continue;
+    for (const [k, v] of Object.entries(levelsOf(w.levels))) row.levels[k] = (row.levels[k] ?? 0) + v;
+    // The earliest first line and the latest last line of the two, in the order read.
+    if (!row.win || w.firstSeq < row.win.firstSeq) {
+      Object.assign(row, {
+        first_line_no: lineNo(w.firstFile, w.firstLine),
+        first_file: glob ? w.firstFile : undefined,
+        first_time: at(w.firstTime),
+        example: cutText(w.example, ctx.limits.maxLine),
+        order: w.firstSeq,
+      });
+    }
+    if (!row.win || w.lastSeq > row.last) {
+      row.last_line_no = lineNo(w.lastFile, w.lastLine);
+      row.last_file = glob ? w.lastFile : undefined;
+      row.last_time = at(w.lastTime);
+      row.last = w.lastSeq;
+    }
+    if (!row.win || w.firstSeq < row.win.firstSeq) row.win = w;
   }
-  const rows = [...byText.values()].map(({ win: _w, base: _b, last: _l, ...r }) => r);
-  // The change against the baseline: rates per hour, or shares of lines when a side's length is unknown.
-  let windowHours: number | null = null, baseHours: number | null = null;
-  let basis: "per_hour" | "share_of_lines" | undefined;
-  if (a.hasBaseline) {
-    // The times covered: the logs' (with a window), else the side's lines' (NaN: none).
-    const known = (xs: number[], pick: (...v: number[]) => number) => {
-      const ok = xs.filter((x) => x === x);
-      return ok.length ? pick(...ok) : NaN;
-    };
-    const cover = (c: SavedSpan, s: TemplateStats, v?: TemplateStats) =>
-      c !== null ? [c[0] ?? NaN, c[1] ?? NaN] : [
-        known([s.earliest, v?.earliest ?? NaN], Math.min),
-        known([s.latest, v?.latest ?? NaN], Math.max),
-      ];
-    const [we, wl] = cover(state.covered.window, run.window);
-    const [be, bl] = cover(state.covered.baseline, run.baseline, run.variants);
-    windowHours = hours(a.span, we, wl);
-    baseHours = hours(a.baseSpan, be, bl);
-    basis = windowHours !== null && baseHours !== null ? "per_hour" : "share_of_lines";
-    const scale = basis === "per_hour"
-      ? windowHours! / baseHours!
-      : Math.max(1, run.window.lines) / Math.max(1, run.baseline.lines + run.variants.lines);
-    for (const r of rows) {
-      const c = changeOf(r.count, r.baseline_count ?? 0, scale);
-      r.change = c.change;
-      r.rate_ratio = c.ratio === null ? null : Math.round(c.ratio * 1000) / 1000;
+  return [...byText.values()].map(({ win: _w, last: _l, ...r }) => r);
+}
+
+/** Each side's length (hours, null: not known) and how the rates compare. */
+interface Rates {
+  windowHours: number | null;
+  baseHours: number | null;
+  basis: "per_hour" | "share_of_lines";
+  /** Why the two sides' lengths differ (a line of text), or "". */
+  note: string;
+}
+
+/**
+ * Gives each row its change and rate ratio, and sorts them most changed first (only when both sides were
+ * read in full: the caller asks then).
+ */
+function compareRows(rows: Row[], run: MiningRun, state: CallState, a: AnswerInput, zone: string): Rates {
+  // The times covered: the logs' (with a window), else the side's lines' (NaN: none).
+  const known = (xs: number[], pick: (...v: number[]) => number) => {
+    const ok = xs.filter((x) => x === x);
+    return ok.length ? pick(...ok) : NaN;
+  };
+  const cover = (c: SavedSpan, s: TemplateStats, v?: TemplateStats) =>
+    c !== null ? [c[0] ?? NaN, c[1] ?? NaN] : [
+      known([s.earliest, v?.earliest ?? NaN], Math.min),
+      known([s.latest, v?.latest ?? NaN], Math.max),
+    ];
+  const [we, wl] = cover(state.covered.window, run.window);
+  const [be, bl] = cover(state.covered.baseline, run.baseline, run.variants);
+  const now = Date.now();
+  const w = coverOf(a.span, we, wl, now), b = coverOf(a.baseSpan, be, bl, now);
+  const windowHours = w.hours, baseHours = b.hours;
+  const basis = windowHours !== null && baseHours !== null ? "per_hour" : "share_of_lines";
+  const scale = basis === "per_hour"
+    ? windowHours! / baseHours!
+    : Math.max(1, run.window.lines) / Math.max(1, run.baseline.lines + run.variants.lines);
+  for (const r of rows) {
+    const c = changeOf(r.count, r.baseline_count ?? 0, scale);
+    r.change = c.change;
+    r.rate_ratio = c.ratio === null ? null : Math.round(c.ratio * 1000) / 1000;
+  }
+  // New first, then gone, then by how much the rate changed.
+  const weight = (r: Row) =>
+    r.change === "new" ? 2e9 : r.change === "gone" ? 1e9 : Math.abs(Math.log2(r.rate_ratio ?? 1));
+  rows.sort((x, y) =>
+    weight(y) - weight(x) ||
+    Math.max(y.count, y.baseline_count ?? 0) - Math.max(x.count, x.baseline_count ?? 0) ||
+    x.order - y.order
+  );
+  return { windowHours, baseHours, basis, note: basis === "per_hour" ? lengthsNote(w, b, zone) : "" };
+}
+
+/** The answer: the templates, merged by text, sorted, listed and saved. */
+function answer(
+  ctx: ToolContext,
+  args: ToolArgs,
+  run: MiningRun,
+  state: CallState,
+  a: AnswerInput,
+): ToolResult {
+  const zone = ctx.limits.tz;
+  const glob = (a.windowPage ?? a.basePage)?.glob ?? isGlob(args.file);
+  // With a baseline: how much of each side was read; a change only when both were read in full.
+  const read = a.hasBaseline
+    ? {
+      window: sideRead(state.sides.window, run.phase === "baseline"),
+      baseline: sideRead(state.sides.baseline, run.phase === "baseline" && a.basePage !== null && !a.stopped),
     }
-    // New first, then gone, then by how much the rate changed.
-    const weight = (r: Row) =>
-      r.change === "new" ? 2e9 : r.change === "gone" ? 1e9 : Math.abs(Math.log2(r.rate_ratio ?? 1));
+    : null;
+  const given = read !== null && read.window === "whole" && read.baseline === "whole";
+  const rows = rowsOf(ctx, run, state, glob, read !== null && read.baseline !== "not_read");
+  const rates = given ? compareRows(rows, run, state, a, zone) : null;
+  // Not compared: the most frequent first (the window's, then the baseline's so far).
+  if (!given) {
     rows.sort((x, y) =>
-      weight(y) - weight(x) ||
-      Math.max(y.count, y.baseline_count ?? 0) - Math.max(x.count, x.baseline_count ?? 0) ||
-      x.order - y.order
+      y.count - x.count || (y.baseline_count ?? 0) - (x.baseline_count ?? 0) || x.order - y.order
     );
-  } else rows.sort((x, y) => y.count - x.count || x.order - y.order);
+  }
   const templates = rows.map(({ order: _o, ...r }) => r);
   const inWindow = templates.filter((t) => t.count > 0);
   const counted = run.window.clusters.reduce((n, c) => n + (c?.count ?? 0), 0);
@@ -617,97 +760,22 @@ function answer(
   const complete = !a.stopped && state.notes.length === 0 && (!a.hasBaseline || run.phase === "baseline");
   // The artifact: every template, when more than the limit (or than fit in the text) exist.
   const shownRows = templates.slice(0, a.limit);
-  const lines = shownRows.map((t) => renderTemplate(t, a.hasBaseline, glob));
-  const header = renderHeader(args, run, templates.length, inWindow.length, other, complete, stopReason, a) +
-    (a.hasBaseline && baseOther > 0
-      ? `\n${baseOther} baseline line(s) fit no template (LOGPEEK_MAX_TEMPLATES reached): counted in ` +
-        "baseline.other_lines, in no template."
-      : "") +
-    (a.hasBaseline && baseLines === 0 && complete
-      ? "\nThe baseline has no line (its window is outside what the logs hold, or they were rotated away): " +
-        "every template reads as new, which says nothing about change."
-      : "");
-  let room = ctx.limits.inlineChars - header.length - 400;
-  let fit = 0;
-  while (fit < lines.length && lines[fit].length + 1 <= room) room -= lines[fit++].length + 1;
-  let artifact: { artifact_id: string; total_lines: number } | undefined;
-  let artifactNote = "";
-  if (fit < templates.length) {
-    if (ctx.artifacts) {
-      try {
-        artifact = ctx.artifacts.write("log_patterns", templates.map((t) => JSON.stringify(t)));
-        artifactNote = `\nShown: ${fit} of ${templates.length} templates${
-          a.hasBaseline
-            ? ` (${inWindow.length} in the window, ${
-              templates.length - inWindow.length
-            } only in the baseline)`
-            : ""
-        }. All ${templates.length} are saved, one ` +
-          `JSON object a line in this order: read_artifact(artifact_id="${artifact.artifact_id}", offset=${fit}, ` +
-          "limit=200).";
-      } catch (e) {
-        artifactNote = `\nShown: ${fit} of ${templates.length} templates; the rest could not be saved (${
-          e instanceof Error ? e.message : e
-        }): raise limit, or narrow the window or level.`;
-      }
-    } else {
-      artifactNote = `\nShown: ${fit} of ${templates.length} templates; the rest could not be saved ` +
-        `(${ctx.artifactsOff}): raise limit, or narrow the window or level.`;
-    }
-  }
+  const lines = shownRows.map((t) => renderTemplate(t, read?.baseline ?? null, given, glob));
   const time = timeFields(a.span, zone, a.windowPage ? a.windowPage.runs.map((r) => r.page.time) : []);
+  // The window's words go in the first line; the notes follow it.
+  const header = withWindow(
+    renderHeader(args, run, templates.length, inWindow.length, other, complete, stopReason, read),
+    time,
+  ) +
+    (read ? baselineNotes(baseOther, baseLines, complete) : "") +
+    (read && !given ? comparisonNote(read, a.next_cursor, a.stopped) : "") + (rates?.note ?? "");
+  const spilled = spill(ctx, header, lines, templates, a.hasBaseline ? inWindow.length : null);
   const wp = a.windowPage;
-  const logs = wp?.glob
-    ? [
-      ...wp.runs.map((x) => ({
-        file: x.file,
-        complete: x.page.complete,
-        stop_reason: x.page.stop_reason as
-          | "time_budget"
-          | "file_changed"
-          | "cancelled"
-          | "corrupt_gzip"
-          | null,
-        scanned_lines: x.page.last_line,
-      })),
-      ...wp.pending.map((file) => ({
-        file,
-        complete: false,
-        stop_reason: "not_reached" as const,
-        scanned_lines: 0,
-      })),
-    ]
+  const logs = logsOf(wp);
+  const baseline = read
+    ? baselineField(args, a.baseSpan, zone, baseLines, baseOther, rates?.baseHours ?? null, read)
     : undefined;
-  const baseline = a.hasBaseline
-    ? {
-      file: args.baseline_file ?? args.file,
-      window: a.baseSpan
-        ? {
-          since: Number.isFinite(a.baseSpan.since) ? formatInstant(a.baseSpan.since, zone) : null,
-          until: Number.isFinite(a.baseSpan.until) ? formatInstant(a.baseSpan.until, zone) : null,
-        }
-        : null,
-      total_lines: baseLines,
-      other_lines: baseOther,
-      hours: baseHours === null ? null : Math.round(baseHours * 1000) / 1000,
-      complete: run.phase === "baseline" && !a.stopped && (a.basePage?.complete ?? false),
-    }
-    : undefined;
-  const more = a.next_cursor
-    ? `\nTo mine the rest, call log_patterns again with the same arguments and cursor="${a.next_cursor}": ` +
-      "its answer covers this page too."
-    : "";
-  const stuck = !a.progress
-    ? "\nThis page mined nothing within LOGPEEK_PATTERNS_MS, so no cursor is given: raise it."
-    : a.stateNote
-    ? `\n${a.stateNote}.`
-    : "";
-  const perLog = logs
-    ? "\nlogs (newest first): " +
-      firstLogs(logs, (l) =>
-        `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}`)
-    : "";
-  const notes = state.notes.length ? "\n" + state.notes.join("\n") : "";
+  const tail = tailText(a, logs, state.notes);
   return okResult(
     {
       file: args.file,
@@ -724,16 +792,160 @@ function answer(
       not_read: wp?.glob ? wp.notRead : undefined,
       ...time,
       baseline,
-      window_hours: a.hasBaseline
-        ? (windowHours === null ? null : Math.round(windowHours * 1000) / 1000)
-        : undefined,
-      rate_basis: basis,
-      artifact,
+      comparison: read ? { given, window: read.window, baseline: read.baseline } : undefined,
+      window_hours: read ? round3(rates?.windowHours) : undefined,
+      rate_basis: rates?.basis,
+      artifact: spilled.artifact,
     },
-    withWindow(header, time) + "\n\n" + lines.slice(0, fit).join("\n") + artifactNote + perLog + notes +
-      more +
-      stuck,
+    header + "\n\n" + lines.slice(0, spilled.fit).join("\n") + spilled.note + tail,
   );
+}
+
+/** The text's lines about the baseline's lines in no template, or its having none. */
+function baselineNotes(other: number, lines: number, complete: boolean): string {
+  return (other > 0
+    ? `\n${other} baseline line(s) fit no template (LOGPEEK_MAX_TEMPLATES reached): counted in ` +
+      "baseline.other_lines, in no template."
+    : "") +
+    (lines === 0 && complete
+      ? "\nThe baseline has no line (its window is outside what the logs hold, or they were rotated away): " +
+        "every template reads as new, which says nothing about change."
+      : "");
+}
+
+/** Hours to three decimals (null: not known). */
+const round3 = (h: number | null | undefined) => (h == null ? null : Math.round(h * 1000) / 1000);
+
+/** The answer's `baseline` field. */
+function baselineField(
+  args: ToolArgs,
+  span: TimeSpan | undefined,
+  zone: string,
+  lines: number,
+  other: number,
+  hours: number | null,
+  read: Record<Phase, SideRead>,
+) {
+  return {
+    file: args.baseline_file ?? args.file,
+    window: span
+      ? {
+        since: Number.isFinite(span.since) ? formatInstant(span.since, zone) : null,
+        until: Number.isFinite(span.until) ? formatInstant(span.until, zone) : null,
+      }
+      : null,
+    total_lines: lines,
+    other_lines: other,
+    hours: round3(hours),
+    complete: read.baseline === "whole",
+  };
+}
+
+/** The text after the templates: each log of a glob, the notes, how to go on (or why not). */
+function tailText(a: AnswerInput, logs: ReturnType<typeof logsOf>, notes: string[]): string {
+  const perLog = logs
+    ? "\nlogs (newest first): " +
+      firstLogs(logs, (l) =>
+        `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}`)
+    : "";
+  const more = a.next_cursor
+    ? `\nTo mine the rest, call log_patterns again with the same arguments and cursor="${a.next_cursor}": ` +
+      "its answer covers this page too."
+    : "";
+  const stuck = !a.progress
+    ? "\nThis page mined nothing within LOGPEEK_PATTERNS_MS, so no cursor is given: raise it."
+    : a.stateNote
+    ? `\n${a.stateNote}.`
+    : "";
+  return perLog + (notes.length ? "\n" + notes.join("\n") : "") + more + stuck;
+}
+
+/**
+ * The text's line when no change is given: which side is missing or partly read, and what finishes it.
+ *
+ * @param read How much of each side was read.
+ * @param cursor The answer's next_cursor (null: none).
+ * @param stopped True when a budget or a cancel stopped the page.
+ */
+function comparisonNote(read: Record<Phase, SideRead>, cursor: string | null, stopped: boolean): string {
+  const say = (
+    r: SideRead,
+  ) => (r === "whole" ? "read in full" : r === "partly_read" ? "partly read" : "not read yet");
+  const how = cursor !== null
+    ? "next_cursor mines the rest, and the answer that completes both compares them"
+    : stopped
+    ? "no cursor is given (see below)"
+    : "no cursor can finish it (see below): call again without cursor, or narrow file or baseline_file to " +
+      "logs that can be read whole";
+  return `\nNo change is given: a change needs both sides read in full, and the window is ${
+    say(read.window)
+  }, ` +
+    `the baseline ${say(read.baseline)}` +
+    (read.baseline === "partly_read" ? " (each baseline_count is its lines so far)" : "") + `; ${how}.`;
+}
+
+/** A glob's `logs` field: each log the window's page read, then those it did not reach. */
+function logsOf(wp: OverLogs<MinePage> | null) {
+  if (!wp?.glob) return undefined;
+  return [
+    ...wp.runs.map((x) => ({
+      file: x.file,
+      complete: x.page.complete,
+      stop_reason: x.page.stop_reason as "time_budget" | "file_changed" | "cancelled" | "corrupt_gzip" | null,
+      scanned_lines: x.page.last_line,
+    })),
+    ...wp.pending.map((file) => ({
+      file,
+      complete: false,
+      stop_reason: "not_reached" as const,
+      scanned_lines: 0,
+    })),
+  ];
+}
+
+/**
+ * How many template lines fit in the text, and every template saved in an artifact when not all do.
+ *
+ * @param inWindow With a baseline, the templates with window lines (to say how many are only in the baseline).
+ */
+function spill(
+  ctx: ToolContext,
+  header: string,
+  lines: string[],
+  templates: Omit<Row, "order">[],
+  inWindow: number | null,
+): { fit: number; artifact?: { artifact_id: string; total_lines: number }; note: string } {
+  let room = ctx.limits.inlineChars - header.length - 400;
+  let fit = 0;
+  while (fit < lines.length && lines[fit].length + 1 <= room) room -= lines[fit++].length + 1;
+  if (fit >= templates.length) return { fit, note: "" };
+  const shown = `\nShown: ${fit} of ${templates.length} templates`;
+  if (!ctx.artifacts) {
+    return {
+      fit,
+      note:
+        `${shown}; the rest could not be saved (${ctx.artifactsOff}): raise limit, or narrow the window or level.`,
+    };
+  }
+  try {
+    const artifact = ctx.artifacts.write("log_patterns", templates.map((t) => JSON.stringify(t)));
+    const split = inWindow !== null
+      ? ` (${inWindow} in the window, ${templates.length - inWindow} only in the baseline)`
+      : "";
+    return {
+      fit,
+      artifact,
+      note: `${shown}${split}. All ${templates.length} are saved, one JSON object a line in this order: ` +
+        `read_artifact(artifact_id="${artifact.artifact_id}", offset=${fit}, limit=200).`,
+    };
+  } catch (e) {
+    return {
+      fit,
+      note: `${shown}; the rest could not be saved (${
+        e instanceof Error ? e.message : e
+      }): raise limit, or narrow the window or level.`,
+    };
+  }
 }
 
 /** The stop reason of a phase's last log (null: it ended). */
@@ -754,11 +966,18 @@ function levelsOf(counts: number[]): Record<string, number> {
   return out;
 }
 
-/** One template as a line of text. */
-function renderTemplate(t: Omit<Row, "order">, baseline: boolean, glob: boolean): string {
+/**
+ * One template as a line of text: with a baseline, its change (when `given`), else its baseline count as
+ * read so far (none when the baseline is not read yet).
+ */
+function renderTemplate(t: Omit<Row, "order">, base: SideRead | null, given: boolean, glob: boolean): string {
   const levels = Object.entries(t.levels).map(([k, v]) => `${k} ${v}`).join(", ");
-  const change = baseline
+  const change = given
     ? ` [${t.change}${t.rate_ratio != null ? ` ×${t.rate_ratio}` : ""}; baseline ${t.baseline_count}]`
+    : base === "whole"
+    ? ` [baseline ${t.baseline_count}]`
+    : base === "partly_read"
+    ? ` [baseline ${t.baseline_count} so far]`
     : "";
   // Over a glob, each line number with its log.
   const place = (file: string | undefined, n: number | null) =>
@@ -779,19 +998,20 @@ function renderHeader(
   other: number,
   complete: boolean,
   stop: string | null,
-  a: AnswerInput,
+  read: Record<Phase, SideRead> | null,
 ): string {
   const what =
     `${printable(args.file)}${args.level ? ` (${args.level} lines)` : ""}: ${
       plural(run.window.lines, "line")
     } as ${plural(distinct, "template")}` +
     (other > 0 ? `, ${other} in no template (LOGPEEK_MAX_TEMPLATES reached)` : "");
-  const base = a.hasBaseline
-    ? `; baseline ${printable(args.baseline_file ?? args.file)}: ${
-      plural(run.baseline.lines + run.variants.lines, "line")
-    }, ` +
-      `${all - distinct} template(s) only there`
-    : "";
+  const baseName = `; baseline ${printable(args.baseline_file ?? args.file)}: `;
+  const base = read === null
+    ? ""
+    : read.baseline === "not_read"
+    ? `${baseName}not read yet`
+    : `${baseName}${plural(run.baseline.lines + run.variants.lines, "line")}` +
+      `${read.baseline === "whole" ? "" : " so far"}, ${all - distinct} template(s) only there`;
   const status = complete ? "complete: every line asked for was mined." : stop !== null
     ? renderStop(
       stop as "time_budget",

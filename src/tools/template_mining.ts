@@ -193,8 +193,10 @@ export interface PhaseSpec {
   query: string;
   /** The cursor of the page before (this phase's). */
   cursor?: string;
-  /** When the call ends (`performance.now()` ms). */
+  /** When the call ends (`performance.now()` ms, or on `clock`). */
   deadline: number;
+  /** The clock `deadline` is on (default `performance.now`). */
+  clock?: () => number;
 }
 
 /**
@@ -241,6 +243,7 @@ export async function minePhase(
         maxLine: ctx.limits.maxLine,
         redact: ctx.redact,
         deadline: spec.deadline,
+        clock: spec.clock,
         resume,
         window: spec.span ? windowFor(spec.span, log, zone, resume) : undefined,
         timeOf: spec.span ? undefined : timeOfLog(log.modifiedMs ?? null, zone),

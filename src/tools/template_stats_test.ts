@@ -41,7 +41,7 @@ Deno.test("TemplateStats counts lines, levels, first and last, times; saves and 
   assert.throws(() => TemplateStats.restore({ lines: 1, clusters: [{ count: "x" }] }, 5), TypeError);
 });
 
-Deno.test("hours: the part of a side's window its logs cover (until capped at now), else its first to last time", async () => {
+Deno.test("hours: the part of a side's window its logs cover (until, or none, capped at now), else its first to last time", async () => {
   const { hours } = await import("./log_patterns.ts");
   const H = 3_600_000;
   const now = 100 * H;
@@ -51,7 +51,10 @@ Deno.test("hours: the part of a side's window its logs cover (until capped at no
   assert.equal(hours({ since: 10 * H, until: 200 * H }, 0, 200 * H, now), 90);
   // A log that began inside the window (a trial: 10:30 in a 10:00..11:00 window): the part it covers.
   assert.equal(hours({ since: 10 * H, until: 11 * H }, 10.5 * H, 20 * H, now), 0.5);
-  assert.equal(hours({ since: 10 * H, until: Infinity }, 11 * H, 15 * H, now), 4);
+  // No until: to now, as a side with an until runs to it (issue #24: a window cut at its last line, 0.825 h,
+  // against a baseline's full hour made a ratio of 1.29 read ×1.563); a quiet log's last line is not its end.
+  assert.equal(hours({ since: 10 * H, until: Infinity }, 11 * H, 15 * H, now), 89);
+  assert.equal(hours({ since: 98 * H, until: Infinity }, 0, 98.825 * H, now), 2);
   assert.equal(hours(undefined, 11 * H, 15 * H, now), 4);
   // All lines at one instant, no timestamp, a window the logs do not reach: not known.
   assert.equal(hours(undefined, 11 * H, 11 * H, now), null);
