@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ToolError } from "../core/errors.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { printable } from "../guard/printable.ts";
+import { cutText } from "../core/text_cut.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
 const inputSchema = z.object({
@@ -23,7 +24,9 @@ const outputSchema = z.object({
   offset: z.number().int(),
   lines: z.array(z.string()),
   total_lines: z.number().int(),
-  next_offset: z.number().int().nullable().describe("where the next page starts; null at the end"),
+  next_offset: z.number().int().nullable().describe(
+    "where the next page starts; null at the end. A page holds at most limit lines and no more than fit within LOGPEEK_INLINE_CHARS (a longer single line is cut, ending with …)",
+  ),
 });
 
 /**
@@ -64,20 +67,63 @@ export async function readArtifact(ctx: ToolContext, args: ToolArgs): Promise<To
   if (!ctx.artifacts) {
     throw new ToolError("artifact_not_found", `no artifacts can be read here: ${ctx.artifactsOff}`);
   }
-  const page = await ctx.artifacts.read(args.artifact_id, args.offset, args.limit);
-  const past = page.lines.length === 0 && args.offset >= page.total_lines;
-  const head = past
-    ? `artifact ${args.artifact_id}: offset ${args.offset} is past its end (${page.total_lines} lines, ` +
-      `offsets 0..${Math.max(0, page.total_lines - 1)}).`
-    : `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + page.lines.length} of ` +
-      `${page.total_lines}; ` +
-      (page.next_offset === null
-        ? "that is the end."
-        : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${page.next_offset}, limit=${args.limit}).`);
+  const got = await ctx.artifacts.read(args.artifact_id, args.offset, args.limit);
+  const past = got.lines.length === 0 && args.offset >= got.total_lines;
   // The saved items were rendered printable when written; escaped again here (it changes nothing
   // then), a line of the artifact file still takes exactly one line of the answer.
+  const fit = fitPage(got.lines.map(printable), ctx.limits.inlineChars);
+  const next = fit.lines.length < got.lines.length ? args.offset + fit.lines.length : got.next_offset;
+  const page = { ...got, lines: fit.lines, next_offset: next };
+  const head = past
+    ? `artifact ${args.artifact_id}: offset ${args.offset} is past its end (${got.total_lines} lines, ` +
+      `offsets 0..${Math.max(0, got.total_lines - 1)}).`
+    : `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + fit.lines.length} of ` +
+      `${got.total_lines}` +
+      (fit.lines.length < got.lines.length
+        ? ` (of the ${got.lines.length} asked, as many as fit within LOGPEEK_INLINE_CHARS, ${ctx.limits.inlineChars})`
+        : "") +
+      (fit.cut ? `; line ${args.offset + 1} is longer than that and is cut (its start shown)` : "") +
+      "; " +
+      (next === null
+        ? "that is the end."
+        : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${next}, limit=${args.limit}).`);
   return okResult(
     { artifact_id: args.artifact_id, offset: args.offset, ...page },
-    [printable(head), ...page.lines.map(printable)].join("\n"),
+    [printable(head), ...fit.lines].join("\n"),
   );
+}
+
+/** Room kept in a page for its header line, in characters. */
+const HEAD_ROOM = 400;
+
+/**
+ * The lines of a page that fit within `inline` characters (issue #24: a page of 200 lines of 1,000
+ * characters was 203,633 characters, four times what clients accept): as many whole lines as fit, both
+ * as text (each line and a line feed) and as JSON strings in structuredContent (each line's
+ * `JSON.stringify` and a comma); at least one, the first, cut to fit when it alone does not.
+ *
+ * @param lines The printable lines asked for, in order.
+ * @param inline `LOGPEEK_INLINE_CHARS`.
+ * @returns The lines to show, and whether the first was cut.
+ */
+export function fitPage(lines: string[], inline: number): { lines: string[]; cut: boolean } {
+  const room = Math.max(100, inline - HEAD_ROOM);
+  const out: string[] = [];
+  let text = 0;
+  let json = 0;
+  for (const line of lines) {
+    const t = line.length + 1;
+    const j = JSON.stringify(line).length + 1;
+    if (text + t > room || json + j > room) break;
+    out.push(line);
+    text += t;
+    json += j;
+  }
+  if (out.length > 0 || lines.length === 0) return { lines: out, cut: false };
+  // One line longer than the room: its start, cut so its JSON (escapes take up to six characters a
+  // character) fits as well.
+  let n = room - 1;
+  let head = cutText(lines[0], n);
+  while (JSON.stringify(head).length + 1 > room && n > 1) head = cutText(lines[0], n = Math.floor(n * 0.8));
+  return { lines: [head + "…"], cut: true };
 }
