@@ -12,7 +12,9 @@
  *   have cut (`clickhouse_http.ts` `cut`) is not used at all — `break` stops at block boundaries in an
  *   order logpeek cannot know, so its rows are no prefix of the order — and the next page covers the same
  *   rows in half the time span ({@linkcode TableResume}); a whole query doubles the span. A budget is thus
- *   honoured to within a second and a block, and every page is exact.
+ *   honoured to within a second and one block per server thread (`break` is checked after each block, and
+ *   each thread ends the one it reads; a block is at most `BLOCK_ROWS`, 8,192 rows, `clickhouse_http.ts`),
+ *   and every page is exact.
  * - **Levels.** A level is chosen on the server by the stored texts that fold to it (`lower(level) IN
  *   (…)`, the words of `read/level.ts` `levelNames`); UNKNOWN is every other text.
  *
