@@ -403,6 +403,14 @@ export class StdioFrameTransport implements Transport {
       });
       return;
     }
+    this.#pass(value, size);
+  }
+
+  /**
+   * Passes a parsed frame on to the SDK, or answers it: `-32600` when it is no JSON-RPC message, `-32602`
+   * when it is a request whose params its method does not take ({@linkcode paramsProblem}).
+   */
+  #pass(value: unknown, size: number): void {
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       const method = (value as { method?: unknown })?.method;
