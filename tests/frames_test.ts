@@ -13,8 +13,11 @@ const demo = fileURLToPath(new URL("../fixtures/demo", import.meta.url));
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
 
-/** logpeek on the demo logs, with its stdin to write frames to and its stdout split into lines. */
-async function raw() {
+/**
+ * logpeek on the demo logs, with its stdin to write frames to and its stdout split into lines; initialized
+ * unless `init` is false.
+ */
+async function raw(init = true) {
   const state = tempDir("logpeek-frames-");
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...serverFlags([demo], state), MAIN, "--state-dir", state, demo],
@@ -78,6 +81,7 @@ async function raw() {
     traces: () =>
       Deno.readTextFileSync(`${state}/traces/calls.jsonl`).trim().split("\n").map((l) => JSON.parse(l)),
   };
+  if (!init) return server;
   await server.send({
     jsonrpc: "2.0",
     id: 0,
@@ -268,5 +272,88 @@ Deno.test({
     assert.equal(ok.id, 99);
     assert.equal(ok.result.isError, undefined, "the server goes on serving");
     assert.equal(await s.end(), 0);
+  },
+});
+
+Deno.test({
+  name:
+    "frames: initialize with invalid params gets -32602 Invalid params, plainly; a batch -32600; then it serves",
+  ...opts,
+  async fn() {
+    const s = await raw(false);
+    const client = { name: "raw", version: "0" };
+    const init = (params: unknown) => ({ jsonrpc: "2.0", method: "initialize", params });
+    // JSON-RPC 2.0 §5.1: -32602 is "Invalid method parameter(s)"; the SDK answered each with -32603 and a
+    // dump of its schema.
+    const bad: [unknown, RegExp][] = [
+      [
+        init({ protocolVersion: 5, capabilities: {}, clientInfo: client }),
+        /params\.protocolVersion: expected string, received number/,
+      ],
+      [
+        init({ protocolVersion: null, capabilities: {}, clientInfo: client }),
+        /params\.protocolVersion: expected string, received null/,
+      ],
+      [
+        init({ capabilities: {}, clientInfo: client }),
+        /params\.protocolVersion is missing \(expected string\)/,
+      ],
+      [
+        init({ protocolVersion: { v: "2025-06-18" }, capabilities: {}, clientInfo: client }),
+        /params\.protocolVersion: expected string, received object/,
+      ],
+      [init(undefined), /^Invalid params: params is missing \(expected object\)/],
+      // By position (§4.2 allows it); MCP names its params.
+      [init(["2025-06-18", {}, client]), /^Invalid params: params: expected object, received array/],
+      [init({ protocolVersion: "2025-06-18", capabilities: {} }), /params\.clientInfo is missing/],
+      [
+        init({ protocolVersion: "2025-06-18", capabilities: 1, clientInfo: { name: 5, version: "0" } }),
+        /params\.capabilities: expected object, received number; params\.clientInfo\.name: expected string/,
+      ],
+      [
+        { jsonrpc: "2.0", method: "tools/list", params: { cursor: 5 } },
+        /params\.cursor: expected string, received number/,
+      ],
+      [{ jsonrpc: "2.0", method: "ping", params: [] }, /params: expected object, received array/],
+    ];
+    let id = 0;
+    for (const [frame, why] of bad) {
+      await s.send({ ...(frame as object), id: ++id });
+      const r = await s.next();
+      assert.equal(r.id, id, JSON.stringify(r));
+      assert.equal(r.error.code, -32602, JSON.stringify(r));
+      assert.match(r.error.message, /^Invalid params: /);
+      assert.match(r.error.message, why);
+      if ((frame as { method: string }).method === "initialize") {
+        assert.match(r.error.message, /initialize takes params \{protocolVersion: string/);
+      }
+      assert.ok(r.error.message.length <= 420, `no schema dump: ${r.error.message}`);
+      assert.doesNotMatch(r.error.message, /"code"|invalid_type/);
+    }
+    // A batch stays -32600 (MCP sends none since 2025-06-18); a method logpeek does not serve -32601.
+    await s.write(JSON.stringify([{ jsonrpc: "2.0", id: 50, method: "ping" }]) + "\n");
+    assert.deepEqual(await s.next(), {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" },
+    });
+    await s.send({ jsonrpc: "2.0", id: 51, method: "resources/list", params: { cursor: 5 } });
+    assert.equal((await s.next()).error.code, -32601);
+    // The refusals left the server as it was: it is initialized now, and serves.
+    await s.send({
+      ...init({ protocolVersion: "2025-06-18", capabilities: {}, clientInfo: client }),
+      id: 60,
+    });
+    const ok = await s.next();
+    assert.equal(ok.id, 60);
+    assert.equal(ok.result.protocolVersion, "2025-06-18");
+    assert.equal(ok.result.serverInfo.name, "logpeek");
+    await s.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await s.write(tail1(61));
+    const tail = await s.next();
+    assert.equal(tail.id, 61);
+    assert.equal(tail.result.structuredContent.lines.length, 1);
+    assert.equal(await s.end(), 0);
+    for (const l of s.all) assert.equal(JSON.parse(l).jsonrpc, "2.0");
   },
 });

@@ -10,8 +10,11 @@
  * are joined once, when its newline arrives. A frame that grows past {@linkcode MAX_FRAME_BYTES} is
  * dropped piece by piece as it streams in (never held whole) and, when its newline comes, answered with
  * a JSON-RPC error (`-32600`); the server goes on serving. A line that is not JSON is answered with
- * `-32700`, a JSON value that is no JSON-RPC message with `-32600` (the id is `null` where it cannot be
- * read). Parsing reuses the SDK's `JSONRPCMessageSchema`.
+ * `-32700`, a JSON value that is no JSON-RPC message (a batch included: MCP has none since 2025-06-18)
+ * with `-32600` (the id is `null` where it cannot be read), and a request whose params the SDK's schema of
+ * its method refuses (`initialize` with a `protocolVersion` that is no string, say) with `-32602` and what
+ * was wrong (JSON-RPC 2.0 §5.1; the SDK itself would answer `-32603` with a dump of its schema). Parsing
+ * and checking reuse the SDK's schemas (`JSONRPCMessageSchema`, `InitializeRequestSchema`, …).
  *
  * Outgoing messages are written one after another, each as one line. An answer that cannot be
  * serialized (a value JSON cannot hold, such as a BigInt, or a cycle) is replaced by a `-32603` error
@@ -25,7 +28,15 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/shared/transport.d.ts"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/types.d.ts"
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  JSONRPCRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type * as z from "zod";
 import { cutText } from "../core/text_cut.ts";
 
 /**
@@ -78,7 +89,7 @@ export interface RefusedFrame {
   id: string | number | null;
   /**
    * The JSON-RPC error code sent: -32600 (too large, or not a JSON-RPC message), -32700 (not JSON), or
-   * -32602 (a tools/call whose params are not `{name, arguments}`).
+   * -32602 (a request whose params its method does not take: {@linkcode paramsProblem}).
    */
   code: number;
   /** The error message sent (bounded). */
@@ -113,6 +124,82 @@ const ID_AT_START = new RegExp(
     .raw`^\s*\{\s*(?:"[A-Za-z_]{1,20}"\s*:\s*(?:"[^"\\]{0,64}"|-?\d{1,20})\s*,\s*){0,4}"id"\s*:\s*${ID}\s*[,}]`,
 );
 const METHOD = /"method"\s*:\s*"([A-Za-z0-9_/.$-]{1,64})"/;
+
+/**
+ * The SDK's schemas of the requests its `McpServer` answers here (logpeek registers tools only), by
+ * method. Another method is left to the SDK, which answers -32601 (method not found).
+ */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+};
+
+/** What each method's params are, for the message of an invalid one. */
+const PARAMS_SHAPE: Record<string, string> = {
+  initialize: 'initialize takes params {protocolVersion: string (e.g. "2025-06-18"), capabilities: object, ' +
+    "clientInfo: {name: string, version: string}}",
+  "tools/call": "tools/call takes params {name: string, arguments: object}",
+  "tools/list": "tools/list takes params {cursor?: string}",
+  ping: "ping takes no params, or an object",
+};
+
+/** Whether `v` is a request by JSON-RPC 2.0 §4 (jsonrpc "2.0", a method, an id, params absent or structured). */
+function isRequestShape(v: unknown): v is { method: string; id: string | number; params?: unknown } {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const m = v as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
+  return m.jsonrpc === "2.0" && typeof m.method === "string" && idOf(v) !== null &&
+    (m.params === undefined || (typeof m.params === "object" && m.params !== null));
+}
+
+/**
+ * Why a request's params are invalid (JSON-RPC 2.0 §5.1: -32602), or null when they are not (or the
+ * method is not one the server answers: then the SDK says so).
+ *
+ * The rule is the SDK's own schema of the request ({@linkcode REQUEST_SCHEMAS}); a tools/call is first
+ * checked for `{name, arguments}` with plain words. The reason names at most three problems by their
+ * path (`params.protocolVersion is missing`), each as zod says it, and what the method takes; it quotes
+ * no value of the request, and is at most 400 characters.
+ *
+ * @param request A request (`method`, `params`).
+ * @param schema The schema to check it with (default: its method's).
+ * @returns The reason, or null.
+ */
+export function paramsProblem(
+  request: { method?: unknown; params?: unknown },
+  schema?: z.ZodType,
+): string | null {
+  const method = typeof request.method === "string" ? request.method : "";
+  if (method === "tools/call") {
+    const p = request.params as { name?: unknown; arguments?: unknown } | undefined;
+    const args = p?.arguments;
+    const why = typeof p !== "object" || p === null || Array.isArray(p)
+      ? "params must be an object {name, arguments}"
+      : typeof p.name !== "string"
+      ? "params.name must be the tool's name (a string)"
+      : args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))
+      ? "params.arguments must be an object of the tool's arguments"
+      : null;
+    if (why) return why;
+  }
+  const rule = schema ?? (Object.hasOwn(REQUEST_SCHEMAS, method) ? REQUEST_SCHEMAS[method] : undefined);
+  if (!rule) return null;
+  const r = rule.safeParse(request);
+  if (r.success) return null;
+  const issues = r.error.issues.filter((i) => i.path[0] === "params");
+  if (issues.length === 0) return null; // not the params (the SDK's own answer stands)
+  const said = issues.slice(0, 3).map((i) => {
+    const path = i.path.map((k) => typeof k === "number" ? `[${k}]` : `.${String(k)}`).join("").slice(1);
+    const msg = i.message.replace(/^Invalid input: /, "");
+    return i.code === "invalid_type" && / received undefined$/.test(msg)
+      ? `${path} is missing (${msg.replace(/, received undefined$/, "")})`
+      : `${path}: ${msg}`;
+  });
+  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
+  const shape = Object.hasOwn(PARAMS_SHAPE, method) ? `; ${PARAMS_SHAPE[method]}` : "";
+  return cutText(said.join("; ") + more + shape, 400);
+}
 
 /** The id of a JSON-RPC message whose id is a string or a number, else null. */
 function idOf(v: unknown): string | number | null {
@@ -316,41 +403,42 @@ export class StdioFrameTransport implements Transport {
       });
       return;
     }
+    this.#pass(value, size);
+  }
+
+  /**
+   * Passes a parsed frame on to the SDK, or answers it: `-32600` when it is no JSON-RPC message, `-32602`
+   * when it is a request whose params its method does not take ({@linkcode paramsProblem}).
+   */
+  #pass(value: unknown, size: number): void {
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       const method = (value as { method?: unknown })?.method;
+      // A request by JSON-RPC 2.0's own rules (§4: params by position or by name) that the SDK refuses
+      // for its params (an array, a `_meta` that is no object) is invalid params, not an invalid request.
+      const why = isRequestShape(value) ? paramsProblem(value, JSONRPCRequestSchema) : null;
       this.#refuse({
         id: idOf(value),
         method: typeof method === "string" ? cutText(method, 64) : null, // for the trace only
-        code: -32600,
+        code: why === null ? -32600 : -32602,
         bytes: size,
-        message: "Invalid Request: not a JSON-RPC 2.0 message",
+        message: why === null ? "Invalid Request: not a JSON-RPC 2.0 message" : `Invalid params: ${why}`,
       });
       return;
     }
-    // A tools/call whose params are not `{name: string, arguments?: object}` would reach the SDK, which
-    // answers -32603 (internal error) with its schema dump: it is invalid params (-32602), said plainly.
-    const call = parsed.data as { method?: string; id?: string | number; params?: unknown };
-    if (call.method === "tools/call" && call.id !== undefined) {
-      const p = call.params as { name?: unknown; arguments?: unknown } | undefined;
-      const args = p?.arguments;
-      const why = typeof p !== "object" || p === null
-        ? "params must be an object {name, arguments}"
-        : typeof p.name !== "string"
-        ? "params.name must be the tool's name (a string)"
-        : args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))
-        ? "params.arguments must be an object of the tool's arguments"
-        : null;
-      if (why) {
-        this.#refuse({
-          id: call.id,
-          method: "tools/call",
-          code: -32602,
-          bytes: size,
-          message: `Invalid params: ${why}`,
-        });
-        return;
-      }
+    // A request whose params the SDK's schema refuses would reach the SDK, which answers -32603 (internal
+    // error) with its schema dump: it is invalid params (-32602), said plainly.
+    const call = parsed.data as { method?: unknown; id?: string | number; params?: unknown };
+    const why = call.id !== undefined ? paramsProblem(call) : null;
+    if (why !== null) {
+      this.#refuse({
+        id: call.id!,
+        method: typeof call.method === "string" ? cutText(call.method, 64) : null,
+        code: -32602,
+        bytes: size,
+        message: `Invalid params: ${why}`,
+      });
+      return;
     }
     try {
       this.onmessage?.(parsed.data as Message);

@@ -12,7 +12,9 @@
  *   have cut (`clickhouse_http.ts` `cut`) is not used at all — `break` stops at block boundaries in an
  *   order logpeek cannot know, so its rows are no prefix of the order — and the next page covers the same
  *   rows in half the time span ({@linkcode TableResume}); a whole query doubles the span. A budget is thus
- *   honoured to within a second and a block, and every page is exact.
+ *   honoured to within a second and one block per server thread (`break` is checked after each block, and
+ *   each thread ends the one it reads; a block is at most `BLOCK_ROWS`, 8,192 rows, `clickhouse_http.ts`),
+ *   and every page is exact.
  * - **Levels.** A level is chosen on the server by the stored texts that fold to it (`lower(level) IN
  *   (…)`, the words of `read/level.ts` `levelNames`); UNKNOWN is every other text.
  *
@@ -52,6 +54,43 @@ const MAX_SOURCE_LIST = 200_000;
 /** Why a log whose source value holds a secret is not served. */
 const SECRET_NAME =
   "the log's name (its source value) holds a secret, masked here; logpeek does not serve it";
+
+/**
+ * Why a log whose source value is not valid UTF-8 is not served: a name given to logpeek is Unicode text,
+ * so no argument can say those bytes (and a literal of the name as shown, U+FFFD in place of each bad
+ * byte, would match other rows or none).
+ */
+const NOT_UTF8 =
+  "the log's name (its source value) is not valid UTF-8 (each bad byte shown here as U+FFFD): " +
+  "no name logpeek is given can say it exactly, so logpeek does not serve it";
+
+/** A source value as listed: its text, and whether its bytes are valid UTF-8 (else U+FFFD for bad bytes). */
+interface SourceName {
+  s: string;
+  utf8: boolean;
+}
+
+/** The bytes of a hex text (two digits a byte, as ClickHouse's `hex` writes them). */
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** A source value from its hex: its text exactly (a BOM kept), and whether it is valid UTF-8. */
+function sourceName(hex: string): SourceName {
+  const bytes = hexBytes(hex);
+  try {
+    return { s: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), utf8: true };
+  } catch {
+    return { s: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), utf8: false };
+  }
+}
+
+/** A log name as a glob that matches only itself (each glob character escaped), to rank names near it. */
+function literalGlob(name: string): string {
+  return name.replace(/[\\*?[\]{}]/g, "\\$&");
+}
 
 /** Whether a source value (or a name asked for) holds what logpeek masks as a secret. */
 function holdsSecret(name: string): boolean {
@@ -105,7 +144,7 @@ class ClickHouseTable implements LogTable {
   readonly label: string;
   #t: ClickHouseTarget;
   #time: TimeKind | null = null;
-  #sources: { at: number; names: string[]; complete: boolean } | null = null;
+  #sources: { at: number; names: SourceName[]; complete: boolean } | null = null;
 
   #salt: string;
 
@@ -236,16 +275,20 @@ class ClickHouseTable implements LogTable {
     return out;
   }
 
-  /** The sources, ordered by name, with row counts and last times (a listing's query). */
+  /**
+   * The sources, ordered by their bytes, with row counts and last times (a listing's query). Each value
+   * travels as hex, so its bytes are known exactly (18.16 writes a value's bytes into JSON as they are,
+   * valid UTF-8 or not).
+   */
   async #listSources(
     scope: { deadline: number; maxBytes: number; signal?: AbortSignal },
-  ): Promise<{ rows: { s: string; n: string; t: string }[]; complete: boolean }> {
+  ): Promise<{ rows: (SourceName & { n: string; t: string })[]; complete: boolean }> {
     const tk = await this.#timeKind(scope);
     const c = this.#c;
-    const r = await runQuery<{ s: string; n: string; t: string }>(
+    const r = await runQuery<{ x: string; n: string; t: string }>(
       this.#t,
-      `SELECT ${c.source} AS s, count() AS n, max(${tk.key}) AS t FROM ${this.#from} GROUP BY s ORDER BY s ` +
-        `LIMIT ${MAX_SOURCES + 1}`,
+      `SELECT hex(${c.source}) AS x, count() AS n, max(${tk.key}) AS t FROM ${this.#from} GROUP BY ${c.source} ` +
+        `ORDER BY ${c.source} LIMIT ${MAX_SOURCES + 1}`,
       { seconds: secondsLeft(scope.deadline), bytes: byteLimit(scope.maxBytes) },
       scope.signal,
     );
@@ -258,8 +301,8 @@ class ClickHouseTable implements LogTable {
       );
     }
     const complete = r.rows.length <= MAX_SOURCES;
-    const rows = r.rows.slice(0, MAX_SOURCES);
-    this.#sources = { at: performance.now(), names: rows.map((x) => x.s), complete };
+    const rows = r.rows.slice(0, MAX_SOURCES).map((x) => ({ ...sourceName(x.x), n: x.n, t: x.t }));
+    this.#sources = { at: performance.now(), names: rows.map((x) => ({ s: x.s, utf8: x.utf8 })), complete };
     return { rows, complete };
   }
 
@@ -281,6 +324,7 @@ class ClickHouseTable implements LogTable {
     let entries: LogEntry[] = rows.map((x) => {
       const ms = Number(x.t) * tk.unitMs;
       const secret = holdsSecret(x.s);
+      const why = secret ? SECRET_NAME : x.utf8 ? null : NOT_UTF8;
       return {
         file: prefix + (secret ? redactLine(x.s).text : x.s),
         size_bytes: null,
@@ -290,8 +334,8 @@ class ClickHouseTable implements LogTable {
         format: "clickhouse",
         unsupported: null,
         compression: null,
-        readable: !secret,
-        reason: secret ? `invalid_argument: ${SECRET_NAME}` : null,
+        readable: why === null,
+        reason: why === null ? null : `invalid_argument: ${why}`,
       };
     });
     // Sources whose masked names are equal are one entry (rows summed, the latest time): a listing's
@@ -349,25 +393,30 @@ class ClickHouseTable implements LogTable {
       // The same answer whether such a log exists or not: no oracle for a guessed secret.
       throw new ToolError("invalid_argument", `${SECRET_NAME} (asked: ${printable(redactLine(file).text)})`);
     }
-    if (!isGlob(file) && file.startsWith(prefix)) {
+    const glob = isGlob(file);
+    const rest = file.startsWith(prefix) ? file.slice(prefix.length) : null;
+    if (!glob && rest !== null) {
       // One name: one row of it is enough to know it exists (the engine stops at the first).
       await this.#timeKind(naming); // the columns checked first, for a clear error
       const one = await runQuery<{ x: number }>(
         this.#t,
-        `SELECT 1 AS x FROM ${this.#from} WHERE ${this.#c.source} = ${
-          sqlString(file.slice(prefix.length))
-        } LIMIT 1`,
+        `SELECT 1 AS x FROM ${this.#from} WHERE ${this.#c.source} = ${sqlString(rest)} LIMIT 1`,
         { seconds: secondsLeft(scope.deadline), bytes: null },
       );
-      if (one.rows.length) return { names: [file.slice(prefix.length)], all: false };
+      if (one.rows.length) return { names: [rest], all: false };
     }
     const fresh = this.#sources && performance.now() - this.#sources.at < SOURCES_TTL_MS;
-    const listed = fresh ? this.#sources!.names : (await this.#listSources(naming)).rows.map((x) => x.s);
-    // A source whose value holds a secret is not served (its name would show it): never matched, never
-    // suggested, and a glob over it is not "every source".
-    const names = listed.filter((x) => !holdsSecret(x));
+    const listed = fresh ? this.#sources!.names : (await this.#listSources(naming)).rows;
+    // A source whose value holds a secret, or is not UTF-8, is not served (its name would show the secret;
+    // no name can say its bytes): never matched, never suggested, and a glob over it is not "every source".
+    const names = listed.filter((x) => x.utf8 && !holdsSecret(x.s)).map((x) => x.s);
+    if (rest !== null && listed.some((x) => !x.utf8 && x.s === rest)) {
+      throw new ToolError("invalid_argument", `${NOT_UTF8} (asked: ${printable(file)})`);
+    }
+    // As over files, a name that is a log's is that log, even when it holds a glob's characters (`a*b`).
+    if (glob && rest !== null && names.includes(rest)) return { names: [rest], all: false };
     const all = names.map((s) => prefix + s);
-    if (isGlob(file)) {
+    if (glob) {
       let match: (name: string) => boolean;
       try {
         match = globMatcher(file);
@@ -383,12 +432,13 @@ class ClickHouseTable implements LogTable {
         return { names: hit.map((n) => n.slice(prefix.length)), all: complete && hit.length === all.length };
       }
     }
-    const near = closestNames(file, all, 5);
+    // A name that is no glob is ranked as itself: its `\`, `*`… are no glob syntax (`inj\` ends in one).
+    const near = closestNames(glob ? file : literalGlob(file), all, 5);
     throw new ToolError(
       "not_found",
-      `no log ${isGlob(file) ? "matches " : ""}${JSON.stringify(file)} in ${this.shown} (its logs are ` +
-        `${prefix}<${this.#t.columns.source}>)` + (near.length ? `; the closest: ${near.join(", ")}` : "") +
-        "; log_files lists them",
+      `no log ${glob ? "matches " : ""}${JSON.stringify(file)} in ${this.shown} (its logs are ` +
+        `${prefix}<${this.#t.columns.source}>)` +
+        (near.length ? `; the closest: ${near.map(printable).join(", ")}` : "") + "; log_files lists them",
     );
   }
 
@@ -812,9 +862,7 @@ interface RowJson {
 }
 
 function toRow(r: RowJson, tk: TimeKind): TableRow {
-  const hex = r.lp_b;
-  const body = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < body.length; i++) body[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  const body = hexBytes(r.lp_b);
   return {
     timeMs: Number(r.lp_t) * tk.unitMs,
     source: r.lp_s,

@@ -254,9 +254,12 @@ export interface LogTable {
   /** Lists its logs (each distinct source), with row counts and the last time as `modified`. */
   list(opts: ListOptions, scope: { deadline: number; maxBytes: number; budgetMs: number }): Promise<LogList>;
   /**
-   * The sources a `file` argument names: one log's name, or a glob over the names.
+   * The sources a `file` argument names: one log's name (first, even when it holds a glob's characters),
+   * or a glob over the names.
    *
-   * @throws {ToolError} `not_found` (naming the closest names), `outside_roots` for a name of another root.
+   * @throws {ToolError} `not_found` (naming the closest names), `outside_roots` for a name of another root,
+   *   `invalid_pattern` for a malformed glob, `invalid_argument` for a source that is not served (its value
+   *   holds a secret, or is not valid UTF-8).
    */
   sources(
     file: string,
