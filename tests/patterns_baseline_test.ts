@@ -60,9 +60,11 @@ function withinSchema(value: any, schema: any, at: string): void {
 async function allTemplates(s: Session, sc: Sc): Promise<Sc[]> {
   if (!sc.artifact) return sc.templates;
   const all: Sc[] = [];
-  for (let offset = 0; offset < sc.artifact.total_lines; offset += 200) {
+  // A page holds as many lines as fit within LOGPEEK_INLINE_CHARS (issue #24): follow next_offset.
+  for (let offset: number | null = 0; offset !== null;) {
     const r = await s.call("read_artifact", { artifact_id: sc.artifact.artifact_id, offset, limit: 200 });
     all.push(...r.structuredContent.lines.map((l: string) => JSON.parse(l)));
+    offset = r.structuredContent.next_offset;
   }
   assert.equal(all.length, sc.artifact.total_lines);
   return all;

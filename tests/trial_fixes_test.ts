@@ -58,17 +58,21 @@ Deno.test({
       ),
     );
     assert.deepEqual([sc.artifact.total_lines, sc.artifact.next_offset], [200, 0]);
-    // The advertised call gives exactly the older lines; the artifact holds all 200 in order.
-    const older = (await c.call("read_artifact", {
-      artifact_id: sc.artifact.artifact_id,
-      offset: 0,
-      limit: 200 - k,
-    })).structuredContent;
-    assert.deepEqual(older.lines.map((l: string) => l.replace(/^\d+ \w+ /, "")), want.slice(0, 200 - k));
-    const all =
-      (await c.call("read_artifact", { artifact_id: sc.artifact.artifact_id, offset: 0, limit: 200 }))
-        .structuredContent;
-    assert.deepEqual(all.lines.map((l: string) => l.replace(/^\d+ \w+ /, "")), want);
+    // The advertised call, paged on by next_offset (a page holds what fits within LOGPEEK_INLINE_CHARS:
+    // issue #24), gives exactly the older lines; the artifact holds all 200 in order.
+    const pages = async (limit: number, upTo: number) => {
+      const got: string[] = [];
+      for (let offset: number | null = 0; offset !== null && offset < upTo;) {
+        const p: { lines: string[]; next_offset: number | null } =
+          (await c.call("read_artifact", { artifact_id: sc.artifact.artifact_id, offset, limit }))
+            .structuredContent;
+        got.push(...p.lines.slice(0, upTo - offset));
+        offset = p.next_offset;
+      }
+      return got.map((l: string) => l.replace(/^\d+ \w+ /, ""));
+    };
+    assert.deepEqual(await pages(200 - k, 200 - k), want.slice(0, 200 - k));
+    assert.deepEqual(await pages(200, 200), want);
   },
 });
 

@@ -100,17 +100,21 @@ Deno.test({
         /Shown: none of the 68 items fits within LOGPEEK_INLINE_CHARS \(500\)\. All 68 are saved: read them with read_artifact\(artifact_id="[^"]+", offset=0, limit=200\)\./,
       );
     } else assert.match(text, new RegExp(`Shown: items 1\\.\\.${k} of 68\\.`));
-    const page = await s.call("read_artifact", {
-      artifact_id: sc.artifact.artifact_id,
-      offset: 0,
-      limit: 200,
-    });
-    assertAllWellFormed(page);
-    assert.deepEqual(
-      page.structuredContent.lines.map((l: string) => Number(l.split(" ")[0])),
-      want,
-    );
-    assert.equal(page.structuredContent.lines[0], `1 INFO ${lines[0]}`);
+    // Pages of what fits within LOGPEEK_INLINE_CHARS (issue #24), followed by next_offset: all 68, whole.
+    const saved: string[] = [];
+    for (let offset: number | null = 0; offset !== null;) {
+      const page = await s.call("read_artifact", {
+        artifact_id: sc.artifact.artifact_id,
+        offset,
+        limit: 200,
+      });
+      assertAllWellFormed(page);
+      assert.ok(page.content[0].text.length <= 500 + 200, `${page.content[0].text.length}`);
+      saved.push(...page.structuredContent.lines);
+      offset = page.structuredContent.next_offset;
+    }
+    assert.deepEqual(saved.map((l: string) => Number(l.split(" ")[0])), want);
+    assert.equal(saved[0], `1 INFO ${lines[0]}`);
   },
 });
 

@@ -106,7 +106,9 @@ const stopSchema = z.enum(["time_budget", "file_changed", "cancelled", "corrupt_
 
 const outputSchema = z.object({
   file: z.string(),
-  templates: z.array(templateSchema),
+  templates: z.array(templateSchema).describe(
+    "the templates shown: up to limit, as many as fit within LOGPEEK_INLINE_CHARS (all of them in the artifact)",
+  ),
   total_lines: z.number().int().describe("lines mined (in the window, of the level), over every page"),
   distinct_templates: z.number().int(),
   other_lines: z.number().int().describe(
@@ -779,7 +781,7 @@ function answer(
   return okResult(
     {
       file: args.file,
-      templates: shownRows,
+      templates: shownRows.slice(0, spilled.fit),
       total_lines: run.window.lines,
       distinct_templates: inWindow.length,
       other_lines: other,
@@ -915,9 +917,17 @@ function spill(
   templates: Omit<Row, "order">[],
   inWindow: number | null,
 ): { fit: number; artifact?: { artifact_id: string; total_lines: number }; note: string } {
+  // A template fits when its line fits the text and its row the structuredContent (issue #24: rows of
+  // 64 KiB examples made a 394,048-character structuredContent beside a text within the limit).
   let room = ctx.limits.inlineChars - header.length - 400;
+  let json = ctx.limits.inlineChars - 1000;
   let fit = 0;
-  while (fit < lines.length && lines[fit].length + 1 <= room) room -= lines[fit++].length + 1;
+  while (fit < lines.length) {
+    const j = JSON.stringify(templates[fit]).length + 1;
+    if (lines[fit].length + 1 > room || j > json) break;
+    room -= lines[fit++].length + 1;
+    json -= j;
+  }
   if (fit >= templates.length) return { fit, note: "" };
   const shown = `\nShown: ${fit} of ${templates.length} templates`;
   if (!ctx.artifacts) {

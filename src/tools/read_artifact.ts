@@ -68,62 +68,78 @@ export async function readArtifact(ctx: ToolContext, args: ToolArgs): Promise<To
     throw new ToolError("artifact_not_found", `no artifacts can be read here: ${ctx.artifactsOff}`);
   }
   const got = await ctx.artifacts.read(args.artifact_id, args.offset, args.limit);
-  const past = got.lines.length === 0 && args.offset >= got.total_lines;
+  if (got.lines.length === 0 && args.offset >= got.total_lines) {
+    const past =
+      `artifact ${args.artifact_id}: offset ${args.offset} is past its end (${got.total_lines} lines, ` +
+      `offsets 0..${Math.max(0, got.total_lines - 1)}).`;
+    return okResult({ artifact_id: args.artifact_id, offset: args.offset, ...got }, printable(past));
+  }
+  const head = (shown: number, next: number | null, cut: boolean) =>
+    `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + shown} of ${got.total_lines}` +
+    (shown < got.lines.length
+      ? ` (of the ${got.lines.length} asked, as many as fit within LOGPEEK_INLINE_CHARS, ${ctx.limits.inlineChars})`
+      : "") +
+    (cut ? `; line ${args.offset + 1} is longer than that and is cut (its start shown)` : "") + "; " +
+    (next === null
+      ? "that is the end."
+      : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${next}, limit=${args.limit}).`);
+  // The room the lines have: what the longest header (every count at its largest) leaves; in
+  // structuredContent, what its other fields leave.
+  const worst = head(0, args.offset + got.lines.length + got.total_lines, true).length + 1;
   // The saved items were rendered printable when written; escaped again here (it changes nothing
   // then), a line of the artifact file still takes exactly one line of the answer.
-  const fit = fitPage(got.lines.map(printable), ctx.limits.inlineChars);
+  const fit = fitPage(got.lines.map(printable), ctx.limits.inlineChars - worst, ctx.limits.inlineChars - 200);
   const next = fit.lines.length < got.lines.length ? args.offset + fit.lines.length : got.next_offset;
-  const page = { ...got, lines: fit.lines, next_offset: next };
-  const head = past
-    ? `artifact ${args.artifact_id}: offset ${args.offset} is past its end (${got.total_lines} lines, ` +
-      `offsets 0..${Math.max(0, got.total_lines - 1)}).`
-    : `artifact ${args.artifact_id}: lines ${args.offset + 1}..${args.offset + fit.lines.length} of ` +
-      `${got.total_lines}` +
-      (fit.lines.length < got.lines.length
-        ? ` (of the ${got.lines.length} asked, as many as fit within LOGPEEK_INLINE_CHARS, ${ctx.limits.inlineChars})`
-        : "") +
-      (fit.cut ? `; line ${args.offset + 1} is longer than that and is cut (its start shown)` : "") +
-      "; " +
-      (next === null
-        ? "that is the end."
-        : `more: read_artifact(artifact_id="${args.artifact_id}", offset=${next}, limit=${args.limit}).`);
   return okResult(
-    { artifact_id: args.artifact_id, offset: args.offset, ...page },
-    [printable(head), ...fit.lines].join("\n"),
+    { artifact_id: args.artifact_id, offset: args.offset, ...got, lines: fit.lines, next_offset: next },
+    [printable(head(fit.lines.length, next, fit.cut)), ...fit.lines].join("\n"),
   );
 }
 
-/** Room kept in a page for its header line, in characters. */
-const HEAD_ROOM = 400;
+/**
+ * The longest line a page shows whole when it is the page's only line, in characters (UTF-16 code
+ * units): a page is at most this, its header and JSON's escapes, when LOGPEEK_INLINE_CHARS is smaller.
+ */
+export const ONE_LINE = 4000;
 
 /**
- * The lines of a page that fit within `inline` characters (issue #24: a page of 200 lines of 1,000
- * characters was 203,633 characters, four times what clients accept): as many whole lines as fit, both
- * as text (each line and a line feed) and as JSON strings in structuredContent (each line's
- * `JSON.stringify` and a comma); at least one, the first, cut to fit when it alone does not.
+ * The lines of a page that fit (issue #24: a page of 200 lines of 1,000 characters was 203,633
+ * characters, four times what clients accept): as many whole lines as fit in `textRoom` characters of
+ * text (each line and a line feed) and in `jsonRoom` characters of structuredContent (each line's
+ * `JSON.stringify` and a comma); at least one: the first, whole up to {@linkcode ONE_LINE} characters,
+ * else cut to fit (ending with `…`).
  *
  * @param lines The printable lines asked for, in order.
- * @param inline `LOGPEEK_INLINE_CHARS`.
+ * @param textRoom Characters of text the lines may take.
+ * @param jsonRoom Characters of JSON the lines may take.
  * @returns The lines to show, and whether the first was cut.
  */
-export function fitPage(lines: string[], inline: number): { lines: string[]; cut: boolean } {
-  const room = Math.max(100, inline - HEAD_ROOM);
+export function fitPage(
+  lines: string[],
+  textRoom: number,
+  jsonRoom: number,
+): { lines: string[]; cut: boolean } {
   const out: string[] = [];
   let text = 0;
   let json = 0;
   for (const line of lines) {
     const t = line.length + 1;
     const j = JSON.stringify(line).length + 1;
-    if (text + t > room || json + j > room) break;
+    if (text + t > textRoom || json + j > jsonRoom) break;
     out.push(line);
     text += t;
     json += j;
   }
   if (out.length > 0 || lines.length === 0) return { lines: out, cut: false };
+  // A line alone is shown whole up to ONE_LINE characters, whatever a small LOGPEEK_INLINE_CHARS leaves
+  // (a saved template is one JSON object a line: cut, it could not be read).
+  if (lines[0].length <= ONE_LINE) return { lines: [lines[0]], cut: false };
   // One line longer than the room: its start, cut so its JSON (escapes take up to six characters a
   // character) fits as well.
-  let n = room - 1;
+  let n = Math.max(1, Math.min(textRoom, jsonRoom) - 2);
   let head = cutText(lines[0], n);
-  while (JSON.stringify(head).length + 1 > room && n > 1) head = cutText(lines[0], n = Math.floor(n * 0.8));
+  while (JSON.stringify(head + "…").length + 1 > jsonRoom && n > 1) {
+    head = cutText(lines[0], n = Math.floor(n * 0.8));
+  }
   return { lines: [head + "…"], cut: true };
 }
