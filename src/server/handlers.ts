@@ -8,7 +8,7 @@
 
 import { createHmac } from "node:crypto";
 import { dirname } from "node:path";
-import { guarded, type ToolResult } from "../tools/outcome.ts";
+import { guarded, type ToolResult, withClosestNames } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
 import { localSource } from "../source/local_source.ts";
 import { clickHouseSource } from "../source/clickhouse_source.ts";
@@ -70,7 +70,14 @@ export function localDispatch(
   };
   return (tool, args, call) => {
     const handler = HANDLERS[tool];
-    const h = handler && guarded(tool, ctx.stderr, (a: Record<string, unknown>) => handler(ctx, a, call));
+    const h = handler &&
+      guarded(tool, ctx.stderr, async (a: Record<string, unknown>) => {
+        try {
+          return await handler(ctx, a, call);
+        } catch (e) {
+          throw await withClosestNames(ctx.source, a, e);
+        }
+      });
     if (!h) {
       return Promise.resolve({
         content: [{ type: "text", text: `invalid_call: no tool ${tool}` }],

@@ -8,6 +8,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { strictArgs, wholeNumber } from "./args.ts";
 import { renderTableEntry, tableFilesHeader, tableListing } from "./table_calls.ts";
 import {
   closestLogNames,
@@ -29,7 +30,7 @@ export const MAX_FILES = 1000;
 /** The longest glob (UTF-16 code units): a log name's longest, as a name is a glob of itself. */
 export const MAX_GLOB = 4096;
 
-const inputSchema = {
+const inputSchema = strictArgs("log_files", {
   glob: z.string().min(1).max(MAX_GLOB).optional().describe(
     "only logs whose names match: * and ? never cross /, ** matches any folders (**/app*.log*), " +
       "[abc] [a-z] [!a], {a,b}, \\ escapes (bash globstar rules; dot files too)",
@@ -37,13 +38,13 @@ const inputSchema = {
   sort: z.enum(["name", "modified"]).optional().describe(
     "name (default: each folder's entries in code-unit order) or modified (newest first)",
   ),
-  limit: z.number().int().min(1).max(MAX_FILES).optional().describe(
+  limit: wholeNumber("limit", 1, MAX_FILES, "the next page starts at next_cursor").optional().describe(
     `the most entries on this page (1..${MAX_FILES}, default ${MAX_FILES})`,
   ),
   cursor: z.string().max(MAX_LIST_CURSOR).optional().describe(
     "next_cursor from the last page of the same call (same glob and sort): lists the entries after it",
   ),
-};
+});
 
 const outputSchema = z.object({
   files: z.array(z.object({
@@ -169,7 +170,7 @@ export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
 }
 
 /** The validated arguments of `log_files`. */
-export type ToolArgs = z.infer<z.ZodObject<typeof inputSchema>>;
+export type ToolArgs = z.infer<typeof inputSchema>;
 
 /**
  * Runs `log_files` (in the tool worker, where log files are read).

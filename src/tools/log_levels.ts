@@ -7,6 +7,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { strictArgs } from "./args.ts";
 import { tableLevels } from "./table_calls.ts";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
@@ -38,7 +39,7 @@ import {
 } from "./deps.ts";
 import { renderStop } from "./render.ts";
 
-const inputSchema = z.object({
+const inputSchema = strictArgs("log_levels", {
   file: z.string().describe(
     "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every matching log " +
       "is counted, newest first, under one budget",
@@ -124,7 +125,7 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
         `Stops after LOGPEEK_LEVELS_MS ms (${deps.limits.levelsMs}) with complete false, the counts so far, ` +
         "and a next_cursor to count the rest. Reads .gz logs through decompression." +
         " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the stored level texts are counted on the server and folded.",
-      inputSchema: inputSchema.shape,
+      inputSchema,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Count lines by level" },
     },

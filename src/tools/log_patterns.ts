@@ -9,8 +9,8 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
-import { levelSchema } from "../read/log_line.ts";
 import { LEVELS } from "../read/level.ts";
 import type { MinePage } from "../read/mine_templates.ts";
 import { formatInstant } from "../read/instant.ts";
@@ -49,17 +49,23 @@ import { plural, renderStop } from "./render.ts";
 /** The most templates one answer lists (more are in its artifact). */
 export const MAX_PATTERNS_LIMIT = 1000;
 
-const inputSchema = z.object({
+const inputSchema = strictArgs("log_patterns", {
   file: z.string().describe(
     "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every matching log " +
       "is mined, newest first, into one set of templates, under one budget",
   ),
   ...windowArgs,
-  level: levelSchema.optional().describe("mine only the lines of this level"),
-  limit: z.number().int().min(1).max(MAX_PATTERNS_LIMIT).default(20).describe(
-    "templates listed (most frequent first, or most changed with a baseline); all of them are saved in an " +
-      "artifact when there are more",
-  ),
+  level: levelArg.optional().describe("mine only the lines of this level"),
+  limit: wholeNumber(
+    "limit",
+    1,
+    MAX_PATTERNS_LIMIT,
+    "all templates are saved in the artifact when there are more",
+  )
+    .default(20).describe(
+      "templates listed (most frequent first, or most changed with a baseline); all of them are saved in an " +
+        "artifact when there are more",
+    ),
   baseline_since: z.string().max(100).optional().describe(
     "with baseline_until: a second window of the same logs (or of baseline_file) to compare with",
   ),
@@ -195,7 +201,7 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): void
         `finds a template's lines. Stops after LOGPEEK_PATTERNS_MS ms (${deps.limits.patternsMs}) with ` +
         "complete false and a next_cursor that goes on; at most LOGPEEK_MAX_TEMPLATES " +
         `(${deps.limits.maxTemplates}) templates are held, lines past them counted in other_lines.`,
-      inputSchema: inputSchema.shape,
+      inputSchema,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Group lines into templates" },
     },

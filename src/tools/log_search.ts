@@ -8,10 +8,11 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableSearch } from "./table_calls.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
-import { levelSchema, logLineSchema } from "../read/log_line.ts";
+import { logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
 import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
 import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
@@ -46,15 +47,23 @@ import { ToolError } from "../core/errors.ts";
 /** The most matches one call may ask for (issue #3; larger answers spill to an artifact). */
 export const MAX_LIMIT = 5000;
 
+/**
+ * The longest `text`, in UTF-16 code units (issue #24: a whole message line is a normal needle; it was
+ * 100).
+ */
+export const MAX_TEXT = 4096;
+
 /** The most context lines before and after a match (issue #12). */
 export const MAX_CONTEXT = 10;
 
-const inputSchema = z.object({
+const inputSchema = strictArgs("log_search", {
   file: z.string().describe(
     "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*, nginx/*: * and ? do " +
       "not cross /, ** crosses folders): every matching log is read, newest first, under one budget",
   ),
-  text: z.string().min(1).max(100).refine((t) => !/[\r\n]/.test(t), {
+  text: z.string().min(1, { error: "text is at least one character" }).max(MAX_TEXT, {
+    error: `text is at most ${MAX_TEXT} characters: search for a distinctive part of the line`,
+  }).refine((t) => !/[\r\n]/.test(t), {
     message: "text must be on one line: each line of the log is searched on its own",
   }).refine((t) => !t.includes("\uFFFD"), {
     message: "text holds U+FFFD, which stands for bytes that are not valid UTF-8; the search matches the " +
@@ -63,15 +72,15 @@ const inputSchema = z.object({
     message: "text holds a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is no character, " +
       "and no line of a log holds one: send the whole character",
   }).optional().describe(
-    "the text to find, 1..100 characters (UTF-16 units): literal and case-sensitive unless ignore_case or " +
-      "regex; give text or template_id",
+    `the text to find, 1..${MAX_TEXT} characters (UTF-16 units): literal and case-sensitive unless ignore_case or " +
+      "regex; give text or template_id`,
   ),
   template_id: z.string().regex(/^[0-9a-f]{16}$/, "a template_id is 16 hex digits, as log_patterns gives it")
     .optional().describe(
       "instead of text: a template_id from a log_patterns answer on the same file with the same since, until " +
         "and level; finds exactly the lines it counted under that template (as many as its count)",
     ),
-  level: levelSchema.optional().describe("keep only matching lines of this level"),
+  level: levelArg.optional().describe("keep only matching lines of this level"),
   ignore_case: z.boolean().default(false).describe(
     "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
       "and ı only themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
@@ -85,11 +94,17 @@ const inputSchema = z.object({
   cursor: z.string().max(2000).optional().describe(
     "next_cursor from an incomplete answer to the same call: goes on exactly where it stopped",
   ),
-  limit: z.number().int().min(1).max(MAX_LIMIT).default(20).describe(
-    `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with read_artifact`,
-  ),
+  limit: wholeNumber("limit", 1, MAX_LIMIT, `pass next_cursor for the next ${MAX_LIMIT}`).default(20)
+    .describe(
+      `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with read_artifact`,
+    ),
   ...windowArgs,
-  context: z.number().int().min(0).max(MAX_CONTEXT).default(0).describe(
+  context: wholeNumber(
+    "context",
+    0,
+    MAX_CONTEXT,
+    "for more lines around a match, log_tail with until just after its time",
+  ).default(0).describe(
     `lines of context before and after each match (0..${MAX_CONTEXT}), as grep -C shows them: each line once`,
   ),
 });
@@ -207,7 +222,7 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
         "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
         "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs." +
         " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the search runs on the server over the bodies, its budgets as ClickHouse limits.",
-      inputSchema: inputSchema.shape,
+      inputSchema,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Search a log" },
     },

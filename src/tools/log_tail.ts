@@ -7,10 +7,11 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableTail } from "./table_calls.ts";
 import { type Level } from "../read/level.ts";
 import { printable } from "../guard/printable.ts";
-import { levelSchema, logLineSchema } from "../read/log_line.ts";
+import { logLineSchema } from "../read/log_line.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { tailLog, type TailResult } from "../read/tail.ts";
 import {
@@ -33,10 +34,15 @@ import {
 } from "./time_args.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
-const inputSchema = z.object({
+const inputSchema = strictArgs("log_tail", {
   file: z.string().describe("the log, as log_files lists it"),
-  lines: z.number().int().min(1).max(200).default(20).describe("how many lines at most (1..200)"),
-  level: levelSchema.optional().describe("keep only lines of this level"),
+  lines: wholeNumber(
+    "lines",
+    1,
+    200,
+    "for more, log_search with since/until (or a text) pages through any number of lines with next_cursor",
+  ).default(20).describe("how many lines at most (1..200)"),
+  level: levelArg.optional().describe("keep only lines of this level"),
   ...windowArgs,
 });
 
@@ -92,7 +98,7 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
         "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
         "A long answer shows the newest lines and saves all in an artifact." +
         " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the last rows by time.",
-      inputSchema: inputSchema.shape,
+      inputSchema,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Tail a log" },
     },

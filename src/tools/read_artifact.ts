@@ -7,16 +7,19 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { strictArgs, wholeNumber } from "./args.ts";
 import { ToolError } from "../core/errors.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { printable } from "../guard/printable.ts";
 import { cutText } from "../core/text_cut.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
-const inputSchema = z.object({
+const inputSchema = strictArgs("read_artifact", {
   artifact_id: z.string().max(100).describe("the id a spilled result gave"),
   offset: z.number().int().min(0).default(0).describe("the first line to return, 0-based"),
-  limit: z.number().int().min(1).max(200).default(50).describe("how many lines at most (1..200)"),
+  limit: wholeNumber("limit", 1, 200, "the next page starts at next_offset").default(50).describe(
+    "how many lines at most (1..200)",
+  ),
 });
 
 const outputSchema = z.object({
@@ -44,7 +47,7 @@ export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): voi
         "too long to show whole (its answer says the artifact_id and the offset to start from). Artifacts " +
         `expire after ${deps.limits.artifactTtlS} s (LOGPEEK_ARTIFACT_TTL_S), or sooner when together they ` +
         "exceed LOGPEEK_ARTIFACT_MAX_BYTES (the oldest are removed first).",
-      inputSchema: inputSchema.shape,
+      inputSchema,
       outputSchema: outputSchema.shape,
       annotations: { ...READ_ONLY, title: "Read a saved result" },
     },

@@ -1,0 +1,68 @@
+/**
+ * What every tool's arguments share, so that a mistake teaches (issue #24, "errors that teach"): a level
+ * in any case (`error` is `ERROR`), an unknown argument refused with the names the tool takes (zod strips
+ * unknown keys quietly, and `pattern=` was ignored), and a limit's refusal that says the limit and what to
+ * do instead (zod says "Too big: expected number to be <=200").
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { LEVELS } from "../read/level.ts";
+
+/**
+ * A `level` argument: one of {@linkcode LEVELS}, in any case (the JSON schema lists them upper case).
+ *
+ * @example
+ * ```ts
+ * import { levelArg } from "./args.ts";
+ * console.log(levelArg.parse("warn")); // "WARN"
+ * ```
+ */
+export const levelArg = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
+  z.enum(LEVELS, { error: () => `a level is one of ${LEVELS.join(", ")} (in any case)` }),
+);
+
+/**
+ * A tool's arguments as a zod object that refuses an unknown argument, naming it and every argument the
+ * tool takes (JSON Schema: `additionalProperties: false`).
+ *
+ * @param tool The tool's name, for the message.
+ * @param shape Its arguments.
+ * @returns The strict object schema.
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { strictArgs } from "./args.ts";
+ * const s = strictArgs("log_tail", { file: z.string() });
+ * console.log(s.safeParse({ file: "a", pattern: "x" }).error?.issues[0].message);
+ * // unknown argument 'pattern': log_tail takes file
+ * ```
+ */
+export function strictArgs<T extends z.ZodRawShape>(tool: string, shape: T): z.ZodObject<T, z.core.$strict> {
+  const known = Object.keys(shape).join(", ");
+  return z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === "unrecognized_keys"
+        ? `unknown argument${iss.keys.length > 1 ? "s" : ""} ${iss.keys.map((k) => `'${k}'`).join(", ")}: ` +
+          `${tool} takes ${known}`
+        : undefined,
+  });
+}
+
+/**
+ * A whole number from `min` to `max` whose refusal says the range and what to do past it.
+ *
+ * @param name The argument's name.
+ * @param min The least.
+ * @param max The most.
+ * @param past What to do instead of a larger value (a sentence), or "".
+ * @returns The zod number schema.
+ */
+export function wholeNumber(name: string, min: number, max: number, past = ""): z.ZodNumber {
+  const range = `${name} is a whole number from ${min} to ${max}`;
+  return z.number({ error: () => range }).int({ error: () => range })
+    .min(min, { error: () => range })
+    .max(max, { error: () => `${range}${past ? `: ${past}` : ""}` });
+}
