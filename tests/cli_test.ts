@@ -228,7 +228,7 @@ Deno.test("the folders above the roots: a note saying who checks them, not a war
     r.stderr.includes(
       "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
         "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
-        "server, and `logpeek config` when it prints the entry (README: What is confined, and against whom)\n",
+        "server, and `logpeek config` when it prints the entry (docs/security.md: What is confined, and against whom)\n",
     ),
     r.stderr,
   );

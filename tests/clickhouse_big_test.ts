@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { allPages, text } from "./clickhouse_calls.ts";
 import { join } from "node:path";
-import { startClickHouse } from "./clickhouse_server.ts";
+import { NEEDS_CLICKHOUSE, startClickHouse } from "./clickhouse_server.ts";
 import {
   BIG_LEVELS,
   BIG_PER_SECOND,
@@ -105,13 +105,14 @@ function bigLevel(n: number): string {
   throw new Error("weights");
 }
 
+const shared = sharedDir("the ClickHouse tools over loghub and big (issue #14)");
+
 Deno.test({
+  ignore: NEEDS_CLICKHOUSE.ignore || shared === null,
   name: "ClickHouse: the tools over the Loghub table and 10M rows, checked against the CSVs and the formula",
   ...opts,
   async fn(t) {
-    const shared = sharedDir("the ClickHouse tools over loghub and big (issue #14)");
-    if (shared === null) return;
-    const corpus = join(shared, "corpus", "loghub");
+    const corpus = join(shared!, "corpus", "loghub");
     await using ch = await startClickHouse("the ClickHouse tools over loghub and big (issue #14)");
     if (!ch) return;
     const port = new URL(ch.url).port;

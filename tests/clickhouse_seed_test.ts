@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { startClickHouse } from "./clickhouse_server.ts";
+import { NEEDS_CLICKHOUSE, startClickHouse } from "./clickhouse_server.ts";
 import {
   BIG_SERVICES,
   DATABASE,
@@ -46,14 +46,15 @@ async function rows(ch: { query: (s: string) => Promise<{ status: number; body: 
   return r.body.split("\n").filter((l) => l !== "").map((l) => l.split("\t"));
 }
 
+const shared = sharedDir("the ClickHouse seed data");
+
 Deno.test({
+  ignore: NEEDS_CLICKHOUSE.ignore || shared === null,
   name:
     "clickhouse seed: loghub rows and levels match the CSVs, big matches its formula, exports have every row",
   ...opts,
   async fn() {
-    const shared = sharedDir("the ClickHouse seed data");
-    if (shared === null) return;
-    const corpus = join(shared, "corpus", "loghub");
+    const corpus = join(shared!, "corpus", "loghub");
     const ch = await startClickHouse("the ClickHouse seed data");
     if (ch === null) return;
     try {

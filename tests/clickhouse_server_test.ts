@@ -3,11 +3,12 @@
  * honours the settings logpeek's budgets will map to, and stops by its PID. SKIP where it is not installed.
  */
 import assert from "node:assert/strict";
-import { startClickHouse } from "./clickhouse_server.ts";
+import { NEEDS_CLICKHOUSE, startClickHouse } from "./clickhouse_server.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
 Deno.test({
+  ...NEEDS_CLICKHOUSE,
   name:
     "clickhouse: a server started by the tests answers, refuses writes with readonly=1, breaks at its limits, stops",
   ...opts,

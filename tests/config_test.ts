@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MAIN } from "./mcp_client.ts";
-import { READER_PASSWORD, startClickHouse } from "./clickhouse_server.ts";
+import { NEEDS_CLICKHOUSE, READER_PASSWORD, startClickHouse } from "./clickhouse_server.ts";
 import { makeFixtures, tempDir } from "./fixtures.ts";
 
 const dir = makeFixtures();
@@ -189,6 +189,7 @@ Deno.test("config: without HOME, one line asking for --state-dir; a named one th
 });
 
 Deno.test({
+  ...NEEDS_CLICKHOUSE,
   name: "config: a ClickHouse root's entry grants --allow-net=HOST:PORT only, and pasted as is it answers",
   sanitizeResources: false,
   sanitizeOps: false,

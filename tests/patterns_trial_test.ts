@@ -75,7 +75,7 @@ Deno.test({
   // template's count; it is not bound to the log (device, inode, fingerprints) as log_search's and
   // log_patterns' cursors are. After the log is replaced by another file whose template has the same
   // count, the next pages go on in the new file and the last one says complete: the pages together hold
-  // line numbers of two different files (README: "it never goes on silently on a different file").
+  // line numbers of two different files (docs/tools.md: "it never goes on silently on a different file").
   name: "log_search by template_id: a cursor used after the log was rotated says file_changed",
 
   ...opts,
@@ -110,7 +110,7 @@ Deno.test({
 
 Deno.test({
   // A trial found (fixed since; this test failed before the fix): with a baseline, a baseline line of "the same event" is counted under the window's template
-  // even when it does not match the template's text (the README's template syntax: "Every line counted
+  // even when it does not match the template's text (docs/tools.md, the template syntax: "Every line counted
   // under a template matches it"). The window's template "… user alice …" gets `baseline_count: 10`,
   // `change: same`, though every baseline line says "user bob" — a change in who fails reads as no change.
   name: "log_patterns baseline: a template's baseline_count counts only lines that match its text",
@@ -239,7 +239,7 @@ Deno.test({
 
 Deno.test({
   // A trial found (fixed since; this test failed before the fix): a baseline window's rate is its lines over the window's whole length, even where the log holds
-  // no line of that time at all (it began, or was rotated, inside the baseline window). The README's own
+  // no line of that time at all (it began, or was rotated, inside the baseline window). docs/tools.md's own
   // incident (baseline 10:00–10:59, window 10:59–11:05) on a log that begins at 10:30 with one heartbeat
   // every 30 s throughout: the steady heartbeat reads "up ×2.034" (58 lines over 0.983 h vs 12 over 0.1 h).
   name: "log_patterns baseline: a steady event in a log that began inside the baseline window is `same`",

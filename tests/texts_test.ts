@@ -11,8 +11,8 @@ import { tempDir } from "./fixtures.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const dir = tempDir("logpeek-texts-");
-/** The README with its line wrapping undone. */
-const README = Deno.readTextFileSync(fileURLToPath(new URL("../README.md", import.meta.url))).replace(
+/** The tools reference (docs/tools.md, moved out of the README: issue #24) with its line wrapping undone. */
+const README = Deno.readTextFileSync(fileURLToPath(new URL("../docs/tools.md", import.meta.url))).replace(
   /\s+/g,
   " ",
 );

@@ -52,7 +52,7 @@ Usage: logpeek [options] ROOT...
     ROOT          a log directory (read recursively) or a single log file; at least one.
                 There is no default: a stdio server inherits its client's working directory.
                 Or, alone, a ClickHouse table: clickhouse://[USER@]HOST:PORT/DATABASE.TABLE (its password
-                only from LOGPEEK_CLICKHOUSE_PASSWORD; README: Logs in ClickHouse).
+                only from LOGPEEK_CLICKHOUSE_PASSWORD; docs/clickhouse.md).
 
 Options:
   --state-dir DIR  where the call trace and spilled artifacts live (absolute; default
@@ -460,7 +460,7 @@ export async function main(
       stderr(
         "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
           "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
-          "server, and `logpeek config` when it prints the entry (README: What is confined, and against whom)",
+          "server, and `logpeek config` when it prints the entry (docs/security.md: What is confined, and against whom)",
       );
     }
     const redact = !v["no-redact"];

@@ -18,7 +18,7 @@ import { isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse_targ
  * calls). Each call's short-lived garbage goes to V8's young generation, two semi-spaces that V8 lets grow
  * with call volume to 32 MiB each here (Deno 2.9.6, V8 15.0: `node:v8` reports a new space of 64 MiB);
  * `--max-semi-space-size=4` keeps them at 4 MiB each. Measured with `bench/calls_memory.ts` (20,000 mixed
- * calls; the README has the table): growth from call 100 to call 20,000 was 78 MiB in-process and 152 MiB
+ * calls; docs/performance.md has the table): growth from call 100 to call 20,000 was 78 MiB in-process and 152 MiB
  * in worker mode without it, 23–36 and 24–34 MiB with it (two runs each). A semi-space of 1 MiB grew more
  * (40 MiB: objects promoted early), 2 and 8 MiB peaked higher (47 and 56 MiB in worker mode); the time per
  * call was the same within this machine's noise.

@@ -12,7 +12,7 @@
  * `END` marker, the end of a cut token) are written as single passes over the text.
  *
  * What a reader needs stays: the key name, the token's kind (its public prefix) and the line's shape;
- * only the secret value becomes `***`. What is masked and what is not is listed in the README's
+ * only the secret value becomes `***`. What is masked and what is not is listed in docs/security.md,
  * "Secrets are masked" section; `src/guard/redact_test.ts` holds a corpus of secrets and look-alikes.
  *
  * @module
