@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { tempDir } from "./fixtures.ts";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 
 const base = tempDir("logpeek-confine-");
 const root = `${base}/logs`;
@@ -42,7 +42,7 @@ Deno.test({
       ]
     ) {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const r = await s.call(tool, { file, text: "CANARY" });
+        const r = await s.call(tool, { file, ...textFor(tool, "CANARY") });
         assert.equal(r.isError, true, `${tool} ${file}`);
         assert.match(r.content[0].text, /^outside_roots:/, `${tool} ${file}`);
         assert.doesNotMatch(JSON.stringify(r), /CANARY/);

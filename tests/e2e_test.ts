@@ -2,7 +2,7 @@
  * End to end: logpeek spawned as users run it, driven by the MCP SDK's client over stdio.
  */
 import assert from "node:assert/strict";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 import { makeFixtures } from "./fixtures.ts";
 
 const dir = makeFixtures();
@@ -221,7 +221,7 @@ Deno.test({
 
     await t.step("UTF-16 logs are refused with what they are, not read as noise", async () => {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const u = await call(tool, { file: "utf16.log", text: "A" });
+        const u = await call(tool, { file: "utf16.log", ...textFor(tool, "A") });
         assert.match(u.content[0].text, /^unsupported_encoding: utf16.log is UTF-16LE/, tool);
       }
     });

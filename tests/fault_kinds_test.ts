@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { tempDir } from "./fixtures.ts";
-import { type CallResult, connect, type Session } from "./mcp_client.ts";
+import { type CallResult, connect, type Session, textFor } from "./mcp_client.ts";
 import { assertCounts, type Line } from "./case_logs.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -1015,7 +1015,7 @@ Deno.test({
     ];
     for (const file of refused) {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const r = await s.call(tool, { file, text: "CANARY" });
+        const r = await s.call(tool, { file, ...textFor(tool, "CANARY") });
         assert.match(
           r.content[0].text,
           /^outside_roots: .*access denied/,

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { deflateSync, gzipSync } from "node:zlib";
 import { noise, tempDir } from "./fixtures.ts";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const enc = new TextEncoder();
@@ -285,7 +285,7 @@ Deno.test({
 
     for (const m of made) {
       for (const tool of ["log_search", "log_levels", "log_tail"]) {
-        const r = await s.call(tool, { file: m.file, text: "ERROR" });
+        const r = await s.call(tool, { file: m.file, ...textFor(tool, "ERROR") });
         const text = r.content[0].text;
         assert.equal(r.isError, true, `${tool} ${m.file}: ${text}`);
         const kind = m.kind ?? "unsupported_format";

@@ -102,3 +102,11 @@ function denoEnv(): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * `{ text }` for a tool that takes a search text (`log_search`), else nothing: a loop over the reading
+ * tools passes each only its own arguments (an unknown argument is refused: issue #24).
+ */
+export function textFor(tool: string, text: string): { text?: string } {
+  return tool === "log_search" ? { text } : {};
+}

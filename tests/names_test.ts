@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "./fixtures.ts";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 import { caseLogs } from "./case_logs.ts";
 
@@ -170,7 +170,7 @@ Deno.test({
       ]
     ) {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const r = await s.call(tool, { file, text: "line" });
+        const r = await s.call(tool, { file, ...textFor(tool, "line") });
         assert.equal(r.isError, undefined, `${tool} ${file}: ${r.content[0].text}`);
         assert.equal(r.structuredContent.file, name, `${tool} ${file}`);
         if (tool === "log_tail") assert.equal(r.structuredContent.lines[0].text, text);

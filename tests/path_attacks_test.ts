@@ -4,7 +4,7 @@
  * vector and the outside files (each holds a canary that must never come back).
  */
 import assert from "node:assert/strict";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
 
 const base = tempDir("logpeek-attack-");
@@ -108,7 +108,7 @@ Deno.test({
     const wrong: string[] = [];
     for (const [what, file, want] of VECTORS) {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const r = await s.call(tool, { file, text: "i" });
+        const r = await s.call(tool, { file, ...textFor(tool, "i") });
         const text = r.content[0].text;
         if (/CANARY/.test(JSON.stringify(r))) wrong.push(`${what} (${tool}): LEAKED ${text}`);
         else if (want === "inside") {

@@ -3,7 +3,7 @@
  * while calls run. Not one outside byte may come back, and no call may hang the server.
  */
 import assert from "node:assert/strict";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -54,7 +54,7 @@ Deno.test({
     const deadline = Date.now() + 3500;
     while (Date.now() < deadline) {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const r = await s.call(tool, { file: "race.log", text: "line" });
+        const r = await s.call(tool, { file: "race.log", ...textFor(tool, "line") });
         assert.doesNotMatch(JSON.stringify(r), /CANARY/);
         if (r.isError) refused++;
         else answered++;

@@ -12,7 +12,7 @@
  * - logpeek's own user (root here): it may swap anything, so only the checks around the open stand.
  */
 import assert from "node:assert/strict";
-import { connect, type Session } from "./mcp_client.ts";
+import { connect, type Session, textFor } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -104,7 +104,7 @@ async function hammer(s: Session, dir: string, uid: number, ms: number): Promise
   while (Date.now() < deadline) {
     for (const file of files) {
       for (const tool of ["log_tail", "log_search", "log_levels"]) {
-        const r = await s.call(tool, { file, text: "line" });
+        const r = await s.call(tool, { file, ...textFor(tool, "line") });
         t.calls++;
         if (JSON.stringify(r).includes("CANARY")) t.leaked[file] = (t.leaked[file] ?? 0) + 1;
         else if (r.isError) {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { connect } from "./mcp_client.ts";
+import { connect, textFor } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
 import { sharedDir } from "./shared_dir.ts";
 import { csvTimes, LOGHUB, trueLevels } from "./loghub_truth.ts";
@@ -237,7 +237,11 @@ Deno.test({
     Deno.writeTextFileSync(join(dir, "plain.log"), "starting\nERROR something broke\ndone\n");
     await using s = await connect([dir], WHOLE);
     for (const tool of ["log_search", "log_levels", "log_tail"]) {
-      const r = await s.call(tool, { file: "plain.log", text: "ERROR", since: "2024-01-01T00:00:00Z" });
+      const r = await s.call(tool, {
+        file: "plain.log",
+        ...textFor(tool, "ERROR"),
+        since: "2024-01-01T00:00:00Z",
+      });
       assert.equal(r.isError, true, tool);
       assert.match(r.content[0].text, /^no_timestamps: no timestamp could be read in the \d+ line/, tool);
     }

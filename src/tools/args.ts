@@ -9,6 +9,8 @@
 
 import { z } from "zod";
 import { LEVELS } from "../read/level.ts";
+import { cutText } from "../core/text_cut.ts";
+import { printable } from "../guard/printable.ts";
 
 /**
  * A `level` argument: one of {@linkcode LEVELS}, in any case (the JSON schema lists them upper case).
@@ -43,11 +45,17 @@ export const levelArg = z.preprocess(
 export function strictArgs<T extends z.ZodRawShape>(tool: string, shape: T): z.ZodObject<T, z.core.$strict> {
   const known = Object.keys(shape).join(", ");
   return z.strictObject(shape, {
-    error: (iss) =>
-      iss.code === "unrecognized_keys"
-        ? `unknown argument${iss.keys.length > 1 ? "s" : ""} ${iss.keys.map((k) => `'${k}'`).join(", ")}: ` +
-          `${tool} takes ${known}`
-        : undefined,
+    error: (iss) => {
+      if (iss.code !== "unrecognized_keys") return undefined;
+      // At most five names, each cut (a call may carry 20,000 keys, or a name of megabytes).
+      const named = iss.keys.slice(0, 5).map((k) =>
+        `'${printable(k.length > 40 ? `${cutText(k, 40)}…` : k)}'`
+      );
+      const more = iss.keys.length > 5 ? ` and ${iss.keys.length - 5} more` : "";
+      return `unknown argument${iss.keys.length > 1 ? "s" : ""} ${
+        named.join(", ")
+      }${more}: ${tool} takes ${known}`;
+    },
   });
 }
 
