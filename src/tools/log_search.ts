@@ -173,6 +173,12 @@ const outputSchema = z.object({
   spill_summary: spillSummarySchema,
 });
 
+/** The last match of a result, as {@linkcode renderStop} names it: its log (over a glob) and line. */
+function lastMatch(r: SearchResult): { file?: string; line_no: number | null } | undefined {
+  const m = r.matches.at(-1) as (SearchResult["matches"][number] & { file?: string }) | undefined;
+  return m ? { file: m.file, line_no: m.line_no } : undefined;
+}
+
 /**
  * The first line of a search's text: how many matches for what, and whether the search was complete.
  * The text or pattern is shown as the client wrote it, in double quotes, only control characters (and
@@ -196,7 +202,7 @@ export function searchHeader(
     kind.ignore_case ? " (ignoring case)" : ""
   }`;
   return `${printable(file)}: ${r.matches.length} match(es) for ${what}; ` +
-    (scope ?? renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS")) +
+    (scope ?? renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS", lastMatch(r))) +
     (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
     (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
 }

@@ -19,14 +19,34 @@ export function renderLine(l: LogLine): string {
   return `${l.line_no ?? "-"} ${l.level} ${printable(l.text)}${l.cut ? " …[cut]" : ""}`;
 }
 
-/** Says why a scan is not complete, and what to do about it. */
-export function renderStop(stop: StopReason | null, lines: number, budgetVar: string): string {
+/**
+ * Says why a scan is not complete, and what to do about it.
+ *
+ * @param stop The stop reason, or null (complete).
+ * @param lines Lines read on this page (counted from where it began: a cursor's point, or a seek's).
+ * @param budgetVar The variable of the time budget that may have stopped it.
+ * @param last The last match shown, for a stop at the match limit: its log (over a glob) and line
+ *   number (null when unknown). Issue #24: "after line 2295144" over a glob was lines read across two
+ *   logs, where the last match was `app.log:1044932`.
+ */
+export function renderStop(
+  stop: StopReason | null,
+  lines: number,
+  budgetVar: string,
+  last?: { file?: string; line_no: number | null },
+): string {
   switch (stop) {
     case null:
       return `complete: the whole file was read (${plural(lines, "line")})`;
     case "limit":
-      return `NOT complete (stop_reason: limit): stopped at the match limit after line ${lines}; ` +
-        "more matches may follow: raise limit, or narrow the text or level";
+      return "NOT complete (stop_reason: limit): stopped at the match limit " +
+        (last
+          ? `at the last match shown, ${last.file ? `${printable(last.file)}:` : "line "}${
+            last.line_no ?? "-"
+          }` +
+            (last.line_no === null ? " (its line number is not known)" : "")
+          : `after ${plural(lines, "line")} read`) +
+        "; more matches may follow: raise limit, or narrow the text or level";
     case "time_budget":
       return `NOT complete (stop_reason: time_budget): the time budget (${budgetVar}) ran out after ` +
         `${

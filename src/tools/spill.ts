@@ -27,7 +27,9 @@ export const artifactSchema = z.object({
 
 /** The zod schema of the `spill_summary` field. */
 export const spillSummarySchema = z.object({
-  levels: z.record(z.string(), z.number().int()).describe("items per level, over all of them"),
+  levels: z.record(z.string(), z.number().int()).describe(
+    "lines per level over all of them: of log_tail, its lines; of log_search, its matches (context lines not counted)",
+  ),
   first: z.string(),
   last: z.string(),
 }).optional().describe("present when the result was spilled: a summary of all its items");
@@ -99,8 +101,14 @@ export function spill(
     first: cutItem(items[0], itemChars),
     last: cutItem(items[items.length - 1], itemChars),
   };
+  // With context, the items are more than the matches whose levels are counted: say both (issue #24:
+  // "levels of all 120: ERROR 20" counted context lines among 20 matches).
   const levelText = levels
-    ? `levels of all ${items.length}: ` +
+    ? (levels.length === items.length
+      ? `levels of all ${items.length}: `
+      : `levels of the ${levels.length} matches (the ${items.length} items also hold ${
+        items.length - levels.length
+      } context lines, separators and headings): `) +
       LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
     : `${items.length} items`;
   let artifact: Spilled["artifact"];
