@@ -242,7 +242,7 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): Regist
       description: "Finds lines holding a text (or RE2 regex, or log_patterns template) with line numbers " +
         "and context, in a log or a glob's logs. Stops at limit, " +
         `${deps.limits.searchMs} ms or ${deps.limits.searchBytes} bytes: complete false then proves no ` +
-        "absence; next_cursor goes on.",
+        "absence; pass next_cursor as cursor.",
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,
