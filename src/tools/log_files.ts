@@ -6,7 +6,7 @@
  */
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { strictArgs, wholeNumber } from "./args.ts";
 import { renderTableEntry, tableFilesHeader, tableListing } from "./table_calls.ts";
@@ -21,6 +21,7 @@ import { ToolError } from "../core/errors.ts";
 import { globHash, type ListStart, makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
+import type { Limits } from "../core/config.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
@@ -31,19 +32,21 @@ export const MAX_FILES = 1000;
 export const MAX_GLOB = 4096;
 
 const inputSchema = strictArgs("log_files", {
-  glob: z.string().min(1).max(MAX_GLOB).optional().describe(
-    "only logs whose names match: * and ? never cross /, ** matches any folders (**/app*.log*), " +
-      "[abc] [a-z] [!a], {a,b}, \\ escapes (bash globstar rules; dot files too)",
-  ),
-  sort: z.enum(["name", "modified"]).optional().describe(
-    "name (default: each folder's entries in code-unit order) or modified (newest first)",
-  ),
-  limit: wholeNumber("limit", 1, MAX_FILES, "the next page starts at next_cursor").optional().describe(
-    `the most entries on this page (1..${MAX_FILES}, default ${MAX_FILES})`,
-  ),
-  cursor: z.string().max(MAX_LIST_CURSOR).optional().describe(
-    "next_cursor from the last page of the same call (same glob and sort): lists the entries after it",
-  ),
+  glob: z.string().min(1).max(MAX_GLOB).optional().describe("bash globstar: **/app*.log*, {a,b}")
+    .meta({
+      details: "only logs whose names match: * and ? never cross /, ** matches any folders (**/app*.log*), " +
+        "[abc] [a-z] [!a], {a,b}, \\ escapes (bash globstar rules; dot files too)",
+    }),
+  sort: z.enum(["name", "modified"]).optional().describe("modified: newest first").meta({
+    details: "name (default: each folder's entries in code-unit order) or modified (newest first)",
+  }),
+  limit: wholeNumber("limit", 1, MAX_FILES, "the next page starts at next_cursor").optional().meta({
+    details: `the most entries on this page (1..${MAX_FILES}, default ${MAX_FILES})`,
+  }),
+  cursor: z.string().max(MAX_LIST_CURSOR).optional().meta({
+    details:
+      "next_cursor from the last page of the same call (same glob and sort): lists the entries after it",
+  }),
 });
 
 const outputSchema = z.object({
@@ -82,20 +85,30 @@ const outputSchema = z.object({
 
 const config = {
   title: "List log files",
-  description: "Lists the log files logpeek can read: regular files under its roots, recursively, " +
-    "with size in bytes and last modification time; sorted by name, or newest first (sort: modified). " +
-    "glob keeps the names it matches (**/nginx/*.log*, app.log*: rotated siblings too). " +
-    `At most limit (default and most ${MAX_FILES}) per page; complete is false beyond, not_listed counts ` +
-    "every entry not listed, and next_cursor, passed as cursor, lists the next page. " +
-    "Each file value is exactly what log_tail, log_search and log_levels take. A file they do not read is " +
-    "listed with readable false and the reason: a format they refuse (xz, bzip2, zstd, zip, tar, a systemd " +
-    "journal, UTF-16, …; also in unsupported, with what to run instead on its absolute path), or no " +
-    "permission to open it." +
-    " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); listed with their rows.",
+  description: "The logs under the roots (size, modified): the names other tools take as file. " +
+    `${MAX_FILES} a page (next_cursor); unreadable ones say why.`,
   inputSchema,
   outputSchema: outputSchema.shape,
-  annotations: { ...READ_ONLY, title: "List log files" },
+  annotations: READ_ONLY,
 };
+
+/**
+ * What `log_files` does, in full (`docs/tool_schemas.md`; the listed description is short).
+ *
+ * @param _limits The limits (none is quoted).
+ * @returns The text.
+ */
+export const toolDocs = (_limits: Readonly<Limits>): string =>
+  "Lists the log files logpeek can read: regular files under its roots, recursively, " +
+  "with size in bytes and last modification time; sorted by name, or newest first (sort: modified). " +
+  "glob keeps the names it matches (**/nginx/*.log*, app.log*: rotated siblings too). " +
+  `At most limit (default and most ${MAX_FILES}) per page; complete is false beyond, not_listed counts ` +
+  "every entry not listed, and next_cursor, passed as cursor, lists the next page. " +
+  "Each file value is exactly what log_tail, log_search and log_levels take. A file they do not read is " +
+  "listed with readable false and the reason: a format they refuse (xz, bzip2, zstd, zip, tar, a systemd " +
+  "journal, UTF-16, …; also in unsupported, with what to run instead on its absolute path), or no " +
+  "permission to open it. Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row " +
+  "a line TIME LEVEL BODY (line_no null); listed with their rows.";
 
 /**
  * How `source/list_logs.ts` begins the `unreadable` entry that says `not_listed` is a lower bound (its
@@ -160,9 +173,10 @@ export function renderEntry(f: LogEntry): string {
  *
  * @param server The MCP server.
  * @param deps Limits and the dispatcher.
+ * @returns The registered tool (`server/tool_list.ts` lists it).
  */
-export function registerLogFilesTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerLogFilesTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     "log_files",
     config,
     (args: ToolArgs) => deps.dispatch("log_files", args),

@@ -5,8 +5,9 @@
  */
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import type { Limits } from "../core/config.ts";
 import { strictArgs } from "./args.ts";
 import { tableLevels } from "./table_calls.ts";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
@@ -40,13 +41,13 @@ import {
 import { renderStop } from "./render.ts";
 
 const inputSchema = strictArgs("log_levels", {
-  file: z.string().describe(
-    "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every matching log " +
-      "is counted, newest first, under one budget",
-  ),
-  cursor: z.string().max(2000).optional().describe(
-    "next_cursor from an incomplete answer: counts the rest, from exactly where it stopped",
-  ),
+  file: z.string().describe("from log_files, or a glob").meta({
+    details: "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every " +
+      "matching log is counted, newest first, under one budget",
+  }),
+  cursor: z.string().max(2000).optional().meta({
+    details: "next_cursor from an incomplete answer: counts the rest, from exactly where it stopped",
+  }),
   ...windowArgs,
 });
 
@@ -108,26 +109,37 @@ export function renderLevels(file: string, r: LevelsResult): string {
 }
 
 /**
+ * What `log_levels` does, in full (`docs/tool_schemas.md`; the listed description is short).
+ *
+ * @param limits The limits it quotes.
+ * @returns The text.
+ */
+export const toolDocs = (limits: Readonly<Limits>): string =>
+  "Counts every line of a log (or of every log a glob matches, newest first) by level (TRACE DEBUG " +
+  "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
+  "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
+  `Stops after LOGPEEK_LEVELS_MS ms (${limits.levelsMs}) with complete false, the counts so far, ` +
+  "and a next_cursor to count the rest. Reads .gz logs through decompression. Over a ClickHouse root (a " +
+  "table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the " +
+  "stored level texts are counted on the server and folded.";
+
+/**
  * Registers `log_levels` on `server`.
  *
  * @param server The MCP server.
  * @param deps Limits and the dispatcher.
+ * @returns The registered tool (`server/tool_list.ts` lists it).
  */
-export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     "log_levels",
     {
       title: "Count lines by level",
-      description:
-        "Counts every line of a log (or of every log a glob matches, newest first) by level (TRACE DEBUG " +
-        "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
-        "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
-        `Stops after LOGPEEK_LEVELS_MS ms (${deps.limits.levelsMs}) with complete false, the counts so far, ` +
-        "and a next_cursor to count the rest. Reads .gz logs through decompression." +
-        " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the stored level texts are counted on the server and folded.",
+      description: "Counts a log's (or a glob's logs') lines per level, optionally within since/until. " +
+        `Stops after ${deps.limits.levelsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
-      annotations: { ...READ_ONLY, title: "Count lines by level" },
+      annotations: READ_ONLY,
     },
     (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_levels", args, callContext(extra)),
   );

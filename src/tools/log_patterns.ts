@@ -7,8 +7,9 @@
  */
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import type { Limits } from "../core/config.ts";
 import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { LEVELS } from "../read/level.ts";
@@ -50,33 +51,36 @@ import { plural, renderStop } from "./render.ts";
 export const MAX_PATTERNS_LIMIT = 1000;
 
 const inputSchema = strictArgs("log_patterns", {
-  file: z.string().describe(
-    "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every matching log " +
-      "is mined, newest first, into one set of templates, under one budget",
-  ),
+  file: z.string().describe("from log_files, or a glob").meta({
+    details: "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every " +
+      "matching log is mined, newest first, into one set of templates, under one budget",
+  }),
   ...windowArgs,
-  level: levelArg.optional().describe("mine only the lines of this level"),
+  level: levelArg.optional().meta({ details: "mine only the lines of this level" }),
   limit: wholeNumber(
     "limit",
     1,
     MAX_PATTERNS_LIMIT,
     "all templates are saved in the artifact when there are more",
   )
-    .default(20).describe(
-      "templates listed (most frequent first, or most changed with a baseline); all of them are saved in an " +
-        "artifact when there are more",
-    ),
-  baseline_since: z.string().max(100).optional().describe(
-    "with baseline_until: a second window of the same logs (or of baseline_file) to compare with",
-  ),
-  baseline_until: z.string().max(100).optional().describe("the end of the baseline window (exclusive)"),
-  baseline_file: z.string().optional().describe(
-    "a log (or glob) to compare with, e.g. yesterday's app.log.1.gz; whole unless baseline_since/until",
-  ),
-  cursor: z.string().max(2100).optional().describe(
-    "next_cursor from an answer its budget stopped: goes on mining from exactly there (the answer then " +
-      "covers every page)",
-  ),
+    .default(20).meta({
+      details: "templates listed (most frequent first, or most changed with a baseline); all of them are " +
+        "saved in an artifact when there are more",
+    }),
+  baseline_since: z.string().max(100).optional().describe("a window to compare with (as since)").meta({
+    details: "with baseline_until: a second window of the same logs (or of baseline_file) to compare with",
+  }),
+  baseline_until: z.string().max(100).optional().meta({
+    details: "the end of the baseline window (exclusive)",
+  }),
+  baseline_file: z.string().optional().describe("or another log (glob) to compare with").meta({
+    details:
+      "a log (or glob) to compare with, e.g. yesterday's app.log.1.gz; whole unless baseline_since/until",
+  }),
+  cursor: z.string().max(2100).optional().meta({
+    details: "next_cursor from an answer its budget stopped: goes on mining from exactly there (the answer " +
+      "then covers every page)",
+  }),
 });
 
 const templateSchema = z.object({
@@ -179,31 +183,43 @@ const outputSchema = z.object({
 export type ToolArgs = z.infer<typeof inputSchema>;
 
 /**
+ * What `log_patterns` does, in full (`docs/tool_schemas.md`; the listed description is short).
+ *
+ * @param limits The limits it quotes.
+ * @returns The text.
+ */
+export const toolDocs = (limits: Readonly<Limits>): string =>
+  "Groups every line of a log (or of every log a glob matches; optionally only a time window " +
+  "since/until, or one level) into templates — the line with each variable part (numbers, ids, " +
+  "addresses, paths, times…) as <*> — and counts them exactly: most frequent first, with levels, first " +
+  "and last line and time, and an example. With baseline_since/baseline_until (another window) or " +
+  "baseline_file (another log), each template also gets baseline_count and change (new, gone, up, " +
+  "down, same), most changed first: what is different in an incident; change is given only once both " +
+  "sides were read in full (comparison says which is missing or partly read, next_cursor mines the rest). " +
+  "log_search with template_id finds a template's lines. Stops after LOGPEEK_PATTERNS_MS ms " +
+  `(${limits.patternsMs}) with complete false and a next_cursor that goes on; at most LOGPEEK_MAX_TEMPLATES ` +
+  `(${limits.maxTemplates}) templates are held, lines past them counted in other_lines.`;
+
+/**
  * Registers `log_patterns` on `server`.
  *
  * @param server The MCP server.
  * @param deps Limits and the dispatcher.
+ * @returns The registered tool (`server/tool_list.ts` lists it).
  */
-export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     "log_patterns",
     {
       title: "Group lines into templates",
       description:
-        "Groups every line of a log (or of every log a glob matches; optionally only a time window " +
-        "since/until, or one level) into templates — the line with each variable part (numbers, ids, " +
-        "addresses, paths, times…) as <*> — and counts them exactly: most frequent first, with levels, first " +
-        "and last line and time, and an example. With baseline_since/baseline_until (another window) or " +
-        "baseline_file (another log), each template also gets baseline_count and change (new, gone, up, " +
-        "down, same), most changed first: what is different in an incident; change is given only once both " +
-        "sides were read in full (comparison says which is missing or partly read, next_cursor mines the rest). " +
-        "log_search with template_id " +
-        `finds a template's lines. Stops after LOGPEEK_PATTERNS_MS ms (${deps.limits.patternsMs}) with ` +
-        "complete false and a next_cursor that goes on; at most LOGPEEK_MAX_TEMPLATES " +
-        `(${deps.limits.maxTemplates}) templates are held, lines past them counted in other_lines.`,
+        "Groups a log's (or a glob's logs') lines into templates (variable parts <*>) with exact " +
+        "counts, most frequent first, or most changed against a baseline (baseline_since/until or " +
+        "baseline_file). " +
+        `Stops after ${deps.limits.patternsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
-      annotations: { ...READ_ONLY, title: "Group lines into templates" },
+      annotations: READ_ONLY,
     },
     (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_patterns", args, callContext(extra)),
   );

@@ -6,8 +6,9 @@
  */
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import type { Limits } from "../core/config.ts";
 import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableSearch } from "./table_calls.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
@@ -57,10 +58,12 @@ export const MAX_TEXT = 4096;
 export const MAX_CONTEXT = 10;
 
 const inputSchema = strictArgs("log_search", {
-  file: z.string().describe(
-    "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*, nginx/*: * and ? do " +
-      "not cross /, ** crosses folders): every matching log is read, newest first, under one budget",
-  ),
+  file: z.string().describe("from log_files, or a glob")
+    .meta({
+      details:
+        "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*, nginx/*: * " +
+        "and ? do not cross /, ** crosses folders): every matching log is read, newest first, under one budget",
+    }),
   text: z.string().min(1, { error: "text is at least one character" }).max(MAX_TEXT, {
     error: `text is at most ${MAX_TEXT} characters: search for a distinctive part of the line`,
   }).refine((t) => !/[\r\n]/.test(t), {
@@ -71,42 +74,47 @@ const inputSchema = strictArgs("log_search", {
   }).refine((t) => t.isWellFormed(), {
     message: "text holds a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is no character, " +
       "and no line of a log holds one: send the whole character",
-  }).optional().describe(
-    `the text to find, 1..${MAX_TEXT} characters (UTF-16 units): literal and case-sensitive unless ignore_case or " +
-      "regex; give text or template_id`,
-  ),
+  }).optional().describe("literal, case-sensitive").meta({
+    details:
+      `the text to find, 1..${MAX_TEXT} characters (UTF-16 units): literal and case-sensitive unless ` +
+      "ignore_case or regex; give text or template_id",
+  }),
   template_id: z.string().regex(/^[0-9a-f]{16}$/, "a template_id is 16 hex digits, as log_patterns gives it")
-    .optional().describe(
-      "instead of text: a template_id from a log_patterns answer on the same file with the same since, until " +
-        "and level; finds exactly the lines it counted under that template (as many as its count)",
-    ),
-  level: levelArg.optional().describe("keep only matching lines of this level"),
-  ignore_case: z.boolean().default(false).describe(
-    "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
+    .optional().describe("a log_patterns template (same file, window, level)").meta({
+      details: "instead of text: a template_id from a log_patterns answer on the same file with the same " +
+        "since, until and level; finds exactly the lines it counted under that template (as many as its count)",
+    }),
+  level: levelArg.optional().meta({ details: "keep only matching lines of this level" }),
+  ignore_case: z.boolean().default(false).meta({
+    details:
+      "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
       "and ı only themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
-  ),
-  regex: z.boolean().default(false).describe(
-    "text is a regular expression in RE2 syntax (RE2's, not JavaScript's: (?P<name>…), [[:digit:]], \\pL, " +
+  }),
+  regex: z.boolean().default(false).describe("RE2 syntax: no backreferences or lookaround").meta({
+    details:
+      "text is a regular expression in RE2 syntax (RE2's, not JavaScript's: (?P<name>…), [[:digit:]], \\pL, " +
       "(?i) work; backreferences and lookaround do not; repeat counts up to 1000), run " +
       "by re2js in time linear in the line's length; tested on each line's first 64 KiB (65,536 bytes), " +
       "decoded, secrets masked",
-  ),
-  cursor: z.string().max(2000).optional().describe(
-    "next_cursor from an incomplete answer to the same call: goes on exactly where it stopped",
-  ),
-  limit: wholeNumber("limit", 1, MAX_LIMIT, `pass next_cursor for the next ${MAX_LIMIT}`).default(20)
-    .describe(
-      `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with read_artifact`,
-    ),
+  }),
+  cursor: z.string().max(2000).optional().meta({
+    details: "next_cursor from an incomplete answer to the same call: goes on exactly where it stopped",
+  }),
+  limit: wholeNumber("limit", 1, MAX_LIMIT, `pass next_cursor for the next ${MAX_LIMIT}`).default(20).meta({
+    details:
+      `the most matches to return (1..${MAX_LIMIT}); a long answer is saved as an artifact, read with ` +
+      "read_artifact",
+  }),
   ...windowArgs,
   context: wholeNumber(
     "context",
     0,
     MAX_CONTEXT,
     "for more lines around a match, log_tail with until just after its time",
-  ).default(0).describe(
-    `lines of context before and after each match (0..${MAX_CONTEXT}), as grep -C shows them: each line once`,
-  ),
+  ).default(0).describe("lines around each match (grep -C)").meta({
+    details: `lines of context before and after each match (0..${MAX_CONTEXT}), as grep -C shows them: ` +
+      "each line once",
+  }),
 });
 
 const matchSchema = logLineSchema.extend({
@@ -208,29 +216,42 @@ export function searchHeader(
 }
 
 /**
+ * What `log_search` does, in full (`docs/tool_schemas.md`; the listed description is short).
+ *
+ * @param limits The limits it quotes.
+ * @returns The text.
+ */
+export const toolDocs = (limits: Readonly<Limits>): string =>
+  "Finds lines holding a literal text, or matching an RE2 regular expression (optionally of one " +
+  "level, in a time window since/until, with context lines), with exact line numbers, in one log or in " +
+  "every log a glob matches (newest first). Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
+  `(${limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${limits.searchBytes}) for the whole call, ` +
+  "and says so: complete is true only when every log was read to its end (or, in a window, past it). " +
+  "Zero matches with complete false proves nothing: pass next_cursor as cursor to go on where it stopped. " +
+  "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
+  "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs. Over a ClickHouse " +
+  "root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); " +
+  "the search runs on the server over the bodies, its budgets as ClickHouse limits.";
+
+/**
  * Registers `log_search` on `server`.
  *
  * @param server The MCP server.
  * @param deps Limits and the dispatcher.
+ * @returns The registered tool (`server/tool_list.ts` lists it).
  */
-export function registerLogSearchTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerLogSearchTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     "log_search",
     {
       title: "Search a log",
-      description:
-        "Finds lines holding a literal text, or matching an RE2 regular expression (optionally of one " +
-        "level, in a time window since/until, with context lines), with exact line numbers, in one log or in " +
-        "every log a glob matches (newest first). Stops at limit matches, after LOGPEEK_SEARCH_MS ms " +
-        `(${deps.limits.searchMs}) or LOGPEEK_SEARCH_BYTES bytes (${deps.limits.searchBytes}) for the whole call, ` +
-        "and says so: complete is true only when every log was read to its end (or, in a window, past it). " +
-        "Zero matches with complete false proves nothing: pass next_cursor as cursor to go on where it stopped. " +
-        "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
-        "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs." +
-        " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the search runs on the server over the bodies, its budgets as ClickHouse limits.",
+      description: "Finds lines holding a text (or RE2 regex, or log_patterns template) with line numbers " +
+        "and context, in a log or a glob's logs. Stops at limit, " +
+        `${deps.limits.searchMs} ms or ${deps.limits.searchBytes} bytes: complete false then proves no ` +
+        "absence; pass next_cursor as cursor.",
       inputSchema,
       outputSchema: outputSchema.shape,
-      annotations: { ...READ_ONLY, title: "Search a log" },
+      annotations: READ_ONLY,
     },
     (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_search", args, callContext(extra)),
   );

@@ -5,7 +5,7 @@
  */
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableTail } from "./table_calls.ts";
@@ -23,6 +23,7 @@ import {
   type ToolDeps,
 } from "./deps.ts";
 import { renderLine } from "./render.ts";
+import type { Limits } from "../core/config.ts";
 import {
   requireTimestamps,
   resolveSpan,
@@ -35,14 +36,14 @@ import {
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 const inputSchema = strictArgs("log_tail", {
-  file: z.string().describe("the log, as log_files lists it"),
+  file: z.string().describe("from log_files"),
   lines: wholeNumber(
     "lines",
     1,
     200,
     "for more, log_search with since/until (or a text) pages through any number of lines with next_cursor",
-  ).default(20).describe("how many lines at most (1..200)"),
-  level: levelArg.optional().describe("keep only lines of this level"),
+  ).default(20).meta({ details: "how many lines at most (1..200)" }),
+  level: levelArg.optional().meta({ details: "keep only lines of this level" }),
   ...windowArgs,
 });
 
@@ -79,28 +80,38 @@ export function tailHeader(file: string, r: TailResult, tailBytes: number, level
 }
 
 /**
+ * What `log_tail` does, in full (`docs/tool_schemas.md`; the listed description is short).
+ *
+ * @param limits The limits it quotes.
+ * @returns The text.
+ */
+export const toolDocs = (limits: Readonly<Limits>): string =>
+  "Returns the last lines of a log (optionally only one level), oldest first. Of a plain log " +
+  `it reads at most the last ${limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's ` +
+  "size; line numbers are given only when that window covers the whole file, and a fragment at the " +
+  "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
+  "so its line numbers are known. since/until keep the lines of a time window: with until, the tail " +
+  "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
+  "A long answer shows the newest lines and saves all in an artifact. Over a ClickHouse root (a table), " +
+  "each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the last rows by time.";
+
+/**
  * Registers `log_tail` on `server`.
  *
  * @param server The MCP server.
  * @param deps Limits and the dispatcher.
+ * @returns The registered tool (`server/tool_list.ts` lists it).
  */
-export function registerLogTailTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerLogTailTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     "log_tail",
     {
       title: "Tail a log",
-      description:
-        "Returns the last lines of a log (optionally only one level), oldest first. Of a plain log " +
-        `it reads at most the last ${deps.limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's ` +
-        "size; line numbers are given only when that window covers the whole file, and a fragment at the " +
-        "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
-        "so its line numbers are known. since/until keep the lines of a time window: with until, the tail " +
-        "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
-        "A long answer shows the newest lines and saves all in an artifact." +
-        " Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the last rows by time.",
+      description: `The last lines of a log, oldest first, from its last ${deps.limits.tailBytes} bytes ` +
+        "(line_no null unless that is the whole file; a .gz is read whole).",
       inputSchema,
       outputSchema: outputSchema.shape,
-      annotations: { ...READ_ONLY, title: "Tail a log" },
+      annotations: READ_ONLY,
     },
     (args: ToolArgs, extra: RequestExtra) => deps.dispatch("log_tail", args, callContext(extra)),
   );

@@ -5,8 +5,9 @@
  */
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import type { Limits } from "../core/config.ts";
 import { strictArgs, wholeNumber } from "./args.ts";
 import { ToolError } from "../core/errors.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
@@ -15,11 +16,13 @@ import { cutText } from "../core/text_cut.ts";
 import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
 const inputSchema = strictArgs("read_artifact", {
-  artifact_id: z.string().max(100).describe("the id a spilled result gave"),
-  offset: z.number().int().min(0).default(0).describe("the first line to return, 0-based"),
-  limit: wholeNumber("limit", 1, 200, "the next page starts at next_offset").default(50).describe(
-    "how many lines at most (1..200)",
-  ),
+  artifact_id: z.string().max(100).meta({ details: "the id a spilled result gave" }),
+  offset: z.number().int().min(0).default(0).describe("0-based: the answer's next_offset").meta({
+    details: "the first line to return, 0-based",
+  }),
+  limit: wholeNumber("limit", 1, 200, "the next page starts at next_offset").default(50).meta({
+    details: "how many lines at most (1..200)",
+  }),
 });
 
 const outputSchema = z.object({
@@ -33,23 +36,34 @@ const outputSchema = z.object({
 });
 
 /**
+ * What `read_artifact` does, in full (`docs/tool_schemas.md`; the listed description is short).
+ *
+ * @param limits The limits it quotes.
+ * @returns The text.
+ */
+export const toolDocs = (limits: Readonly<Limits>): string =>
+  "Reads a page of a result that another logpeek tool saved as an artifact because it was " +
+  "too long to show whole (its answer says the artifact_id and the offset to start from). Artifacts " +
+  `expire after ${limits.artifactTtlS} s (LOGPEEK_ARTIFACT_TTL_S), or sooner when together they ` +
+  "exceed LOGPEEK_ARTIFACT_MAX_BYTES (the oldest are removed first).";
+
+/**
  * Registers `read_artifact` on `server`.
  *
  * @param server The MCP server.
  * @param deps The artifact store and limits.
+ * @returns The registered tool (`server/tool_list.ts` lists it).
  */
-export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
+export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): RegisteredTool {
+  return server.registerTool(
     "read_artifact",
     {
       title: "Read a saved result",
-      description: "Reads a page of a result that another logpeek tool saved as an artifact because it was " +
-        "too long to show whole (its answer says the artifact_id and the offset to start from). Artifacts " +
-        `expire after ${deps.limits.artifactTtlS} s (LOGPEEK_ARTIFACT_TTL_S), or sooner when together they ` +
-        "exceed LOGPEEK_ARTIFACT_MAX_BYTES (the oldest are removed first).",
+      description: "Pages through a result too long to show whole, saved by another tool " +
+        `(expires after ${deps.limits.artifactTtlS} s).`,
       inputSchema,
       outputSchema: outputSchema.shape,
-      annotations: { ...READ_ONLY, title: "Read a saved result" },
+      annotations: READ_ONLY,
     },
     (args: ToolArgs) => deps.dispatch("read_artifact", args),
   );

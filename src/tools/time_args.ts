@@ -17,18 +17,27 @@ import { lineClock } from "../read/timestamp.ts";
 import type { TimeSpan } from "../read/time_window.ts";
 import { TIME_SLACK_MS } from "../read/time_window.ts";
 
-const instant = (side: string) =>
-  z.string().min(1).max(64).optional().describe(
-    `${side}: an RFC 3339 / ISO 8601 instant (2024-05-01T10:02:00Z; 2024-05-01 10:02; without a zone it is ` +
-      "read in LOGPEEK_TZ), or a duration back from now (-30s, -15m, -2h, -3d). Each line's time is the " +
-      "timestamp in its header; a line without one (a stack-trace line) has the time of the timestamped " +
-      "line before it",
-  );
+/**
+ * What `since` and `until` take, said once in `docs/tool_schemas.md` (the listed descriptions are short:
+ * issue #24, `tools/list` is read at the start of every session).
+ */
+const INSTANT_DETAILS =
+  "an RFC 3339 / ISO 8601 instant (2024-05-01T10:02:00Z; 2024-05-01 10:02; without a zone it " +
+  "is read in LOGPEEK_TZ), or a duration back from now (-30s, -15m, -2h, -3d). Each line's time is the " +
+  "timestamp in its header; a line without one (a stack-trace line) has the time of the timestamped line " +
+  "before it";
+
+const instant = (short: string, side: string) =>
+  (short ? z.string().min(1).max(64).optional().describe(short) : z.string().min(1).max(64).optional())
+    .meta({ details: `${side}: ${INSTANT_DETAILS}` });
 
 /** The zod fields `since` and `until`. */
 export const windowArgs = {
-  since: instant("keep lines at or after this time (inclusive)"),
-  until: instant("keep lines before this time (exclusive)"),
+  since: instant(
+    "ISO 8601, or ago: -15m, -2h",
+    "keep lines at or after this time (inclusive)",
+  ),
+  until: instant("", "keep lines before this time (exclusive)"),
 };
 
 /** The zod fields of a windowed answer (all null or absent without a window). */
