@@ -24,7 +24,7 @@ import { checkMiddleFolders } from "./confine.ts";
 import { BestOf } from "../core/best_of.ts";
 import { ToolError } from "../core/errors.ts";
 import { cutText } from "../core/text_cut.ts";
-import { turn } from "../core/turn.ts";
+import { Turns } from "../core/turn.ts";
 import { refusalNote } from "../read/format.ts";
 import { globMatcher, isGlob } from "./glob.ts";
 import { MAX_NAME, osError, printable, type Root, rootOf } from "./roots.ts";
@@ -204,6 +204,7 @@ class Walk {
   /** Files compared newest first, over every call of the walk. */
   #seen = 0;
   #lastYield = performance.now();
+  readonly #turns = new Turns();
 
   constructor(roots: Root[], opts: ListOptions, countMs: number) {
     this.#roots = roots;
@@ -294,7 +295,7 @@ class Walk {
       return false;
     }
     if (now - this.#lastYield < YIELD_MS) return true;
-    return turn().then(() => {
+    return this.#turns.next().then(() => {
       this.#lastYield = performance.now();
       return true;
     });
@@ -521,7 +522,7 @@ class Walk {
       for (const f of this.#best.sorted()) {
         listed.push(f.entry ?? entryOf(f.file, f.st, f.real));
         if (performance.now() - this.#lastYield >= YIELD_MS) {
-          await turn();
+          await this.#turns.next();
           this.#lastYield = performance.now();
         }
       }
