@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { turn, Turns } from "./turn.ts";
+import { turn } from "./turn.ts";
 
 Deno.test("turn: a timer that fell due during synchronous work runs before the turn resolves", async () => {
   let fired = false;
