@@ -13,7 +13,7 @@ import { type LogLine, toLogLine } from "./log_line.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { plural } from "../core/plural.ts";
-import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
+import { nextTurn, scan, type ScanOptions, type ScanResult, type StopReason, YIELD_MS } from "./scanner.ts";
 import { LineRedactor, mayHoldSecret, redactCutTail, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.ts";
@@ -177,8 +177,6 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
  * `isHeavy`). A cheap pattern on short lines reads the clock every hundred lines or so.
  */
 const CHECK_COST = 250_000;
-/** How long a regex search runs before it lets the event loop turn (a cancel can then arrive), in ms. */
-const YIELD_MS = 20;
 
 /**
  * How many bytes of each line (65,536: 64 KiB, counted before decoding) a pattern, or a case-insensitive
@@ -594,7 +592,7 @@ async function searchPage(
     resumeAfterStop: async () => {
       if (pause === "time") return false;
       if (pause === "yield") {
-        await new Promise((res) => setTimeout(res, 0));
+        await nextTurn();
         sliceStart = performance.now();
         if (opts.signal?.aborted || sliceStart >= deadline) {
           pause = "time"; // stop after this line: cancelled, or the budget spent
