@@ -548,8 +548,9 @@ async function searchPage(
         return accept(buf, s, e, lineNo, cut, at);
       }
       if (isHeavy(size, end - s)) {
-        if (after) return false; // not tested for an after-line: the next page starts at it
-        // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on.
+        // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
+        // after-line past the limit too: a match there starts the next page, any other line is shown
+        // as context (ending the page before it left the last match without it, and no page showed it).
         if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
         heavyBuf.set(buf.subarray(s, e));
         heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
@@ -632,11 +633,12 @@ async function searchPage(
   };
   const paused = pause as "yield" | "time" | null;
   // Past the limit, reading after-lines: the page ends where its sink stopped it, or at the log's end. A
-  // budget that stops it there instead ends it as any budget does (the next page goes on after the last
-  // line read, its context from the lines not shown).
-  const afterPoint = r.stop === "time_budget" || r.stop === "size_budget"
-    ? null
-    : after as ResumePoint | null;
+  // budget that stops it there instead (the scanner's, the sink's clock, a line the pattern worker could
+  // not test in time) ends it as any budget does (the next page goes on after the last line read, its
+  // context from the lines not shown, the last match held back for it).
+  const budgeted = r.stop === "time_budget" || r.stop === "size_budget" || paused === "time" ||
+    untested !== null;
+  const afterPoint = budgeted ? null : after as ResumePoint | null;
   if (brokeOrder) {
     // The order broke after a seek: the caller reads again from the start.
     result = {
