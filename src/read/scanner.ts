@@ -282,7 +282,9 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
         s.lastYield = performance.now();
         s.untilCheck = 0;
       } else if (s.stop === "limit" && opts.resumeAfterStop && await opts.resumeAfterStop()) {
+        // The sink's stop awaited something (a turn, a test in a worker): the event loop turned.
         s.stop = null;
+        s.lastYield = performance.now();
       } else break;
       ok = s.handLines(s.ls);
     }
