@@ -23,7 +23,7 @@
 
 import { constants, createGunzip } from "node:zlib";
 import type { ReadableLog } from "./readable_log.ts";
-import type { ByteSource } from "./scanner.ts";
+import { type ByteSource, nextTurn, YIELD_MS } from "./scanner.ts";
 
 /**
  * Compressed bytes read from the file at a time (one buffer, reused). Each call into zlib costs tens of
@@ -291,8 +291,8 @@ class Gunzip implements GzipSource {
       // The parts of [start, end) that fall in [from, from + head.length) and in [carryFrom, to).
       copyOverlap(piece, start, end, head, from);
       copyOverlap(piece, start, end, carry, carryFrom);
-      if (performance.now() - yielded >= 20) {
-        await new Promise((r) => setTimeout(r, 0));
+      if (performance.now() - yielded >= YIELD_MS) {
+        await nextTurn();
         yielded = performance.now();
       }
     }

@@ -25,6 +25,33 @@ import { POSITIONS, simdScanner } from "./simd.ts";
 import { levelOf } from "./level.ts";
 import { foldPartners, KELVIN_BYTES, LONG_S_BYTES, matchSpan } from "./fold.ts";
 
+/**
+ * The most time a scan works before it lets the event loop turn, in ms (issue #22: a call that held
+ * the thread for a whole 1 MiB piece, seconds at worst, held every other call with it). A turn costs
+ * ~2.1 ms of waiting when nothing else is due ({@linkcode nextTurn}); measured on a 100 MB log, alone:
+ * a context search 246 → 288 ms, `log_levels` 85 → 92 ms (at 5 ms: 382 and 111; at 20 ms: 269 and 84).
+ */
+export const YIELD_MS = 10;
+
+/**
+ * Lets the event loop turn: timers, I/O and messages that are due run (another call's frame, its
+ * answer, a cancel), then the caller goes on. A timer, not `setImmediate`: the loop must wait for the
+ * timer for Deno to poll pipes and sockets; with `setImmediate` it polled them about every 60 turns
+ * (measured: a pipe's round trip took 279 ms, against 0.1 ms with the timer).
+ *
+ * @returns A promise resolved on a later turn.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * How much sink work (units: one line, plus one per KiB of it) is handed on between two looks at the
+ * clock and at a cancel inside a piece: 64 short lines or 64 KiB, a fraction of a ms (a look costs
+ * ~160 ns).
+ */
+export const CHECK_UNITS = 64;
+
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
 export interface ByteSource {
   /** Reads at most `into.length` bytes into `into`; returns how many, or null at the end. */
@@ -77,7 +104,10 @@ export interface ScanOptions {
   pieceSize?: number;
   /** Most bytes to read; default unlimited. */
   maxBytes?: number;
-  /** `performance.now()` value (ms) after which no further read starts; default none. */
+  /**
+   * `performance.now()` value (ms) after which no further read starts and no further line is handed on
+   * (the clock is read between lines, every {@linkcode CHECK_UNITS} of work); default none.
+   */
   deadline?: number;
   /** True when having read `maxBytes` means the end (a tail window that ends at the size it saw). */
   maxBytesIsEnd?: boolean;
@@ -99,7 +129,10 @@ export interface ScanOptions {
    * matches (ASCII letters folded only).
    */
   verify?: (buf: Uint8Array, start: number, end: number) => boolean;
-  /** Called between reads at most every `yieldMs` (default 20 ms) to let other work run. */
+  /**
+   * The event loop turns ({@linkcode nextTurn}) at most every `yieldMs` (default {@linkcode YIELD_MS}),
+   * between reads and inside a piece (between two lines handed on), so other calls and a cancel get in.
+   */
   yieldMs?: number;
   /** Lines before the scan's start (a resumed scan): the first line is numbered `lineBase + 1`. */
   lineBase?: number;
@@ -110,7 +143,10 @@ export interface ScanOptions {
    * already holds the needle.
    */
   resume?: { head: Uint8Array; lineLen: number; carry: Uint8Array; pending: boolean };
-  /** Checked before every read: when it returns true the scan stops (`stop: "cancelled"`). */
+  /**
+   * Checked before every read and between lines as the deadline is: when it returns true the scan stops
+   * (`stop: "cancelled"`).
+   */
   cancelled?: () => boolean;
   /** Called before reads, at most every `progressMs` (default 250 ms), with the bytes read so far. */
   onProgress?: (bytesRead: number, lines: number) => void;
@@ -136,7 +172,10 @@ export interface ScanOptions {
 export interface ScanResult {
   /** Lines read to their end (the last, unterminated line included when the source ended). */
   lines: number;
-  /** Bytes read from the source. */
+  /**
+   * Bytes read from the source, up to the line a stop inside a piece came before (a deadline or a cancel
+   * between two lines): the bytes after it were not looked at, and the next page reads them again.
+   */
   bytesRead: number;
   /** Why it stopped early; null when it reached the end of the source. */
   stop: StopReason | null;
@@ -235,8 +274,18 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     if (from < 0) break;
     const rest = s.streamLongLine(from);
     let ok = rest >= 0 && s.handLines(rest);
-    while (!ok && s.stop === "limit" && opts.resumeAfterStop && await opts.resumeAfterStop()) {
-      s.stop = null;
+    while (!ok) {
+      if (s.paused) {
+        // Inside a piece, between two lines: the event loop turns, then the clock is read again at once.
+        s.paused = false;
+        await nextTurn();
+        s.lastYield = performance.now();
+        s.untilCheck = 0;
+      } else if (s.stop === "limit" && opts.resumeAfterStop && await opts.resumeAfterStop()) {
+        // The sink's stop awaited something (a turn, a test in a worker): the event loop turned.
+        s.stop = null;
+        s.lastYield = performance.now();
+      } else break;
       ok = s.handLines(s.ls);
     }
     if (!ok) break;
@@ -305,13 +354,17 @@ class LineScan {
   /** Bytes of the long line so far. */
   longLen = 0;
   stop: StopReason | null = null;
+  /** Set when a look at the clock inside a piece found a turn of the event loop due. */
+  paused = false;
+  /** Sink work left before the next look at the clock ({@linkcode CHECK_UNITS}). */
+  untilCheck = CHECK_UNITS;
 
   constructor(readonly src: ByteSource, readonly sink: LineSink, readonly opts: ScanOptions) {
     this.pieceSize = opts.pieceSize ?? 65536;
     this.maxBytes = opts.maxBytes ?? Infinity;
     this.deadline = opts.deadline ?? Infinity;
     this.headBytes = opts.headBytes ?? 4096;
-    this.yieldMs = opts.yieldMs ?? 20;
+    this.yieldMs = opts.yieldMs ?? YIELD_MS;
     this.progressMs = opts.progressMs ?? 250;
     const ignoreCase = opts.ignoreCase ?? false;
     // With ignoreCase, ASCII letters of the needle are lower-cased and compared as (byte | 0x20).
@@ -399,9 +452,38 @@ class LineScan {
   /** Lets other work run, at most every `yieldMs`. */
   async yieldNow(): Promise<void> {
     if (performance.now() - this.lastYield >= this.yieldMs) {
-      await new Promise((r) => setTimeout(r, 0));
+      await nextTurn();
       this.lastYield = performance.now();
     }
+  }
+
+  /**
+   * A look at the clock (and at a cancel) inside a piece, before the line at `at` is handed on: true
+   * when the scan must stop there. Past the deadline or cancelled, it stops as though the piece had
+   * ended at `at` (`bytesRead` taken back to it, so the next page starts at that line); when a turn of
+   * the event loop is due, `paused` is set and {@linkcode scan} goes on from `at` after it.
+   */
+  interrupted(at: number): boolean {
+    this.untilCheck = CHECK_UNITS;
+    const now = performance.now();
+    const stop: StopReason | null = this.opts.cancelled?.()
+      ? "cancelled"
+      : now >= this.deadline
+      ? "time_budget"
+      : null;
+    if (stop) {
+      this.ls = at;
+      this.stop = stop;
+      this.bytesRead -= this.end - at;
+      this.end = at;
+      this.pending = false; // the line at `at` is not read: the next page finds its needle again
+      this.sure = true;
+      return true;
+    }
+    if (now - this.lastYield < this.yieldMs) return false;
+    this.ls = at;
+    this.paused = true;
+    return true;
   }
 
   /** Step 3: reads one piece after the buffer's valid bytes; returns where the new bytes begin, -1 at the end. */
@@ -500,6 +582,7 @@ class LineScan {
       }
       this.lineNo += count;
       if (count < POSITIONS) break;
+      if (ls < end && this.interrupted(ls)) return false; // a look at the clock every batch
     }
     this.ls = ls;
     return true;
@@ -518,6 +601,7 @@ class LineScan {
         const a = this.ls;
         let go = true;
         if (this.dropping) go = this.finish(a, nl, true);
+        else if ((this.untilCheck -= 1 + ((nl - a) >> 10)) < 0 && this.interrupted(a)) return false;
         else {go = sink.line(
             buf,
             a,
@@ -549,6 +633,9 @@ class LineScan {
       if (this.pending) {
         const nl = this.find(10, Math.max(pos, from), end);
         if (nl < 0) break;
+        if ((this.untilCheck -= 1 + ((nl - pos) >> 10)) < 0 && !this.dropping && this.interrupted(pos)) {
+          return false;
+        }
         this.pending = false;
         let go = true;
         if (this.sure) go = this.finish(pos, nl, true);

@@ -286,3 +286,99 @@ Deno.test("levelCounts is refused with a needle", async () => {
     TypeError,
   );
 });
+
+/** Waits `ms` without letting the event loop turn (a slow disk, or a sink's costly line). */
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) { /* spin */ }
+}
+
+/** 10,000 numbered lines (every third holding `x`), 130 KB: one piece. */
+const STEADY = new TextEncoder().encode(
+  Array.from({ length: 10000 }, (_, i) => `line ${i + 1}${i % 3 ? "" : " x"}`).join("\n") + "\n",
+);
+
+Deno.test("a deadline that passes inside a piece stops the scan between two lines, as though the piece ended there; pages from there give every line once (issue #22)", async () => {
+  const want = refLines(STEADY).map((l) => String.fromCharCode(...l));
+  const needle = new TextEncoder().encode("x");
+  for (const mode of ["every line", "needle", "levelCounts"] as const) {
+    const got: string[] = [];
+    let lines = 0;
+    let from = 0;
+    let pages = 0;
+    let inside = 0;
+    while (true) {
+      assert.ok(++pages < 1000, `${mode}: pages get somewhere`);
+      // The read itself outlasts the deadline: before issue #22 the whole piece was handed on anyway.
+      const deadline = performance.now() + 5;
+      const slow = memorySource(STEADY.subarray(from));
+      const read = slow.readSync.bind(slow);
+      slow.readSync = (into) => {
+        while (performance.now() <= deadline) { /* a slow disk */ }
+        return read(into);
+      };
+      const counts = mode === "levelCounts" ? new Float64Array(8) : undefined;
+      const r = await scan(slow, {
+        line(buf, s, e) {
+          got.push(String.fromCharCode(...buf.subarray(s, e)));
+          return true;
+        },
+      }, {
+        pieceSize: 1 << 20,
+        deadline,
+        lineBase: lines,
+        needle: mode === "needle" ? needle : undefined,
+        levelCounts: counts,
+      });
+      if (counts) got.push(...Array(counts.reduce((a, b) => a + b, 0)).fill("counted"));
+      if (r.stop === null) break;
+      assert.equal(r.stop, "time_budget");
+      if (r.bytesRead === 0) continue; // a loaded machine: the deadline passed before the read
+      inside++;
+      // Stopped at a line start: what was read is exactly the lines before it, and none was lost.
+      assert.equal(r.resumeAt, r.bytesRead, `${mode}: page ${pages}`);
+      assert.equal(r.pending, false);
+      const upTo = new TextDecoder().decode(STEADY.subarray(0, from + r.bytesRead));
+      assert.equal(
+        upTo.split("\n").length - 1,
+        r.lines,
+        `${mode}: ${r.lines} lines in ${from + r.bytesRead} bytes`,
+      );
+      from += r.bytesRead;
+      lines = r.lines;
+    }
+    console.error(`${mode}: ${pages} pages, ${inside} stopped inside the piece`);
+    // One page would have read it all before (one piece); batches of 4,096 lines are counted between looks.
+    assert.ok(inside >= 2, `${mode}: ${inside} pages stopped by the deadline inside the piece`);
+    if (mode === "every line") assert.deepEqual(got, want);
+    else if (mode === "needle") assert.deepEqual(got, want.filter((l) => l.includes("x")));
+    else assert.equal(got.length, want.length);
+  }
+});
+
+Deno.test("a scan lets the event loop turn every few ms inside a piece, and a cancel stops it between two lines (issue #22)", async () => {
+  // 10,000 lines of 0.03 ms each, in one piece: 300 ms of sink work.
+  let turns = 0;
+  let stop = false;
+  const ticker = (async () => {
+    while (!stop) {
+      await new Promise((r) => setTimeout(r, 1));
+      turns++;
+    }
+  })();
+  let handed = 0;
+  const r = await scan(memorySource(STEADY), { line: () => (busy(0.03), ++handed, true) }, {
+    pieceSize: 1 << 20,
+  });
+  stop = true;
+  await ticker;
+  console.error(`${turns} timer turns in ${handed} lines of 0.03 ms`);
+  assert.deepEqual([r.stop, r.lines], [null, 10000]);
+  // At most every 10 ms of work (YIELD_MS): ~30 turns; before issue #22, none inside the piece.
+  assert.ok(turns >= 10, `${turns} turns`);
+  let asked = 0;
+  const c = await collect(STEADY, { pieceSize: 1 << 20, cancelled: () => ++asked > 10 });
+  assert.equal(c.stop, "cancelled");
+  assert.ok(c.lines > 0 && c.lines < 10000 && c.seen.length === c.lines, `${c.lines} lines`);
+  assert.equal(c.bytesRead, c.resumeAt);
+});

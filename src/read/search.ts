@@ -13,7 +13,7 @@ import { type LogLine, toLogLine } from "./log_line.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { plural } from "../core/plural.ts";
-import { scan, type ScanOptions, type ScanResult, type StopReason } from "./scanner.ts";
+import { nextTurn, scan, type ScanOptions, type ScanResult, type StopReason, YIELD_MS } from "./scanner.ts";
 import { LineRedactor, mayHoldSecret, redactCutTail, redactLine } from "../guard/redact.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, maskProof, maskSafe, requiredLiteral } from "./pattern.ts";
@@ -177,8 +177,6 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
  * `isHeavy`). A cheap pattern on short lines reads the clock every hundred lines or so.
  */
 const CHECK_COST = 250_000;
-/** How long a regex search runs before it lets the event loop turn (a cancel can then arrive), in ms. */
-const YIELD_MS = 20;
 
 /**
  * How many bytes of each line (65,536: 64 KiB, counted before decoding) a pattern, or a case-insensitive
@@ -232,16 +230,97 @@ interface Held {
   redactions: number;
 }
 
-/** A byte search for a literal in `buf[s, e)` (case-sensitive: the needle's own bytes). */
-function holds(buf: Uint8Array, s: number, e: number, needle: Uint8Array): boolean {
-  const n = needle.length;
-  const b0 = needle[0];
-  for (let i = buf.indexOf(b0, s); i >= 0 && i + n <= e; i = buf.indexOf(b0, i + 1)) {
-    let k = 1;
-    while (k < n && buf[i + k] === needle[k]) k++;
-    if (k === n) return true;
+/**
+ * Lines up to this many bytes are searched byte by byte by a {@linkcode LineLiteral}; a longer one
+ * through `indexOf` on a view of the line (a view costs more than a short line's loop).
+ */
+const SHORT_LINE = 128;
+
+/**
+ * A byte search for a literal inside one line at a time (case-sensitive: the needle's own bytes), for
+ * a search that hands every line to its sink (a window, context). Its work on a line is bounded by the
+ * line: no byte at or after the line's end is read (issue #22: an `indexOf` from the line's start ran on
+ * to the end of the 1 MiB piece when the needle's first byte was rare, so a piece of short lines cost
+ * seconds), and a line of near-matches (`aaaa…` for `aaa…ab`) costs at most about three passes over
+ * it: once the comparisons after first-byte hits pass twice the line's length, the rest of the line is
+ * read by Knuth–Morris–Pratt, one pass.
+ */
+export class LineLiteral {
+  /** The bytes looked for (at least one). */
+  readonly needle: Uint8Array;
+  /** KMP's failure function, made when a line first needs it. */
+  #fail: Int32Array | null = null;
+
+  /**
+   * @param needle The bytes looked for.
+   * @throws {RangeError} when `needle` is empty.
+   */
+  constructor(needle: Uint8Array) {
+    if (needle.length === 0) throw new RangeError("a literal of no bytes");
+    this.needle = needle;
   }
-  return false;
+
+  /**
+   * True when `buf[s, e)` holds the needle.
+   *
+   * @param buf Holds the line.
+   * @param s The line's first byte.
+   * @param e Past its last byte.
+   */
+  holds(buf: Uint8Array, s: number, e: number): boolean {
+    const needle = this.needle;
+    const n = needle.length;
+    const b0 = needle[0];
+    const last = e - n; // the last offset a match can start at
+    if (last < s) return false;
+    /** Comparisons allowed after first-byte hits before the line goes to KMP. */
+    let left = 2 * (e - s) + 16;
+    if (e - s <= SHORT_LINE) {
+      for (let i = s; i <= last; i++) {
+        if (buf[i] !== b0) continue;
+        let k = 1;
+        while (k < n && buf[i + k] === needle[k]) k++;
+        if (k === n) return true;
+        if ((left -= k) < 0) return this.#kmp(buf, i + 1, e);
+      }
+      return false;
+    }
+    const line = buf.subarray(s, last + 1); // where a match can start: indexOf stops at its end
+    for (let j = line.indexOf(b0); j >= 0; j = line.indexOf(b0, j + 1)) {
+      const i = s + j;
+      let k = 1;
+      while (k < n && buf[i + k] === needle[k]) k++;
+      if (k === n) return true;
+      if ((left -= k) < 0) return this.#kmp(buf, i + 1, e);
+    }
+    return false;
+  }
+
+  /** Knuth–Morris–Pratt over `buf[from, e)`: true when a match starts there. */
+  #kmp(buf: Uint8Array, from: number, e: number): boolean {
+    const needle = this.needle;
+    const n = needle.length;
+    const fail = this.#fail ??= failure(needle);
+    let q = 0;
+    for (let i = from; i < e; i++) {
+      const b = buf[i];
+      while (q > 0 && b !== needle[q]) q = fail[q - 1];
+      if (b === needle[q] && ++q === n) return true;
+    }
+    return false;
+  }
+}
+
+/** KMP's failure function: `f[q]`, the longest proper prefix of `needle[0, q]` that is also its suffix. */
+function failure(needle: Uint8Array): Int32Array {
+  const f = new Int32Array(needle.length);
+  let k = 0;
+  for (let q = 1; q < needle.length; q++) {
+    while (k > 0 && needle[q] !== needle[k]) k = f[k - 1];
+    if (needle[q] === needle[k]) k++;
+    f[q] = k;
+  }
+  return f;
 }
 
 /**
@@ -284,7 +363,7 @@ async function searchPage(
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   // Without a pattern: a text in either case is compared by simple case folding, decoded; else its bytes.
   const folded = !re && opts.ignoreCase ? foldMatcher(opts.text) : null;
-  const plain = re || folded ? null : new TextEncoder().encode(opts.text);
+  const plain = re || folded ? null : new LineLiteral(new TextEncoder().encode(opts.text));
   const literal = re && !every
     ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
     : null;
@@ -454,7 +533,7 @@ async function searchPage(
       if (plain) {
         // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
         if (cut) partial++;
-        return holds(buf, s, e, plain) ? accept(buf, s, e, lineNo, cut, at) : other(buf, s, e, lineNo, cut);
+        return plain.holds(buf, s, e) ? accept(buf, s, e, lineNo, cut, at) : other(buf, s, e, lineNo, cut);
       }
       // A line cut by the budget before 64 KiB of it were read is not a pattern's to decide (`$` or
       // `\b` would match at the cut): it is not reported, and the next page, which re-reads its start,
@@ -469,8 +548,9 @@ async function searchPage(
         return accept(buf, s, e, lineNo, cut, at);
       }
       if (isHeavy(size, end - s)) {
-        if (after) return false; // not tested for an after-line: the next page starts at it
-        // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on.
+        // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
+        // after-line past the limit too: a match there starts the next page, any other line is shown
+        // as context (ending the page before it left the last match without it, and no page showed it).
         if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
         heavyBuf.set(buf.subarray(s, e));
         heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
@@ -513,7 +593,7 @@ async function searchPage(
     resumeAfterStop: async () => {
       if (pause === "time") return false;
       if (pause === "yield") {
-        await new Promise((res) => setTimeout(res, 0));
+        await nextTurn();
         sliceStart = performance.now();
         if (opts.signal?.aborted || sliceStart >= deadline) {
           pause = "time"; // stop after this line: cancelled, or the budget spent
@@ -553,11 +633,12 @@ async function searchPage(
   };
   const paused = pause as "yield" | "time" | null;
   // Past the limit, reading after-lines: the page ends where its sink stopped it, or at the log's end. A
-  // budget that stops it there instead ends it as any budget does (the next page goes on after the last
-  // line read, its context from the lines not shown).
-  const afterPoint = r.stop === "time_budget" || r.stop === "size_budget"
-    ? null
-    : after as ResumePoint | null;
+  // budget that stops it there instead (the scanner's, the sink's clock, a line the pattern worker could
+  // not test in time) ends it as any budget does (the next page goes on after the last line read, its
+  // context from the lines not shown, the last match held back for it).
+  const budgeted = r.stop === "time_budget" || r.stop === "size_budget" || paused === "time" ||
+    untested !== null;
+  const afterPoint = budgeted ? null : after as ResumePoint | null;
   if (brokeOrder) {
     // The order broke after a seek: the caller reads again from the start.
     result = {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
-import { searchLog, type SearchOptions } from "./search.ts";
+import { LineLiteral, searchLog, type SearchOptions } from "./search.ts";
 import { compilePattern } from "./pattern.ts";
 import { PatternOffload } from "./pattern_offload.ts";
 import { LineRedactor, redactLine } from "../guard/redact.ts";
@@ -392,5 +392,144 @@ Deno.test("pages that reach their limit on a last line without a line feed end t
         assert.equal(complete, true);
       }
     }
+  }
+});
+
+/** xorshift32 (Marsaglia): a seeded stream of numbers in [0, 1). */
+function xorshift(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+Deno.test("LineLiteral: the lines a line-by-line String.includes finds, whatever the buffer holds around the line: 3,000 random lines of near-matches (issue #22)", () => {
+  const rnd = xorshift(2222);
+  const pick = (alphabet: string, n: number) =>
+    Array.from({ length: n }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join("");
+  let hits = 0;
+  for (let t = 0; t < 3000; t++) {
+    // Small alphabets and periodic needles: many first-byte hits and long partial matches. A third of
+    // the cases are runs built to send the line to KMP: a needle unit^k + "c", a line of unit^r + "c"
+    // with r < k (every first-byte hit a partial match up to k units long), half of them ending with the
+    // needle.
+    const alphabet = ["ab", "aab", "abc", "Zz", "a"][t % 5];
+    let needle: string;
+    let line: string;
+    const len = rnd() < 0.2 ? 129 + Math.floor(rnd() * 3000) : Math.floor(rnd() * 129);
+    if (t % 3 === 0) {
+      const unit = pick("ab", 1 + Math.floor(rnd() * 3));
+      const k = 2 + Math.floor(rnd() * 40);
+      needle = unit.repeat(k) + "c";
+      line = "";
+      while (line.length < len) line += unit.repeat(Math.floor(rnd() * k)) + "c";
+      if (rnd() < 0.5) line += unit.repeat(k) + "c"; // half the lines hold it, at their end
+    } else {
+      needle = pick(alphabet, 1 + Math.floor(rnd() * 12));
+      line = rnd() < 0.3
+        ? needle.slice(0, -1).repeat(1 + Math.floor(len / needle.length))
+        : pick(alphabet, len);
+    }
+    // The needle whole just before and just after the line, and across each of its ends.
+    const before = needle + needle.slice(0, Math.floor(rnd() * needle.length));
+    const after = needle.slice(Math.floor(rnd() * needle.length)) + needle;
+    const buf = enc.encode(before + line + after);
+    const s = before.length, e = s + line.length;
+    const want = line.includes(needle);
+    assert.equal(
+      new LineLiteral(enc.encode(needle)).holds(buf, s, e),
+      want,
+      `case ${t}: "${needle}" in "${line}"`,
+    );
+    if (want) hits++;
+  }
+  console.error(`LineLiteral: 3000 lines, ${hits} holding the needle`);
+  assert.ok(hits > 600 && hits < 2400, `${hits} of 3000 hold it: both answers tried`);
+});
+
+/**
+ * Runs `fn` with `Uint8Array.prototype.indexOf` counting the bytes each call looks at (from its start
+ * to the byte found, or to the array's end), and returns that count: the work a byte search did.
+ */
+async function indexOfWork(fn: () => unknown): Promise<number> {
+  return (await indexOfCalls(fn)).bytes;
+}
+
+/** As {@linkcode indexOfWork}: the bytes looked at, and the number of calls. */
+async function indexOfCalls(fn: () => unknown): Promise<{ bytes: number; calls: number }> {
+  const original = Uint8Array.prototype.indexOf;
+  let bytes = 0;
+  let calls = 0;
+  Uint8Array.prototype.indexOf = function (this: Uint8Array, b: number, from = 0) {
+    const i = original.call(this, b, from);
+    bytes += (i < 0 ? this.length : i + 1) - Math.max(0, from);
+    calls++;
+    return i;
+  };
+  try {
+    await fn();
+  } finally {
+    Uint8Array.prototype.indexOf = original;
+  }
+  return { bytes, calls };
+}
+
+Deno.test("LineLiteral: a line of near-matches costs a few passes over it, not one compare of the needle per byte (issue #22)", async () => {
+  // 1 MiB of `a` for 99 `a`s and a `b`: every byte starts a near-match 99 bytes long. Checked by
+  // counting the first-byte hits looked at (one indexOf call each): without the switch to KMP, one a byte.
+  const line = enc.encode("a".repeat(1 << 20));
+  const needle = new LineLiteral(enc.encode("a".repeat(99) + "b"));
+  let found = true;
+  const { calls } = await indexOfCalls(() => (found = needle.holds(line, 0, line.length)));
+  assert.equal(found, false);
+  console.error(`near-matches: ${calls} first-byte hits compared on a ${line.length}-byte line`);
+  assert.ok(calls > 0 && calls < line.length / 32, `${calls} hits compared`);
+  const hit = enc.encode("a".repeat(1 << 20) + "b");
+  assert.equal(needle.holds(hit, 0, hit.length), true);
+  assert.equal(needle.holds(hit, 0, hit.length - 1), false); // the `b` is past the line's end
+});
+
+Deno.test("a literal searched on every line (context, a window) reads each line, not the rest of the piece: byte-search work under 2× the log on 8 MiB of lines without its first byte, 3 of them holding it (issue #22)", async () => {
+  // 8 MiB of lines without a Z (every other one over 128 bytes: searched by indexOf on a view of it),
+  // and three lines with "Zookeeper": grep -n finds those three.
+  const lines: string[] = [];
+  for (let size = 0, i = 0; size < 8 << 20; i++) {
+    const t = `2024-05-01 10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${
+      String(i % 60).padStart(2, "0")
+    }`;
+    const line = `${t} INFO job=${String(i % 1000).padStart(3, "0")} step ${i}${
+      i % 2 ? " ok=" + "y".repeat(150) : ""
+    }`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  for (const at of [1000, 50000, lines.length - 2]) lines[at] = lines[at].slice(0, 36) + " Zookeeper up";
+  Deno.writeTextFileSync(`${dir}/zk.log`, lines.join("\n") + "\n");
+  const grep = new TextDecoder().decode(
+    new Deno.Command("grep", { args: ["-n", "-F", "Zookeeper", `${dir}/zk.log`], stdout: "piped" })
+      .outputSync()
+      .stdout,
+  ).trim().split("\n").map((l) => Number(l.split(":")[0]));
+  assert.deepEqual(grep, [1001, 50001, lines.length - 1]);
+  const size = Deno.statSync(`${dir}/zk.log`).size;
+  using log = await openLog(roots, "zk.log");
+  const base = { ...limits, text: "Zookeeper", limit: 100, redact: false, maxLine: 200, searchBytes: 1e12 };
+  // Every line has a time (0) in the open window: each is tested for the literal.
+  const window = { span: { since: -Infinity, until: Infinity }, timeOf: () => 0 };
+  for (const extra of [{ context: 2 }, { window }]) {
+    let r: Awaited<ReturnType<typeof searchLog>> | undefined;
+    const t = performance.now();
+    const work = await indexOfWork(async () => (r = await searchLog(log, { ...base, ...extra })));
+    const ms = performance.now() - t;
+    console.error(
+      `${Object.keys(extra)[0]}: ${work} bytes looked at by indexOf for ${size} bytes, ${ms.toFixed(0)} ms`,
+    );
+    assert.equal(r!.complete, true);
+    assert.deepEqual(r!.matches.map((m) => m.line_no), grep);
+    // Before the fix, each line's search ran on to the end of its 1 MiB piece: thousands of times the log.
+    assert.ok(work > 0 && work < 2 * size, `${work} bytes looked at for a ${size}-byte log`);
   }
 });

@@ -18,7 +18,7 @@ import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { LineRedactor } from "../guard/redact.ts";
 import { LineTimes, TIME_SLACK_MS } from "./time_window.ts";
-import { seekTime } from "./time_seek.ts";
+import { seekTimeYielding } from "./time_seek.ts";
 import type { TimeReport, WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode tailLog}. */
@@ -101,14 +101,18 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   if (win && !log.gzip) {
     // The window's end, then its start, found by binary searches (bounded reads) on a log in time order.
     if (win.span.until !== Infinity) {
-      const e = seekTime(log, win.timeOf, win.span.until + TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
+      const e = await seekTimeYielding(log, win.timeOf, win.span.until + TIME_SLACK_MS, {
+        slackMs: TIME_SLACK_MS,
+      });
       probes += e.probes;
       probeBytes += e.bytesRead;
       if (e.ordered) end = e.end;
       else order = "out_of_order";
     }
     if (win.span.since !== -Infinity && order !== "out_of_order") {
-      const b = seekTime(log, win.timeOf, win.span.since - TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
+      const b = await seekTimeYielding(log, win.timeOf, win.span.since - TIME_SLACK_MS, {
+        slackMs: TIME_SLACK_MS,
+      });
       probes += b.probes;
       probeBytes += b.bytesRead;
       if (b.ordered) floor = b.off;

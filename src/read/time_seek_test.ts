@@ -5,7 +5,7 @@ import { parse } from "csv-parse/sync";
 import { openLog } from "../source/log_file.ts";
 import { openRoots, type Root } from "../source/roots.ts";
 import type { ReadableLog } from "./readable_log.ts";
-import { seekEnd, seekTime, type TimeOf } from "./time_seek.ts";
+import { seekEnd, seekTime, seekTimeYielding, type TimeOf } from "./time_seek.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "logpeek-seek-" });
@@ -353,6 +353,47 @@ Deno.test("seekTime: reads a small share of a larger ordered log", async () => {
   assert.equal(r.off, lines[39_599].start);
   assert.ok(r.bytesRead <= 0.02 * bytes.length, `${r.bytesRead} of ${bytes.length} bytes`);
   assert.ok(r.probes <= Math.ceil(Math.log2(bytes.length / 4096)) + 2, `${r.probes} probes`);
+});
+
+Deno.test("seekTimeYielding: the event loop turns between probes, and the answer is seekTime's (issue #22)", async () => {
+  // A timed line every 2,000 (a flood of stack-trace lines between), under a clock that costs 0.005 ms a
+  // line: a probe walks up to 2,000 lines, ~10 ms.
+  const base = Date.UTC(2024, 0, 1);
+  const bytes = enc.encode(
+    Array.from(
+      { length: 200_000 },
+      (_, k) => k % 2000 ? `  at f${k}\n` : `${iso(base + k * 250)} INFO ${k}\n`,
+    )
+      .join(""),
+  );
+  using log = await logOf(bytes);
+  const slow: TimeOf = (buf, s, e) => {
+    const until = performance.now() + 0.005;
+    while (performance.now() < until) { /* a costly header */ }
+    return standIn(buf, s, e);
+  };
+  const opts = { slackMs: 0, windowBytes: 4096, maxProbeBytes: 65536 };
+  for (const target of [base + 1000, base + 5_000_000, base + 9_999_000]) {
+    let turns = 0;
+    let stop = false;
+    const ticker = (async () => {
+      while (!stop) {
+        await new Promise((r) => setTimeout(r, 0));
+        turns++;
+      }
+    })();
+    const t = performance.now();
+    const r = await seekTimeYielding(log, slow, target, opts);
+    const ms = performance.now() - t;
+    stop = true;
+    await ticker;
+    assert.deepEqual(r, seekTime(log, standIn, target, opts));
+    console.error(
+      `target ${target}: ${r.probes} probes, ${ms.toFixed(0)} ms, ${turns} turns of the event loop`,
+    );
+    // A turn after a probe once 10 ms passed (seekTime, sync, held the thread for all of it: no turn).
+    assert.ok(turns >= 3, `${turns} turns in ${ms} ms, ${r.probes} probes`);
+  }
 });
 
 const shared = sharedDir("seekTime over the Loghub logs");

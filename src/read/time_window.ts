@@ -16,7 +16,7 @@
  */
 
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
-import { seekTime } from "./time_seek.ts";
+import { seekTimeYielding } from "./time_seek.ts";
 
 /** The time of a line's header, epoch ms, or NaN when it has none (`LineClock.timeOf`). */
 export type TimeOf = (buf: Uint8Array, start: number, end: number) => number;
@@ -209,7 +209,11 @@ export interface WindowPlan {
  * @param resumed True for a page after the first (from a cursor).
  * @returns Where to start and what the order is.
  */
-export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolean): WindowPlan {
+export async function planWindow(
+  log: ReadableLog,
+  win: WindowOptions,
+  resumed: boolean,
+): Promise<WindowPlan> {
   const none = { from: null, order: "in_order" as const, probes: 0, bytesRead: 0 };
   // A later page goes on as its first page entered the log (the cursor says whether by a seek).
   if (resumed) {
@@ -222,7 +226,7 @@ export function planWindow(log: ReadableLog, win: WindowOptions, resumed: boolea
   if (log.gzip || win.noSeek || since === -Infinity) return none;
   // A small log is read whole: its line numbers stay known.
   if (log.size - log.bomLength <= SMALL_LOG_BYTES) return none;
-  const s = seekTime(log, win.timeOf, since - TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
+  const s = await seekTimeYielding(log, win.timeOf, since - TIME_SLACK_MS, { slackMs: TIME_SLACK_MS });
   const base = { probes: s.probes, bytesRead: s.bytesRead };
   if (!s.ordered) return { ...base, from: null, order: "out_of_order" };
   if (win.noSeekAfterProbes?.()) return { ...base, from: null, order: "in_order" };
@@ -259,7 +263,7 @@ export async function windowedRead<P>(
 ): Promise<P & { scanned_bytes: number; disorder?: boolean }> {
   const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
   if (!win) return await page(resume ?? start, true, null, 0);
-  const plan = planWindow(log, win, resume !== undefined);
+  const plan = await planWindow(log, win, resume !== undefined);
   const known = resume ? (win.lineKnown ?? true) : plan.from === null;
   const first = await page(plan.from ?? resume ?? start, known, plan.order, plan.probes);
   first.scanned_bytes += plan.bytesRead;
