@@ -678,9 +678,16 @@ function clfAt(buf: Uint8Array, p: number, end: number): boolean {
  * @returns Epoch ms, or NaN when the text is not `digits[.digits]`.
  */
 export function epochNumberMs(buf: Uint8Array, p: number, q: number): number {
-  let int = 0, i = p;
-  while (i < q && isDigit(buf[i])) int = int * 10 + buf[i++] - 48;
+  let i = p;
+  while (i < q && isDigit(buf[i])) i++;
   if (i === p) return NaN;
+  // The unit by the count of digits (leading zeros aside); microseconds and nanoseconds are cut to ms
+  // before they are summed, so no digit past 2^53 is lost.
+  let z = p;
+  while (z < i - 1 && buf[z] === 48) z++;
+  const n = i - z, keep = n <= 14 ? n : n <= 17 ? n - 3 : n - 6;
+  let int = 0;
+  for (let k = z; k < z + keep; k++) int = int * 10 + buf[k] - 48;
   let frac = 0, scale = 1;
   if (i < q && buf[i] === 46) {
     i++;
@@ -695,10 +702,8 @@ export function epochNumberMs(buf: Uint8Array, p: number, q: number): number {
     if (i === f) return NaN;
   }
   if (i !== q) return NaN;
-  if (int < 1e11) return int * 1000 + Math.floor(frac * 1000 / scale);
-  if (int < 1e14) return int;
-  if (int < 1e17) return Math.floor(int / 1000);
-  return Math.floor(int / 1e6);
+  if (n <= 11) return int * 1000 + Math.floor(frac * 1000 / scale);
+  return int;
 }
 
 /** Whether `buf[a, b)` is one of the JSON time keys `time`, `ts`, `timestamp`, `@timestamp`. */
@@ -1010,13 +1015,16 @@ export function learnLayout(sample: Uint8Array): TimeLayout {
       buf = scratch;
       a = 0;
     }
-    if (buf[a] === 35) {
+    if (buf[a] === 35 && isDirective(buf, a, b)) {
       L.columns = fieldsOf(buf, a, b, L.columns);
       const g = gmtOffsetOf(buf, a, b);
       if (!Number.isNaN(g)) L.gmtOffset = g;
       continue;
     }
-    if (buf[a] === 123) jsonKeys(buf, a, b, keys);
+    if (buf[a] === 123) {
+      jsonKeys(buf, a, b, keys); // a JSON line's time is a field, not a place after a prefix
+      continue;
+    }
     OFF = NaN;
     YEARLESS = false;
     EPOCH = NaN;
@@ -1037,6 +1045,16 @@ export function learnLayout(sample: Uint8Array): TimeLayout {
   const ranked = [...anchors.values()].filter((x) => x.n >= 2 || lines <= 2).sort((x, y) => y.n - x.n);
   if (ranked.reduce((n, x) => n + x.n, 0) > headTimed) L.anchors = ranked.slice(0, 4).map((x) => x.a);
   return L;
+}
+
+/**
+ * Whether the line at `a` is a W3C or Zeek directive (`#Name:` or `#name` and a tab, the name of letters
+ * and `-`): a header, never a line whose time is learned.
+ */
+function isDirective(buf: Uint8Array, a: number, b: number): boolean {
+  let i = a + 1;
+  while (i < b && (isLetter(buf[i]) || buf[i] === 45 || buf[i] === 95)) i++;
+  return i > a + 1 && i < b && (buf[i] === 58 || buf[i] === 9 || buf[i] === 32) && !isMysqlTime(buf, a, b);
 }
 
 /** A `#GMT-Offset: ±hhmm` directive's offset in ms, or NaN. */
