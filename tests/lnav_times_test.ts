@@ -85,7 +85,7 @@ const MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ");
  * HH:MM:SS` (the year aside), or its epoch seconds' digits: found by formatting `t`, not by parsing.
  */
 function written(line: string, t: number): boolean {
-  const text = line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "");
+  const text = line.replace(new RegExp("\u001b\\[[0-9;]*[A-Za-z]", "g"), "");
   const d = new Date(t * 1000), iso = d.toISOString();
   const [date, time] = [iso.slice(0, 10), iso.slice(11, 19)];
   const mon = MONTHS[d.getUTCMonth()], day = d.getUTCDate();
@@ -110,7 +110,7 @@ function writtenOffset(line: string): number {
 const otherYear = (a: number, b: number) =>
   new Date(a * 1000).toISOString().slice(4) === new Date(b * 1000).toISOString().slice(4);
 
-const SYSLOG = /^(\x1b\[[0-9;]*m)*[A-Z][a-z]{2} [ \d]\d /;
+const SYSLOG = new RegExp("^(\u001b\\[[0-9;]*m)*[A-Z][a-z]{2} [ \\d]\\d ");
 const YEAR: Verdict = {
   match: SYSLOG,
   who: "both",
@@ -143,7 +143,7 @@ const VERDICTS: Record<string, Verdict[]> = {
   "logfile_ansi.1": [YEAR],
   "logfile_bad_syslog.0": [YEAR, {
     ...NO_FORMAT,
-    match: /^Nov  3 09:23:38 veridian lookup/,
+    match: /^Nov {2}3 09:23:38 veridian lookup/,
     why: "the syslog time is written; lnav's syslog format wants a `program:` after the host, so it " +
       "makes the line part of the message before",
   }],

@@ -774,7 +774,7 @@ function sameBytes(buf: Uint8Array, a: number, b: number, key: Uint8Array): bool
  * (a string, a number, or `{"$numberLong": "…"}`), log4j2's `{"epochSecond": s, "nanoOfSecond": ns}`.
  * Returns 1 when read (scratch fields or EPOCH set), else 0.
  */
-function valueTimeAt(buf: Uint8Array, v: number, lim: number, end = lim): number {
+function valueTimeAt(buf: Uint8Array, v: number, lim: number, end: number): number {
   while (v < lim && (buf[v] === 32 || buf[v] === 9)) v++;
   if (v >= lim) return 0;
   YEARLESS = false;
@@ -810,7 +810,7 @@ function objectTimeAt(buf: Uint8Array, o: number, lim: number): number {
     while (v < lim && (buf[v] === 32 || buf[v] === 9)) v++;
     if (v >= lim || buf[v] !== 58) return 0;
     const name = String.fromCharCode(...buf.subarray(i + 1, Math.min(e, i + 16)));
-    if (name === "$date" || name === "$numberLong") return valueTimeAt(buf, v + 1, lim);
+    if (name === "$date" || name === "$numberLong") return valueTimeAt(buf, v + 1, lim, lim);
     let ne = v + 1;
     while (ne < lim && (buf[ne] === 32 || isDigit(buf[ne]))) ne++;
     const n = Number(String.fromCharCode(...buf.subarray(v + 1, ne)).trim());
@@ -1094,7 +1094,7 @@ function jsonKeys(buf: Uint8Array, p: number, end: number, keys: Map<string, num
     if (v < lim && buf[v] === 58 && e - i < 64) {
       const k = new TextDecoder().decode(buf.subarray(i + 1, e));
       EPOCH = NaN;
-      if (!seen.has(k) && timeName(k) && valueTimeAt(buf, v + 1, lim) === 1 && plausible()) {
+      if (!seen.has(k) && timeName(k) && valueTimeAt(buf, v + 1, lim, lim) === 1 && plausible()) {
         seen.add(k);
         keys.set(k, (keys.get(k) ?? 0) + 1);
       }
@@ -1222,6 +1222,8 @@ class Clock implements LineClock {
   readonly #ref: number;
   readonly #refYear: number;
   readonly #scratch = new Uint8Array(JSON_BYTES);
+  /** Nothing learned: no ANSI codes, columns, JSON field or anchors. */
+  #plain: boolean;
   #lastDate = -1;
   #lastDayMs = 0;
   /** MO * 32 + D of the last year-less line, and its year (0: decided per line). */
@@ -1234,6 +1236,7 @@ class Clock implements LineClock {
     this.#ref = ref;
     this.#refYear = new Date(ref + offsetAt(ref, zone)).getUTCFullYear();
     this.layout = layout;
+    this.#plain = !layout.ansi && !layout.columns && layout.jsonKey === null && layout.anchors.length === 0;
   }
 
   timeOf(buf: Uint8Array, start: number, end: number): number {
@@ -1245,13 +1248,16 @@ class Clock implements LineClock {
       start += 3;
     }
     if (start >= end) return NaN;
-    if (buf[start] === 27 || (this.layout.ansi && hasEscape(buf, start, end))) {
+    const c = buf[start];
+    if (c === 27 || (!this.#plain && this.layout.ansi && hasEscape(buf, start, end))) {
       end = stripAnsi(buf, start, end, this.#scratch);
       buf = this.#scratch;
       start = 0;
       if (end === 0) return NaN;
     }
-    if (!this.#read(buf, start, end)) {
+    // nothing learned (most logs): the general rules alone
+    const ok = this.#plain && c !== 35 ? generalAt(buf, start, end, null) : this.#read(buf, start, end);
+    if (!ok) {
       if (timeOfDayAt(buf, start, end)) this.timeOfDayLines++;
       return NaN;
     }
@@ -1273,13 +1279,14 @@ class Clock implements LineClock {
       const cols = fieldsOf(buf, start, end, L.columns);
       if (cols) {
         L.columns = cols;
+        this.#plain = false;
         return false;
       }
     }
     if (L.columns && buf[start] !== 35) return columnsAt(buf, start, end, L.columns);
     if (generalAt(buf, start, end, L.jsonKey)) return true;
-    for (const a of L.anchors) {
-      const q = anchorAt(buf, start, end, a);
+    for (let i = 0; i < L.anchors.length; i++) {
+      const a = L.anchors[i], q = anchorAt(buf, start, end, a);
       if (q < 0) continue;
       OFF = NaN;
       YEARLESS = false;
