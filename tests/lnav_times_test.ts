@@ -158,6 +158,13 @@ const VERDICTS: Record<string, Verdict[]> = {
   "logfile_regexp_access_log.0": [OFFSET],
   "logfile_shop_access_log.0": [OFFSET],
   "logfile_with_zones.0": [OFFSET],
+  "logfile_w3c.1": [{
+    match: /^64\.103\.37\.2 /,
+    who: "both",
+    why: "the log's `#GMT-Offset: -0800` directive says its date and time columns are local time 8 hours " +
+      "behind UTC (Oracle Web Cache); lnav 0.11.1 drops it, logpeek applies it",
+    check: (a, b) => a - b === 8 * 3600,
+  }],
   "logfile_strace_log.0": [{
     match: /^\d\d:\d\d:\d\d\.\d+ /,
     who: "lnav",

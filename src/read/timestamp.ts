@@ -882,14 +882,14 @@ function emptyLayout(): TimeLayout {
 }
 
 /**
- * A `#Fields:` (W3C) or `#fields` (Zeek) directive at `start`: the columns it names, or null (another
- * line, or no date-and-time or `ts` column among them; a `#GMT-Offset:` directive is noted in `prev`'s
- * place by the caller).
+ * A `#Fields:` (W3C) or `#fields` (Zeek) directive at `start`: the columns it names (their offset 0,
+ * W3C's GMT, or NaN for `-local` ones; the caller applies a `#GMT-Offset:`); `prev` for another line or
+ * for fields without a date and a time or a `ts` column.
  */
 function fieldsOf(buf: Uint8Array, start: number, end: number, prev: Columns | null): Columns | null {
   const head = String.fromCharCode(...buf.subarray(start, Math.min(end, start + 8)));
   const zeek = head === "#fields\t";
-  if (!zeek && head.toLowerCase() !== "#fields:") return null;
+  if (!zeek && head.toLowerCase() !== "#fields:") return prev;
   const text = new TextDecoder().decode(buf.subarray(start + 8, Math.min(end, start + HEAD_BYTES * 8)));
   const names = text.trim().split(zeek ? "\t" : /[ \t]+/).map((n) => n.toLowerCase());
   const at = (...ns: string[]) => names.findIndex((n) => ns.includes(n));
@@ -1278,6 +1278,7 @@ class Clock implements LineClock {
       // a `#Fields:` directive of a W3C or Zeek log names the columns from here on
       const cols = fieldsOf(buf, start, end, L.columns);
       if (cols) {
+        if (cols !== L.columns && cols.off === 0) cols.off = L.gmtOffset;
         L.columns = cols;
         this.#plain = false;
         return false;

@@ -430,11 +430,17 @@ const LEARNED: { kind: string; lines: string[]; want: string[] }[] = [
     lines: [
       "#Version: 1.0",
       "#Fields: c-ip date time cs-method sc-status",
+      "#Date: 2019-07-04 23:59:00", // a directive after #Fields keeps the columns
       "10.1.1.1 2019-07-04 23:59:58 GET 200",
       '"10.1.1.2" "2019-07-05" "00:00:03" "POST" "500"',
       "10.1.1.3 2019-7-5 00:00:04 GET 200",
     ],
-    want: ["-", "-", "2019-07-04 23:59:58Z", "2019-07-05 00:00:03Z", "-"], // the last: no such date
+    want: ["-", "-", "-", "2019-07-04 23:59:58Z", "2019-07-05 00:00:03Z", "-"], // the last: no such date
+  },
+  {
+    kind: "W3C with #GMT-Offset (local times that far from UTC), the directive before #Fields",
+    lines: ["#GMT-Offset: -0800", "#Fields: date time c-ip", "2001-10-31 00:00:18 10.0.0.1"],
+    want: ["-", "-", "2001-10-31 08:00:18Z"],
   },
   {
     kind: "journald JSON __REALTIME_TIMESTAMP (microseconds as a string)",
