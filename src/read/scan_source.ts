@@ -86,3 +86,34 @@ export function resumeState(
     pending: p.pending,
   };
 }
+
+/**
+ * The first `max` bytes of `log`'s lines (decompressed for a gzip log; after its BOM), cut after the
+ * last end of line in them when there are more: what `timestamp.ts` `lineClock` learns a layout from.
+ *
+ * @param log The open log.
+ * @param max At most this many bytes.
+ * @returns The bytes (empty for an empty log, or a gzip log that cannot be read: its scan says why).
+ */
+export function logHead(log: ReadableLog, max: number): Uint8Array {
+  let head: Uint8Array;
+  if (log.gzip) {
+    const src = gzipSource(log), buf = new Uint8Array(max);
+    let n = 0;
+    try {
+      while (n < max) {
+        const r = src.readSync(buf.subarray(n));
+        if (r === null || r === 0) break;
+        n += r;
+      }
+    } catch {
+      // damage is the scan's to report
+    } finally {
+      src.close();
+    }
+    head = buf.subarray(0, n); // a BOM is skipped by the clock
+  } else head = log.readRange(log.bomLength, max);
+  if (head.length < max) return head;
+  const nl = head.lastIndexOf(10);
+  return nl < 0 ? head : head.subarray(0, nl + 1);
+}

@@ -379,3 +379,214 @@ Deno.test("timeOf: year-less lines on every day of the year, against the rule wo
 });
 
 const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * Issue #23 item 3: a log's lines, written here (not copied from any corpus), and the time of each line
+ * as UTC text for GNU `date` (`-` for none). The clock learns the layout from the log's first bytes.
+ */
+const LEARNED: { kind: string; lines: string[]; want: string[] }[] = [
+  {
+    kind: "ANSI colour codes before and inside a syslog time",
+    lines: [
+      "\x1b[0m\x1b[32mMar  3 \x1b[0m\x1b[1m07:15:09\x1b[0m box cron[9]: \x1b[31mran\x1b[0m",
+      "\x1b[2K plain",
+    ],
+    want: ["2005-03-03 07:15:09Z", "-"],
+  },
+  {
+    kind: "date(1) with a zone word",
+    lines: ["Tue Feb 6 11:02:03 UTC 2018 backup begun", "  /var/x", "Tue Feb 06 11:09:40 PST 2018 done"],
+    want: ["2018-02-06 11:02:03Z", "-", "2018-02-06 11:09:40Z"], // PST is ambiguous: read in the zone (UTC)
+  },
+  {
+    kind: "epoch milliseconds at the line start",
+    lines: ["1600000000250 tick", "1600000001500 tock", "not a time"],
+    want: ["@1600000000.250", "@1600000001.500", "-"],
+  },
+  {
+    kind: "epoch nanoseconds after a pid (strace -ttt -f style)",
+    lines: ["412 1650000000.123456 read(3, …) = 1", "413 1650000002.000001 close(3) = 0"],
+    want: ["@1650000000.123", "@1650000002.000"],
+  },
+  {
+    kind: "tcsh history's #+ epoch seconds",
+    lines: ["#+1555555555", "ls -l", "#+1555555600", "make"],
+    want: ["@1555555555", "-", "@1555555600", "-"],
+  },
+  {
+    kind: "Zeek #fields with a ts column",
+    lines: [
+      "#separator \\x09",
+      "#fields\tts\tuid\tproto",
+      "#types\ttime\tstring\tenum",
+      "1400000000.500000\tCx1\ttcp",
+      "1400000009.250000\tCx2\tudp",
+      "#close\t2014-05-13-16-53-29",
+    ],
+    want: ["-", "-", "-", "@1400000000.500", "@1400000009.250", "-"],
+  },
+  {
+    kind: "W3C #Fields with date and time columns apart, not first",
+    lines: [
+      "#Version: 1.0",
+      "#Fields: c-ip date time cs-method sc-status",
+      "#Date: 2019-07-04 23:59:00", // a directive after #Fields keeps the columns
+      "10.1.1.1 2019-07-04 23:59:58 GET 200",
+      '"10.1.1.2" "2019-07-05" "00:00:03" "POST" "500"',
+      "10.1.1.3 2019-7-5 00:00:04 GET 200",
+    ],
+    want: ["-", "-", "-", "2019-07-04 23:59:58Z", "2019-07-05 00:00:03Z", "-"], // the last: no such date
+  },
+  {
+    kind: "W3C with #GMT-Offset (local times that far from UTC), the directive before #Fields",
+    lines: ["#GMT-Offset: -0800", "#Fields: date time c-ip", "2001-10-31 00:00:18 10.0.0.1"],
+    want: ["-", "-", "2001-10-31 08:00:18Z"],
+  },
+  {
+    kind: "journald JSON __REALTIME_TIMESTAMP (microseconds as a string)",
+    lines: [
+      '{ "__CURSOR" : "s=1", "__REALTIME_TIMESTAMP" : "1580000000654321", "__MONOTONIC_TIMESTAMP" : "99", "MESSAGE" : "hi" }',
+    ],
+    want: ["@1580000000.654"],
+  },
+  {
+    kind: "log4j2 JsonLayout instant",
+    lines: [
+      '{"instant":{"epochSecond":1590000000,"nanoOfSecond":987000000},"thread":"main","level":"INFO"}',
+      '{"instant":{"epochSecond":1590000060,"nanoOfSecond":5000000},"thread":"w-1","level":"WARN"}',
+    ],
+    want: ["@1590000000.987", "@1590000060.005"],
+  },
+  {
+    kind: "MongoDB $date, and a line whose learned field fails",
+    lines: [
+      '{"t":{"$date":"2021-11-30T08:00:00.100+01:00"},"s":"I","msg":"up"}',
+      '{"t":{"$date":"2021-11-30T08:00:01.000+01:00"},"s":"W","msg":"slow"}',
+      '{"t":{"$date":"soon"},"s":"W","time":"2021-11-30T08:00:02Z"}',
+    ],
+    want: ["2021-11-30 07:00:00.100Z", "2021-11-30 07:00:01Z", "-"], // failed where learned: untimed
+  },
+  {
+    kind: "a deeply nested time field (OTel) and Cloudflare-style named fields",
+    lines: [
+      '{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1620000000111000000","body":"a"}]}]}]}',
+      '{"Host":"x","EdgeStartTimestamp":1620000005000000000,"EdgeResponseStatus":200}',
+    ],
+    want: ["@1620000000.111", "-"], // the second line holds another field than the one learned: general rules
+  },
+  {
+    kind: "a time after a compose prefix, two services",
+    lines: [
+      "api-1     | 2023-03-04T05:06:07.891234Z GET /",
+      "cache-1   | 7:M 04 Mar 2023 05:06:08.002 * Ready to accept connections",
+      "api-1     | 2023-03-04T05:06:09Z GET /x",
+      "cache-1   | 7:M 04 Mar 2023 05:06:10.500 * saved",
+      "api-1     |  plain text",
+    ],
+    want: [
+      "2023-03-04 05:06:07.891Z",
+      "2023-03-04 05:06:08.002Z",
+      "2023-03-04 05:06:09Z",
+      "2023-03-04 05:06:10.500Z",
+      "-",
+    ],
+  },
+  {
+    kind: "kubectl logs --prefix, and a caddy-style JSON after a prefix",
+    lines: [
+      "[pod/web-7f9/nginx] 2022-08-09T10:11:12.131415161Z 10.0.0.1 GET /",
+      "[pod/web-7f9/nginx] 2022-08-09T10:11:13Z 10.0.0.2 GET /",
+    ],
+    want: ["2022-08-09 10:11:12.131Z", "2022-08-09 10:11:13Z"],
+  },
+  {
+    kind: "JSON after a prefix",
+    lines: [
+      'proxy  | {"level":"info","ts":1666666666.5,"msg":"a"}',
+      'proxy  | {"level":"info","ts":1666666667.25}',
+    ],
+    want: ["@1666666666.500", "@1666666667.250"],
+  },
+  {
+    kind: "a thread tag and a file name before the time",
+    lines: [
+      "Worker-3::DEBUG::2010-10-10 10:10:10,010::x.py::1 go",
+      "Worker-3::DEBUG::2010-10-10 10:10:11,500::x.py::2 on",
+    ],
+    want: ["2010-10-10 10:10:10.010Z", "2010-10-10 10:10:11.500Z"],
+  },
+  {
+    kind: "a file name before the time (grep -H)",
+    lines: ["app.log:2011-02-03 04:05:06 start", "app.log:2011-02-03 04:05:07 stop", "other.log:x"],
+    want: ["2011-02-03 04:05:06Z", "2011-02-03 04:05:07Z", "-"],
+  },
+  {
+    kind: "compact and ordinal ISO dates",
+    lines: [
+      "20190304.050607,891:INFO:a",
+      "20190304T050608Z b",
+      "2019-063T05:06:09.5Z c",
+      "2020-366T00:00:00Z leap",
+    ],
+    want: [
+      "2019-03-04 05:06:07.891Z",
+      "2019-03-04 05:06:08Z",
+      "2019-03-04 05:06:09.500Z",
+      "2020-12-31 00:00:00Z",
+    ],
+  },
+  {
+    kind: "TAI64N (multilog)",
+    lines: ["@400000005e0be10a1dcd6500 run: up", "@4000000000000000000000000 too early"],
+    want: ["@1577836800.500", "-"], // 0x5e0be10a - 10 = 1577836800; 0x1dcd6500 ns = 0.5 s
+  },
+  {
+    kind: "Grafana's logfmt t=",
+    lines: ['logger=sqlstore t=2024-09-10T11:12:13.141516171Z level=info msg="ok"'],
+    want: ["2024-09-10 11:12:13.141Z"],
+  },
+  {
+    kind: "MySQL slow log # Time: (both forms)",
+    lines: [
+      "# Time: 2020-06-07T08:09:10.111213Z",
+      "# User@Host: u[u] @ h []",
+      "# Time: 200607  8:09:11",
+      "SELECT 1;",
+    ],
+    want: ["2020-06-07 08:09:10.111Z", "-", "2020-06-07 08:09:11Z", "-"],
+  },
+  {
+    kind: "time-of-day-only lines stay untimed",
+    lines: ["12:00:01.000001 open(x) = 3", "12:00:01.000009 close(3) = 0"],
+    want: ["-", "-"],
+  },
+  {
+    kind: "a time later in a message is not learned from one line",
+    lines: ["job 17 finished at 2024-01-01 10:00:00 ok", "job 18 queued", "job 19 queued"],
+    want: ["-", "-", "-"],
+  },
+];
+
+Deno.test("timeOf: layouts learned from a log's first lines, every kind of issue #23 (against GNU date)", async () => {
+  const texts = LEARNED.flatMap((c) => c.want.filter((w) => w !== "-"));
+  const dates = await gnuDates(texts, "UTC");
+  const truth = new Map(texts.map((t, i) => [t, dates[i]]));
+  for (const c of LEARNED) {
+    const sample = enc.encode(c.lines.join("\n") + "\n");
+    const clock = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2006, 0, 15), sample });
+    c.lines.forEach((line, i) => {
+      const want = c.want[i] === "-" ? "none" : iso(truth.get(c.want[i])!);
+      assert.equal(iso(timeIn(clock, line)), want, `${c.kind}, line ${i + 1}: ${JSON.stringify(line)}`);
+    });
+  }
+});
+
+Deno.test("timeOf: without a sample no layout is learned (epoch digits and prefixes are not guessed)", () => {
+  for (const line of ["1600000000250 tick", "api-1  | 2023-03-04T05:06:07Z x", "#+1555555555"]) {
+    assert.equal(iso(timeIn(UTC_2006, line)), "none", line);
+  }
+  const c = lineClock({ zone: "UTC", modifiedMs: null });
+  timeIn(c, "08:09:33.814936 execve()");
+  timeIn(c, "2024-01-01 08:09:33 x");
+  assert.equal(c.timeOfDayLines, 1);
+});

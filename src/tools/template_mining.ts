@@ -14,7 +14,8 @@
  */
 
 import { templateId, TemplateMiner } from "../read/template_miner.ts";
-import { lineClock } from "../read/timestamp.ts";
+import { lineClock, SAMPLE_BYTES } from "../read/timestamp.ts";
+import { logHead } from "../read/scan_source.ts";
 import { CUT_MARK, type MinePage, mineTemplates, type MiningSink } from "../read/mine_templates.ts";
 import type { TimeSpan } from "../read/time_window.ts";
 import { LEVELS } from "../read/level.ts";
@@ -246,7 +247,7 @@ export async function minePhase(
         clock: spec.clock,
         resume,
         window: spec.span ? windowFor(spec.span, log, zone, resume) : undefined,
-        timeOf: spec.span ? undefined : timeOfLog(log.modifiedMs ?? null, zone),
+        timeOf: spec.span ? undefined : timeOfLog(log, zone),
         level: spec.level,
         stop,
         signal: call?.signal,
@@ -257,8 +258,8 @@ export async function minePhase(
 }
 
 /** A log's header clock (`timestamp.ts`), for each template's first and last time without a window. */
-function timeOfLog(modifiedMs: number | null, zone: string) {
-  const clock = lineClock({ zone, modifiedMs });
+function timeOfLog(log: ReadableLog, zone: string) {
+  const clock = lineClock({ zone, modifiedMs: log.modifiedMs ?? null, sample: logHead(log, SAMPLE_BYTES) });
   return (buf: Uint8Array, s: number, e: number) => clock.timeOf(buf, s, e);
 }
 

@@ -13,7 +13,8 @@ import type { Cursor } from "../read/cursor.ts";
 import { formatInstant, offsetAt, parseInstant } from "../read/instant.ts";
 import type { ReadableLog } from "../read/readable_log.ts";
 import type { TimeReport, WindowOptions } from "../read/search.ts";
-import { lineClock } from "../read/timestamp.ts";
+import { lineClock, SAMPLE_BYTES } from "../read/timestamp.ts";
+import { logHead } from "../read/scan_source.ts";
 import type { TimeSpan } from "../read/time_window.ts";
 import { TIME_SLACK_MS } from "../read/time_window.ts";
 
@@ -131,7 +132,7 @@ export function windowFor(
   zone: string,
   cursor: Cursor | undefined,
 ): WindowOptions {
-  const clock = lineClock({ zone, modifiedMs: log.modifiedMs ?? null });
+  const clock = lineClock({ zone, modifiedMs: log.modifiedMs ?? null, sample: logHead(log, SAMPLE_BYTES) });
   const year = new Date(log.modifiedMs ?? Date.now()).getUTCFullYear();
   const dst = offsetAt(Date.UTC(year, 0, 1), zone) !== offsetAt(Date.UTC(year, 6, 1), zone);
   return {
@@ -198,8 +199,11 @@ export function requireTimestamps(
     `no timestamp could be read in the ${lines} line(s) of ${
       printable(what)
     } read, so no line can be placed ` +
-      "in the window (since/until). Layouts read: RFC 3339/ISO 8601, RFC 3164 and 5424 syslog, Apache/nginx, " +
-      "JSON time/ts/timestamp/@timestamp, klog, and yyMMdd HHmmss / yy/MM/dd HH:mm:ss. Search without a " +
+      "in the window (since/until). Layouts read: RFC 3339/ISO 8601 (also basic and ordinal dates), RFC 3164 " +
+      "and 5424 syslog, ctime and date(1), Apache/nginx, TAI64N, a JSON or logfmt time field, W3C/Zeek " +
+      "#Fields columns, klog, and yyMMdd HHmmss / yy/MM/dd HH:mm:ss; ANSI colour codes skipped; a time after " +
+      "a prefix, or epoch digits, where the log's first lines show them at one place. A line with only a " +
+      "time of day (no date, as strace writes) has no timestamp: its day is not guessed. Search without a " +
       "window, or look at the lines with log_tail",
   );
 }
