@@ -168,9 +168,9 @@ interface Node {
   hashed: Map<number, Node | Node[]>;
   leaf: number[];
   /**
-   * The leaf's index: {@linkcode tokenHash} of each literal message token (not null, not `<*>`) and its
-   * position → the places in `leaf` of the clusters holding it there (one place as a number, more as an
-   * ascending array); null until the leaf holds {@linkcode INDEX_AT} clusters (built from their tokens
+   * The leaf's index ({@linkcode Postings}): {@linkcode tokenHash} of each literal message token (not
+   * null, not `<*>`) and its position → the places in `leaf` of the clusters holding it there, ascending;
+   * null until the leaf holds {@linkcode INDEX_AT} clusters (built from their tokens
    * then, or on a restored miner's first line here), never saved. A posting may hold more than the
    * clusters with that token there (two keys' hashes alike, or a token that later became `<*>`): a
    * superset is enough, each candidate being scored.
