@@ -18,6 +18,8 @@
  *    templates, the server's peak RSS growth), the same with `--no-redact`, and `log_search` by the most
  *    frequent template's id, beside `rg -c ''` and `wc -l` (skipped, with a notice, when `../shared` is
  *    absent).
+ * 5b. Distinct lines (issue #22, `bench/patterns_distinct.ts`): `log_patterns` on 1 M all-different
+ *    lines with the default budget, pages followed and summed (≤ 30 s), and the server's peak RSS growth.
  * 6. ClickHouse (issue #14, `bench/clickhouse.ts`): a table of 10M generated rows in the test server
  *    (`tests/clickhouse_server.ts`, `tests/clickhouse_seed.ts`) beside the same rows exported to one local
  *    file per service: `log_tail`, a rare `log_search`, `log_levels`, and searches stopped by each budget and
@@ -25,7 +27,8 @@
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,listing,startup,clickhouse` to run; default
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,distinct,listing,startup,clickhouse`
+ * to run; default
  * all), `LOGPEEK_BENCH_CH_ROWS` (rows of the ClickHouse table; default 10,000,000),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
  * says "too slow"; default 60), `LOGPEEK_BENCH_RUNS` (runs a row, median taken; default 5).
@@ -45,6 +48,7 @@ import { PAGED_NEEDLE, pagedSearch } from "./pages.ts";
 import { BENCH_ROWS, clickhouseBench, reportClickHouse } from "./clickhouse.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
 import { MAX_GROWTH, MIN_LINES_PER_S, PATTERNS_MS, patternsBench, TEMPLATE_LIMIT } from "./patterns.ts";
+import { DISTINCT_LINES, distinctBench, MAX_DISTINCT_MS } from "./patterns_distinct.ts";
 import { realLogBench } from "./real_log.ts";
 import { LIST_FILES, LIST_FOLDERS, listingBench, PAGE_MS } from "./listing.ts";
 import { STARTUP_MS, startupBench } from "./startup.ts";
@@ -72,9 +76,11 @@ const bytes = envNumber("LOGPEEK_BENCH_BYTES", GIB);
 const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
 const parts = new Set(
-  (Deno.env.get("LOGPEEK_BENCH_PARTS") || "real,time,synthetic,memory,patterns,listing,clickhouse").split(
-    ",",
-  ),
+  (Deno.env.get("LOGPEEK_BENCH_PARTS") ||
+    "real,time,synthetic,memory,patterns,distinct,listing,startup,clickhouse")
+    .split(
+      ",",
+    ),
 );
 const all: Verdict[] = [];
 const mismatches: string[] = [];
@@ -310,6 +316,27 @@ if (!parts.has("patterns")) {
   console.log("");
   for (const n of r.notes) console.log(`- ${n}`);
   all.push(...verdicts("patterns", r.rows));
+  mismatches.push(...r.mismatches);
+}
+
+// 5b. Distinct lines (issue #22).
+if (!parts.has("distinct")) {
+  console.log("\n(the distinct-lines table is not in LOGPEEK_BENCH_PARTS)");
+} else {
+  const r = await distinctBench({ dir, runs: RUNS });
+  console.log(
+    `\n## Distinct lines (issue #22): log_patterns on ${DISTINCT_LINES.toLocaleString("en")} all-different ` +
+      `lines\n\nlogpeek through the MCP SDK's client over the line-splitting stdio transport, the server's ` +
+      `default budgets (a page stops at LOGPEEK_PATTERNS_MS, 30 s; the pages are followed and timed together). ` +
+      `Median of up to ${RUNS} runs (1 when a call takes over 20 s). Targets: ≤ ${
+        MAX_DISTINCT_MS / 1000
+      } s, ` +
+      `peak RSS growth ≤ ${MAX_GROWTH / 1024 / 1024} MiB.\n`,
+  );
+  console.log(renderTable(r.rows));
+  console.log("");
+  for (const n of r.notes) console.log(`- ${n}`);
+  all.push(...verdicts("distinct", r.rows));
   mismatches.push(...r.mismatches);
 }
 

@@ -1142,3 +1142,39 @@ Deno.test({
     assert.ok(one.matches.length > 0 && one.matches.every((m) => m.line_no === null));
   },
 });
+
+Deno.test({
+  name: "e2e: 200,000 all-different lines mined whole within the default budget, every line counted",
+  ...opts,
+  async fn() {
+    // Lines of random words share no template: each starts one until the cap (5000), the rest are
+    // other_lines. Before issue #22 each such line was compared with the thousands of templates of its
+    // tree leaf: 200,000 lines took over 45 s, past the default LOGPEEK_PATTERNS_MS of 30 s.
+    const dir = tempDir("logpeek-patterns-distinct-");
+    const r = prng(22);
+    const word = () => {
+      let w = "";
+      for (let k = 3 + Math.floor(r() * 7); k > 0; k--) w += String.fromCharCode(97 + Math.floor(r() * 26));
+      return w;
+    };
+    const lines = Array.from({ length: 200_000 }, () => Array.from({ length: 7 }, word).join(" "));
+    assert.equal(new Set(lines).size, lines.length, "the lines are all different");
+    Deno.writeTextFileSync(join(dir, "d.log"), lines.join("\n") + "\n");
+    const n = lineCount(join(dir, "d.log"));
+    assert.equal(n, 200_000);
+    await using s = await connect([dir], WHOLE, [], { lines: true });
+    const sc = await patterns(s, { file: "d.log", limit: 1000 });
+    assert.equal(sc.complete, true, `stop_reason ${sc.stop_reason} after ${sc.total_lines} lines`);
+    assert.equal(sc.total_lines, n);
+    // No digit, nothing masked, no two lines alike: 5000 templates, the first 5000 lines, each once.
+    // Listed most frequent first, ties by first line: the first 1000 lines; the top count is 1, so every
+    // template's is, and the lines under none are the rest.
+    assert.equal(sc.distinct_templates, 5000);
+    const ts: Tpl[] = sc.templates;
+    assert.deepEqual(
+      ts.map((t) => [t.first_line_no, t.template, t.count, t.example]),
+      lines.slice(0, 1000).map((l, i) => [i + 1, l, 1, l]),
+    );
+    assert.equal(sc.other_lines, n - 5000);
+  },
+});

@@ -32,10 +32,19 @@
  *   about 3 × the line's size plus 16 bytes per token; the tree, at most `depth − 1` nodes per cluster;
  *   the masking cache, {@linkcode MASK_CACHE_SLOTS} shapes of at most {@linkcode MASK_CACHE_TOKEN} code
  *   units and their masks (under 2.5 MB); the scan's buffers, 9 bytes and two pointers per token of the
- *   longest line. With the default cap of 5000 and lines of at most L characters, that is about
- *   5000 × (3 × 2L + 8L) bytes for the clusters (two-byte strings; a line of one-character tokens has
- *   L/2 tokens), e.g. 70 MB for L = 1000 (47 MB measured with one-byte text) and 7 MB for lines of 100
- *   characters; the caller bounds L.
+ *   longest line; a leaf of {@linkcode INDEX_AT} clusters or more, its index, 11–22 bytes per literal
+ *   token of its clusters' messages ({@linkcode Postings}). With the default cap of 5000 and lines of at
+ *   most L characters, that is about 5000 × (3 × 2L + 8L) bytes for the clusters (two-byte strings; a
+ *   line of one-character tokens has L/2 tokens), e.g. 70 MB for L = 1000 (47 MB measured with one-byte
+ *   text) and 7 MB for lines of 100 characters, and at most 5000 × 11L bytes more for the indexes (a
+ *   token of one character and its space are 2 characters); measured on 5000 all-different lines of
+ *   140 random words (1000 characters), 28.8 MiB without the indexes and 36.4 MiB with them, and
+ *   2.8 MiB and 3.8 MiB for lines of 7 words (50 characters); the caller bounds L.
+ * - Speed on lines that are all different: such lines do not join, so their leaf (the `<*>` one past
+ *   {@linkcode MAX_CHILDREN} first words) fills with thousands of clusters, and trying each made a line
+ *   cost thousands of comparisons (1 M lines of 7 random words took minutes); a leaf's index gives the
+ *   few clusters that can reach st (the same one is chosen: {@linkcode TemplateMiner.probe}), and the
+ *   tree's children are found by an integer hash (V8 hashes each new string once, ~200 ns a token).
  *
  * @module
  */
@@ -143,10 +152,141 @@ interface Cluster extends SnapshotCluster {
   id: string | null;
 }
 
-/** A tree node: children by key (a first word, or `<*>`), and the clusters (indexes) whose keys end here. */
+/**
+ * A tree node: children by key (a first word, or `<*>`), the clusters (indexes) whose keys end here, and,
+ * once they are {@linkcode INDEX_AT} or more, their index.
+ */
 interface Node {
+  /** The key its parent holds it by ("" for a root). */
+  key: string;
+  /** The children by key, in insertion order (what a snapshot saves). */
   kids: Map<string, Node>;
+  /**
+   * The same children by {@linkcode tokenHash} of their keys (several under one hash as an array), for
+   * {@linkcode kidOf}: a map keyed by a small integer looks a new string up without V8 hashing it.
+   */
+  hashed: Map<number, Node | Node[]>;
   leaf: number[];
+  /**
+   * The leaf's index ({@linkcode Postings}): {@linkcode tokenHash} of each literal message token (not
+   * null, not `<*>`) and its position → the places in `leaf` of the clusters holding it there, ascending;
+   * null until the leaf holds {@linkcode INDEX_AT} clusters (built from their tokens
+   * then, or on a restored miner's first line here), never saved. A posting may hold more than the
+   * clusters with that token there (two keys' hashes alike, or a token that later became `<*>`): a
+   * superset is enough, each candidate being scored.
+   */
+  index: Postings | null;
+}
+
+/**
+ * The clusters a leaf holds before its index is built: below it, trying each cluster costs less than
+ * looking a line's tokens up (Loghub's leaves hold a few each); the index serves leaves that grow with
+ * lines that are all different, where trying each made a line cost thousands of comparisons.
+ */
+const INDEX_AT = 16;
+
+/** {@linkcode TemplateMiner.probe}'s answer when the index cannot narrow the search (no literal token). */
+const UNNARROWED = -2;
+
+/** A probe key's factor: a posting's length × this + a place in the probe's list (below 2²⁴). */
+const POSITIONS = 2 ** 24;
+
+/**
+ * A 30-bit FNV-1a of a token's UTF-16 code units after a seed (a leaf index's key of the token at
+ * message position i has seed i): a small integer, so a map keyed by it looks a new string up without
+ * V8 hashing the string, which cost ~200 ns a token (new strings have no hash yet).
+ */
+function tokenHash(t: string, i: number): number {
+  let h = Math.imul(0x811c9dc5 ^ i, 0x01000193);
+  for (let k = 0; k < t.length; k++) h = Math.imul(h ^ t.charCodeAt(k), 0x01000193);
+  return (h ^ (h >>> 15)) & 0x3fffffff;
+}
+
+/** {@linkcode Postings.get}'s answer for a key with no posting. */
+const ABSENT = 0x7fffffff;
+
+/**
+ * A leaf's index ({@linkcode Node.index}): an open-addressing hash table (linear probing, at most 3/4
+ * full) from a key ({@linkcode tokenHash}, 30 bits) to the places in the leaf posted under it, one place
+ * kept in the table itself and more in a list: in two Int32Arrays, 11–22 bytes a key (a `Map` took
+ * about 40).
+ */
+class Postings {
+  /** The keys by slot, -1 for an empty slot. */
+  #keys = new Int32Array(16).fill(-1);
+  /** Per slot: a place (≥ 0), or `~i` for `#lists[i]`. */
+  #vals = new Int32Array(16);
+  #size = 0;
+  readonly #lists: number[][] = [];
+
+  /** What is posted under a key: {@linkcode ABSENT}, a place (≥ 0), or `~i` for {@linkcode Postings.list}(i). */
+  get(key: number): number {
+    const keys = this.#keys, mask = keys.length - 1;
+    for (let h = key & mask;; h = (h + 1) & mask) {
+      const k = keys[h];
+      if (k === key) return this.#vals[h];
+      if (k === -1) return ABSENT;
+    }
+  }
+
+  /** The places of list i (ascending), for a `get` that gave `~i`. */
+  list(i: number): number[] {
+    return this.#lists[i];
+  }
+
+  /** How many places a `get` answer holds. */
+  count(v: number): number {
+    return v === ABSENT ? 0 : v >= 0 ? 1 : this.#lists[~v].length;
+  }
+
+  /** Posts place p (not below any place posted before) under a key. */
+  add(key: number, p: number): void {
+    if ((this.#size + 1) * 4 > this.#keys.length * 3) this.#grow();
+    const keys = this.#keys, mask = keys.length - 1;
+    let h = key & mask;
+    while (keys[h] !== -1 && keys[h] !== key) h = (h + 1) & mask;
+    if (keys[h] === -1) {
+      keys[h] = key, this.#vals[h] = p, this.#size++;
+      return;
+    }
+    const v = this.#vals[h];
+    if (v >= 0) {
+      if (v !== p) this.#vals[h] = ~(this.#lists.push([v, p]) - 1);
+    } else {
+      const l = this.#lists[~v];
+      if (l[l.length - 1] !== p) l.push(p);
+    }
+  }
+
+  #grow(): void {
+    const oldKeys = this.#keys, oldVals = this.#vals;
+    const keys = new Int32Array(oldKeys.length * 2).fill(-1), vals = new Int32Array(keys.length);
+    const mask = keys.length - 1;
+    for (let i = 0; i < oldKeys.length; i++) {
+      const k = oldKeys[i];
+      if (k === -1) continue;
+      let h = k & mask;
+      while (keys[h] !== -1) h = (h + 1) & mask;
+      keys[h] = k, vals[h] = oldVals[i];
+    }
+    this.#keys = keys, this.#vals = vals;
+  }
+}
+
+/** A leaf's index ({@linkcode Node.index}) from its clusters' tokens now, for messages of `len` tokens. */
+function buildIndex(leaf: number[], all: Cluster[], len: number): Postings {
+  const index = new Postings();
+  for (let p = 0; p < leaf.length; p++) post(index, all[leaf[p]], p, len);
+  return index;
+}
+
+/** Adds the literal message tokens of cluster c, at place p of its leaf, to the leaf's index. */
+function post(index: Postings, c: SnapshotCluster, p: number, len: number): void {
+  const ch = c.h < 0 ? 0 : c.h;
+  for (let i = 0; i < len; i++) {
+    const t = c.tokens[ch + i];
+    if (t !== null && t !== WILD) index.add(tokenHash(t, i), p);
+  }
 }
 
 /** The slots of a miner's mask cache ({@linkcode Scan}), a power of two; a new shape takes its slot. */
@@ -546,6 +686,12 @@ export interface MinerOptions {
    * words (free of digits and masks).
    */
   depth?: number;
+  /**
+   * The clusters a leaf holds before it is searched through an index (default {@linkcode INDEX_AT}, at
+   * least 1); `Infinity`: never, each cluster is tried (the search the index must agree with: the same
+   * cluster for every line, `template_miner_test.ts`). Not saved in a snapshot: it changes no result.
+   */
+  indexAt?: number;
 }
 
 function bad(what: string): never {
@@ -569,6 +715,7 @@ export class TemplateMiner {
   readonly #st: number;
   readonly #depth: number;
   readonly #prefix: number;
+  readonly #indexAt: number;
   /** The message's token count → the root node of that length. */
   readonly #root = new Map<number, Node>();
   #other = 0;
@@ -579,12 +726,16 @@ export class TemplateMiner {
   /**
    * @param opts The options ({@linkcode MinerOptions}); missing ones take the defaults.
    * @throws {RangeError} When an option is out of range (maxTemplates not a non-negative integer,
-   *   similarity outside [0, 1], depth not an integer ≥ 3).
+   *   similarity outside [0, 1], depth not an integer ≥ 3, indexAt not an integer ≥ 1 or Infinity).
    */
   constructor(opts: MinerOptions = {}) {
     const max = opts.maxTemplates ?? DEFAULTS.maxTemplates;
     const st = opts.similarity ?? DEFAULTS.similarity;
     const depth = opts.depth ?? DEFAULTS.depth;
+    const indexAt = opts.indexAt ?? INDEX_AT;
+    if (!(indexAt === Infinity || (Number.isSafeInteger(indexAt) && indexAt >= 1))) {
+      throw new RangeError(`indexAt must be an integer ≥ 1 or Infinity: ${indexAt}`);
+    }
     if (!isCount(max)) throw new RangeError(`maxTemplates must be a non-negative integer: ${max}`);
     if (!(st >= 0 && st <= 1)) throw new RangeError(`similarity must be in [0, 1]: ${st}`);
     if (!Number.isSafeInteger(depth) || depth < 3) {
@@ -594,6 +745,7 @@ export class TemplateMiner {
     this.#st = st;
     this.#depth = depth;
     this.#prefix = depth - 2;
+    this.#indexAt = indexAt;
   }
 
   /** Lines not counted under any cluster (the cap was reached and they fit none). */
@@ -654,102 +806,215 @@ export class TemplateMiner {
     this.#total++;
     const sc = this.#scan;
     sc.scan(line);
-    const masked = sc.m, seps = sc.s;
+    const masked = sc.m;
     if (sc.dates === 1) dateWords(masked, sc.n);
     const lh = header(line, sc);
     const len = sc.n - lh;
     // Once the cap is reached the tree stops growing: a line with no path can join no cluster.
     const full = this.#all.length >= this.#max;
-    let node: Node;
-    const root = this.#root.get(len);
-    if (root !== undefined) node = root;
-    else if (full) return this.#other++, -1;
-    else this.#root.set(len, node = newNode());
-    // Keys: the message's first `depth − 2` tokens free of digits and masks.
-    for (let i = lh, k = 0; i < sc.n && k < this.#prefix; i++) {
-      let key = masked[i];
-      // (Masking leaves no digit: every digit is in a masked part.)
-      if (sc.d[i] === 1 || key === WILD || key.includes(WILD)) continue;
-      k++;
-      let next = node.kids.get(key);
-      if (next === undefined) {
-        if (node.kids.size >= MAX_CHILDREN && key !== WILD) key = WILD;
-        next = node.kids.get(key);
-        if (next === undefined) {
-          if (full) return this.#other++, -1;
-          next = newNode();
-          node.kids.set(key, next);
-        }
-      }
-      node = next;
-    }
-    const leaf = node.leaf;
-    // The most similar cluster of the leaf, comparing messages (ties: more literal tokens, then the older).
-    let best = -1, bestSim = -1, bestLit = -1;
-    for (const ci of leaf) {
-      const c = this.#all[ci];
-      const ch = c.h < 0 ? 0 : c.h;
-      let same = 0, lit = 0, n = 0, hard = false;
-      for (let i = 0; i < len; i++) {
-        const t = c.tokens[ch + i];
-        const mt = masked[lh + i];
-        if (mt === WILD && (t === WILD || t === null)) continue;
-        n++;
-        if (t === null) continue;
-        lit++;
-        if (t === mt) same++;
-        else if (distinct(t, mt)) {
-          hard = true;
-          break;
-        }
-      }
-      const sim = hard ? -1 : n === 0 ? 1 : same / n;
-      if (sim > bestSim || (sim === bestSim && lit > bestLit)) {
-        best = ci, bestSim = sim, bestLit = lit;
-      }
-    }
-    if (best >= 0 && bestSim >= this.#st) {
-      const c = this.#all[best];
-      let changed = false;
-      if (c.h !== lh && c.h >= 0) {
-        // Headers of different field counts: the header becomes one `<*>`.
-        c.tokens.splice(0, c.h);
-        c.seps.splice(0, c.h);
-        c.h = -1;
-        changed = true;
-      }
-      const off = c.h < 0 ? lh : 0;
-      for (let i = 0; i < c.tokens.length; i++) {
-        const t = c.tokens[i];
-        if (t !== null && t !== masked[off + i]) c.tokens[i] = null, changed = true;
-      }
-      for (let i = 0; i < c.seps.length; i++) {
-        const sp = c.seps[i];
-        if (sp !== null && sp !== seps[off + i]) c.seps[i] = null, changed = true;
-      }
-      if (changed) c.text = c.id = null;
-      c.count++;
-      c.lastLine = lineNo;
+    const node = this.#leafOf(sc, lh, len, full);
+    if (node === null) return this.#other++, -1;
+    const best = this.#best(node, masked, lh, len);
+    if (best >= 0) {
+      this.#widen(this.#all[best], masked, sc.s, lh);
+      this.#all[best].lastLine = lineNo;
       return best;
     }
-    if (this.#all.length >= this.#max) {
+    if (full) {
       this.#other++;
       return -1;
     }
     const i = this.#all.length;
-    this.#all.push({
+    const c: Cluster = {
       h: lh,
       tokens: masked.slice(0, sc.n),
-      seps: seps.slice(0, sc.n + 1),
+      seps: sc.s.slice(0, sc.n + 1),
       count: 1,
       firstLine: lineNo,
       lastLine: lineNo,
       example: line,
       text: null,
       id: null,
-    });
-    leaf.push(i);
+    };
+    this.#all.push(c);
+    node.leaf.push(i);
+    if (node.index !== null) post(node.index, c, node.leaf.length - 1, len);
     return i;
+  }
+
+  /**
+   * The leaf a scanned line goes to: the root of its message's token count, then a child per key (the
+   * message's first `depth − 2` tokens free of digits and masks), past {@linkcode MAX_CHILDREN} the
+   * `<*>` child; nodes made as needed, unless the miner is full (then null when one is missing).
+   */
+  #leafOf(sc: Scan, lh: number, len: number, full: boolean): Node | null {
+    const masked = sc.m;
+    let node: Node;
+    const root = this.#root.get(len);
+    if (root !== undefined) node = root;
+    else if (full) return null;
+    else this.#root.set(len, node = newNode(""));
+    for (let i = lh, k = 0; i < sc.n && k < this.#prefix; i++) {
+      let key = masked[i];
+      // (Masking leaves no digit: every digit is in a masked part.)
+      if (sc.d[i] === 1 || key === WILD || key.includes(WILD)) continue;
+      k++;
+      let next = kidOf(node, key);
+      if (next === undefined) {
+        if (node.kids.size >= MAX_CHILDREN && key !== WILD) key = WILD;
+        next = kidOf(node, key);
+        if (next === undefined) {
+          if (full) return null;
+          addKid(node, next = newNode(key));
+        }
+      }
+      node = next;
+    }
+    return node;
+  }
+
+  /**
+   * The cluster of the leaf a line joins: the most similar one, comparing messages (ties: more literal
+   * tokens, then the earlier in the leaf), when its similarity is at least st; else -1. A leaf of
+   * {@linkcode INDEX_AT} clusters or more is searched through its index ({@linkcode TemplateMiner.probe}),
+   * which finds the same cluster; a smaller one, or a line the index cannot narrow, by trying each.
+   */
+  #best(node: Node, masked: string[], lh: number, len: number): number {
+    const leaf = node.leaf;
+    if (leaf.length >= this.#indexAt && this.#st > 0 && len < POSITIONS) {
+      node.index ??= buildIndex(leaf, this.#all, len);
+      const got = this.#probe(node, masked, lh, len);
+      if (got !== UNNARROWED) return got;
+    }
+    let best = -1, bestSim = -1, bestLit = -1;
+    for (let p = 0; p < leaf.length; p++) {
+      const ci = leaf[p];
+      const sim = this.#score(this.#all[ci], masked, lh, len);
+      const lit = this.#lit;
+      if (sim > bestSim || (sim === bestSim && lit > bestLit)) best = ci, bestSim = sim, bestLit = lit;
+    }
+    return best >= 0 && bestSim >= this.#st ? best : -1;
+  }
+
+  /** Literal tokens of the cluster last scored ({@linkcode TemplateMiner.score}'s second result). */
+  #lit = 0;
+
+  /**
+   * Drain's simSeq of a line's message against a cluster's: equal tokens over the positions not masked
+   * whole in both; -1 when a pair of tokens names different things ({@linkcode distinct}). Sets
+   * `#lit` to the cluster's literal tokens among those positions (up to where a `distinct` pair stopped).
+   */
+  #score(c: Cluster, masked: string[], lh: number, len: number): number {
+    const ch = c.h < 0 ? 0 : c.h;
+    let same = 0, lit = 0, n = 0;
+    for (let i = 0; i < len; i++) {
+      const t = c.tokens[ch + i];
+      const mt = masked[lh + i];
+      if (mt === WILD && (t === WILD || t === null)) continue;
+      n++;
+      if (t === null) continue;
+      lit++;
+      if (t === mt) same++;
+      else if (distinct(t, mt)) {
+        this.#lit = lit;
+        return -1;
+      }
+    }
+    this.#lit = lit;
+    return n === 0 ? 1 : same / n;
+  }
+
+  /**
+   * Scratch of {@linkcode TemplateMiner.probe}: per literal position, its posting's length × 2²⁴ + its
+   * place in `#posts`, which holds what the index posts under its key ({@linkcode Postings.get}).
+   */
+  #keys = new Float64Array(64);
+  #posts = new Int32Array(64);
+  /** Per cluster, the probe that last scored it (so a cluster in two postings is scored once). */
+  #seen = new Uint32Array(64);
+  #epoch = 0;
+
+  /**
+   * {@linkcode TemplateMiner.best} through a leaf's index, or {@linkcode UNNARROWED} for a line with no
+   * literal token in its message. Exact: a cluster of similarity ≥ st > 0 shares a line's literal token
+   * (at its position) in at least r of the line's k literal positions, r the least whole number with
+   * r / k ≥ st (a similarity is same / n with same ≤ the shared tokens and n ≥ k, and a division is
+   * monotonic), so it is in one at least of any k − r + 1 of those positions' postings: the shortest
+   * k − r + 1 give every candidate, each scored as the linear search scores it, ties broken by the
+   * leaf's order as there.
+   */
+  #probe(node: Node, masked: string[], lh: number, len: number): number {
+    const index = node.index!, leaf = node.leaf;
+    if (this.#keys.length < len) {
+      this.#keys = new Float64Array(len * 2), this.#posts = new Int32Array(len * 2);
+    }
+    const keys = this.#keys, posts = this.#posts;
+    let k = 0;
+    for (let i = 0; i < len; i++) {
+      const mt = masked[lh + i];
+      if (mt === WILD) continue;
+      const v = index.get(tokenHash(mt, i));
+      keys[k] = index.count(v) * POSITIONS + k;
+      posts[k++] = v;
+    }
+    if (k === 0) return UNNARROWED;
+    let r = 1;
+    while (r / k < this.#st) r++;
+    const q = k - r + 1;
+    if (q < k) keys.subarray(0, k).sort();
+    if (this.#seen.length < this.#all.length) {
+      const seen = new Uint32Array(Math.max(this.#all.length, this.#seen.length * 2));
+      seen.set(this.#seen);
+      this.#seen = seen;
+    }
+    const seen = this.#seen;
+    if (++this.#epoch === 0x100000000) seen.fill(0), this.#epoch = 1;
+    const epoch = this.#epoch;
+    let best = -1, bestSim = -1, bestLit = -1, bestAt = -1;
+    for (let j = 0; j < q; j++) {
+      const v = posts[keys[j] % POSITIONS];
+      if (v === ABSENT) continue;
+      const list = v >= 0 ? null : index.list(~v);
+      const n = list === null ? 1 : list.length;
+      for (let e = 0; e < n; e++) {
+        const p = list === null ? v : list[e];
+        const ci = leaf[p];
+        if (seen[ci] === epoch) continue;
+        seen[ci] = epoch;
+        const sim = this.#score(this.#all[ci], masked, lh, len);
+        const lit = this.#lit;
+        if (sim > bestSim || (sim === bestSim && (lit > bestLit || (lit === bestLit && p < bestAt)))) {
+          best = ci, bestSim = sim, bestLit = lit, bestAt = p;
+        }
+      }
+    }
+    return best >= 0 && bestSim >= this.#st ? best : -1;
+  }
+
+  /**
+   * A line joins cluster c: each token and separator where they differ becomes `<*>` (null), a header
+   * of another field count the one `<*>` of the header; the count goes up.
+   */
+  #widen(c: Cluster, masked: string[], seps: string[], lh: number): void {
+    let changed = false;
+    if (c.h !== lh && c.h >= 0) {
+      // Headers of different field counts: the header becomes one `<*>`.
+      c.tokens.splice(0, c.h);
+      c.seps.splice(0, c.h);
+      c.h = -1;
+      changed = true;
+    }
+    const off = c.h < 0 ? lh : 0;
+    for (let i = 0; i < c.tokens.length; i++) {
+      const t = c.tokens[i];
+      if (t !== null && t !== masked[off + i]) c.tokens[i] = null, changed = true;
+    }
+    for (let i = 0; i < c.seps.length; i++) {
+      const sp = c.seps[i];
+      if (sp !== null && sp !== seps[off + i]) c.seps[i] = null, changed = true;
+    }
+    if (changed) c.text = c.id = null;
+    c.count++;
   }
 
   /**
@@ -838,6 +1103,7 @@ export class TemplateMiner {
     try {
       m = new TemplateMiner({
         maxTemplates: opts.maxTemplates ?? so.maxTemplates,
+        indexAt: opts.indexAt,
         similarity: opts.similarity ?? so.similarity,
         depth: so.depth,
       });
@@ -884,18 +1150,18 @@ export class TemplateMiner {
     m.#other = o.otherLines;
     if (!Array.isArray(o.tree)) bad("tree is not an array");
     const placed = new Uint8Array(m.#all.length);
-    const node = (x: unknown, len: number, depth: number, where: string): Node => {
+    const node = (x: unknown, key: string, len: number, depth: number, where: string): Node => {
       const n = rec(x, where);
       if (!Array.isArray(n.kids) || !Array.isArray(n.leaf)) bad(`${where} kids/leaf`);
       if (depth > m.#prefix && n.kids.length > 0) bad(`${where} deeper than depth`);
       if (n.kids.length > MAX_CHILDREN + 1) bad(`${where} has too many children`);
-      const kids = new Map<string, Node>();
+      const out = newNode(key);
       for (const [j, kv] of n.kids.entries()) {
         if (!Array.isArray(kv) || kv.length !== 2 || typeof kv[0] !== "string" || kv[0] === "") {
           bad(`${where}.kids[${j}]`);
         }
-        if (kids.has(kv[0])) bad(`${where} key ${JSON.stringify(kv[0])} twice`);
-        kids.set(kv[0], node(kv[1], len, depth + 1, `${where}.${kv[0]}`));
+        if (out.kids.has(kv[0])) bad(`${where} key ${JSON.stringify(kv[0])} twice`);
+        addKid(out, node(kv[1], kv[0], len, depth + 1, `${where}.${kv[0]}`));
       }
       for (const ci of n.leaf) {
         if (!isCount(ci) || ci >= m.#all.length) bad(`${where} leaf index ${ci}`);
@@ -904,20 +1170,38 @@ export class TemplateMiner {
         if (c.tokens.length - Math.max(c.h, 0) !== len) bad(`cluster ${ci} under token count ${len}`);
         placed[ci] = 1;
       }
-      return { kids, leaf: [...n.leaf] };
+      out.leaf.push(...n.leaf);
+      return out;
     };
     for (const [j, e] of o.tree.entries()) {
       if (!Array.isArray(e) || e.length !== 2 || !isCount(e[0])) bad(`tree[${j}]`);
       if (m.#root.has(e[0])) bad(`token count ${e[0]} twice`);
-      m.#root.set(e[0], node(e[1], e[0], 1, `tree[${e[0]}]`));
+      m.#root.set(e[0], node(e[1], "", e[0], 1, `tree[${e[0]}]`));
     }
     if (!placed.every((p) => p === 1)) bad("a cluster is not in the tree");
     return m;
   }
 }
 
-function newNode(): Node {
-  return { kids: new Map(), leaf: [] };
+function newNode(key: string): Node {
+  return { key, kids: new Map(), hashed: new Map(), leaf: [], index: null };
+}
+
+/** The child of a node by key (through {@linkcode Node.hashed}), or undefined. */
+function kidOf(node: Node, key: string): Node | undefined {
+  const v = node.hashed.get(tokenHash(key, -1));
+  if (v === undefined || !Array.isArray(v)) return v === undefined || v.key !== key ? undefined : v;
+  for (const k of v) if (k.key === key) return k;
+  return undefined;
+}
+
+/** Adds a child under its key (new to the node). */
+function addKid(node: Node, kid: Node): void {
+  node.kids.set(kid.key, kid);
+  const h = tokenHash(kid.key, -1), v = node.hashed.get(h);
+  if (v === undefined) node.hashed.set(h, kid);
+  else if (Array.isArray(v)) v.push(kid);
+  else node.hashed.set(h, [v, kid]);
 }
 
 function rec(x: unknown, where: string): Record<string, unknown> {
