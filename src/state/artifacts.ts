@@ -66,6 +66,8 @@ export type ArtifactFs = Pick<
  * change (several servers of one user share the default state directory).
  */
 export const CHANGES_FILE = ".changes";
+/** {@linkcode ArtifactStore.write} writes its items in batches of about this many UTF-16 code units (1 Mi). */
+export const WRITE_BATCH_CHARS = 1024 * 1024;
 /** The change counter is replaced by an empty one when it reaches this size, in bytes. */
 const CHANGES_MAX_BYTES = 65536;
 const ONE_BYTE = new Uint8Array([0x2b]);
@@ -222,27 +224,74 @@ export class ArtifactStore {
    * Saves `lines` as a new artifact, then removes expired artifacts and the oldest while all of them
    * exceed the size cap. Its cost does not depend on how many are stored (see the class).
    *
+   * Memory: the items are taken one at a time and written in batches of about
+   * {@linkcode WRITE_BATCH_CHARS} characters, so a caller that makes each item when it is asked for (a
+   * generator) never holds them all (issue #22: a search with context held its answer six times over here).
+   *
    * @param tool The tool whose result this is.
-   * @param lines The items, one a line (no line feeds inside).
+   * @param lines The items, one a line (a line feed inside one is written as a space), in order.
    * @returns The new artifact's id and line count.
-   * @throws Deno's errors when it cannot be written.
+   * @throws Deno's errors when it cannot be written (the part written is removed).
    */
-  write(tool: string, lines: string[]): ArtifactRef {
+  write(tool: string, lines: Iterable<string>): ArtifactRef {
     const before = this.#stamp();
     if (this.#entries === null || before !== this.#seen) this.#scan();
     const bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
     const id = "a" + Array.from(bytes.subarray(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
-    const body = new TextEncoder().encode(lines.map((l) => l.replaceAll("\n", " ") + "\n").join(""));
-    this.fs.writeFileSync(join(this.dir, `${id}.txt`), body, { mode: 0o600 });
-    const meta: Meta = { tool, total_lines: lines.length, created_ms: this.now() };
+    const path = join(this.dir, `${id}.txt`);
+    const enc = new TextEncoder();
+    let batch: string[] = [];
+    let chars = 0;
+    let size = 0;
+    let count = 0;
+    let first = true;
+    const put = (text: string) => {
+      const body = enc.encode(text);
+      this.fs.writeFileSync(path, body, first ? { mode: 0o600 } : { append: true, mode: 0o600 });
+      size += body.length;
+      first = false;
+    };
+    const flush = () => {
+      put(batch.join(""));
+      batch = [];
+      chars = 0;
+    };
+    try {
+      for (const l of lines) {
+        const item = l.includes("\n") ? l.replaceAll("\n", " ") : l;
+        count++;
+        if (item.length < WRITE_BATCH_CHARS) {
+          batch.push(item, "\n");
+          chars += item.length + 1;
+          if (chars >= WRITE_BATCH_CHARS) flush();
+          continue;
+        }
+        // A long item (a saved state: megabytes of JSON) is encoded a batch at a time, never copied whole.
+        flush();
+        for (let at = 0; at < item.length;) {
+          let to = Math.min(item.length, at + WRITE_BATCH_CHARS);
+          // Not between the halves of a surrogate pair: each part must encode alone.
+          if (to < item.length && (item.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--;
+          put(item.slice(at, to));
+          at = to;
+        }
+        batch.push("\n");
+        chars = 1;
+      }
+      if (first || batch.length) flush();
+    } catch (e) {
+      this.#remove(id);
+      throw e;
+    }
+    const meta: Meta = { tool, total_lines: count, created_ms: this.now() };
     this.fs.writeFileSync(join(this.dir, `${id}.json`), new TextEncoder().encode(JSON.stringify(meta)), {
       mode: 0o600,
     });
-    this.#add({ id, created: meta.created_ms, bytes: body.length });
+    this.#add({ id, created: meta.created_ms, bytes: size });
     this.#evict();
     this.#noteChange(before);
-    return { artifact_id: id, total_lines: lines.length };
+    return { artifact_id: id, total_lines: count };
   }
 
   /** Adds a new artifact to the index, in creation order (at the end unless the clock went back). */

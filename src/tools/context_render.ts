@@ -62,6 +62,24 @@ export function renderFileHeading(file: string): string {
 }
 
 /**
+ * One text line of a search's answer before it is rendered (issue #22: an answer of many lines is
+ * rendered line by line as it is written, never held whole): a log line (`match` and `context` as
+ * {@linkcode renderContextLine} shows them, `plain` as `render.ts` `renderLine`), a log's heading, or
+ * {@linkcode GROUP_SEPARATOR}.
+ */
+export type AnswerItem =
+  | { line: LogLine; mark: "match" | "context" | "plain" }
+  | { heading: string }
+  | typeof GROUP_SEPARATOR;
+
+/** The text of one {@linkcode AnswerItem}. */
+export function renderItem(it: AnswerItem): string {
+  if (it === GROUP_SEPARATOR) return it;
+  if ("heading" in it) return renderFileHeading(it.heading);
+  return it.mark === "plain" ? renderLine(it.line) : renderContextLine(it.line, it.mark === "match");
+}
+
+/**
  * The text lines of each match: for match i, the lines that come before it in the whole text (a file
  * heading when its `file` differs from the previous match's, else `--` when it does not join the
  * previous match's group), its `before` lines, the match, its `after` lines. Joined in order they make
@@ -77,15 +95,26 @@ export function renderFileHeading(file: string): string {
  * @returns One array of text lines per match (never empty: it holds at least the match).
  */
 export function renderContextBlocks(matches: readonly ContextMatch[]): string[][] {
-  const blocks: string[][] = [];
+  return contextBlockItems(matches).map((b) => b.map(renderItem));
+}
+
+/**
+ * {@linkcode renderContextBlocks}'s lines not yet rendered: the same blocks, each line an
+ * {@linkcode AnswerItem} ({@linkcode renderItem} gives its text).
+ *
+ * @param matches The matches, in the order they were found (a file's matches together, in line order).
+ * @returns One array of items per match (never empty: it holds at least the match).
+ */
+export function contextBlockItems(matches: readonly ContextMatch[]): AnswerItem[][] {
+  const blocks: AnswerItem[][] = [];
   let prev: ContextMatch | undefined;
   let lastShown: LogLine | undefined;
   for (const m of matches) {
-    const out: string[] = [];
+    const out: AnswerItem[] = [];
     const sameFile = prev !== undefined && prev.file === m.file;
     let before = m.context.before;
     if (!sameFile) {
-      if (m.file !== undefined) out.push(renderFileHeading(m.file));
+      if (m.file !== undefined) out.push({ heading: m.file });
     } else {
       const lastNo = lastShown!.line_no;
       if (lastNo !== null) before = before.filter((l) => l.line_no === null || l.line_no > lastNo);
@@ -94,9 +123,9 @@ export function renderContextBlocks(matches: readonly ContextMatch[]): string[][
         (lastNo !== null && first.line_no !== null && first.line_no <= lastNo + 1);
       if (!joins) out.push(GROUP_SEPARATOR);
     }
-    for (const l of before) out.push(renderContextLine(l, false));
-    out.push(renderContextLine(m.line, true));
-    for (const l of m.context.after) out.push(renderContextLine(l, false));
+    for (const l of before) out.push({ line: l, mark: "context" });
+    out.push({ line: m.line, mark: "match" });
+    for (const l of m.context.after) out.push({ line: l, mark: "context" });
     blocks.push(out);
     prev = m;
     lastShown = m.context.after.at(-1) ?? m.line;

@@ -635,7 +635,7 @@ function answer(
   if (fit < templates.length) {
     if (ctx.artifacts) {
       try {
-        artifact = ctx.artifacts.write("log_patterns", templates.map((t) => JSON.stringify(t)));
+        artifact = ctx.artifacts.write("log_patterns", templates.values().map((t) => JSON.stringify(t)));
         artifactNote = `\nShown: ${fit} of ${templates.length} templates${
           a.hasBaseline
             ? ` (${inWindow.length} in the window, ${

@@ -11,10 +11,10 @@ import { z } from "zod";
 import { tableSearch } from "./table_calls.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
-import { levelSchema, logLineSchema } from "../read/log_line.ts";
+import { levelSchema, type LogLine, logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
 import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
-import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
+import { type AnswerItem, contextBlockItems, renderItem } from "./context_render.ts";
 import {
   requireTimestamps,
   resolveSpan,
@@ -38,7 +38,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { plural, renderLine, renderStop } from "./render.ts";
+import { plural, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
 import { ToolError } from "../core/errors.ts";
@@ -378,17 +378,15 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     : "";
   // One item a line: a match, a context line, a separator or a log's heading; the matches shown are
   // those whose lines are all shown.
+  // Rendered only as spill counts, writes and shows them (issue #22: a search with context held its whole
+  // text six times over).
   const blocks = args.context > 0
-    ? renderContextBlocks(matches.map((m, i) => ({
+    ? contextBlockItems(matches.map((m, i) => ({
       line: m,
       context: flatContexts[i]!,
       file: many.glob ? m.file : undefined,
     })))
-    : matches.map((m, i) =>
-      many.glob && (i === 0 || matches[i - 1].file !== m.file)
-        ? [renderFileHeading(m.file!), renderLine(m)]
-        : [renderLine(m)]
-    );
+    : plainBlockItems(matches, many.glob);
   const items = blocks.flat();
   const lastItemOf: number[] = [];
   blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
@@ -398,7 +396,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     header + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
       partialNote +
       (broken ? SEEK_BROKEN : ""),
-    items,
+    { length: items.length, item: (i) => renderItem(items[i]) },
     matches.map((m) => m.level),
   );
   const shownMatches = out.shown >= items.length
@@ -448,15 +446,17 @@ async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext):
     (r.next_cursor
       ? `\nTo go on, call log_search again with the same arguments and cursor="${r.next_cursor}".`
       : "");
-  const blocks = r.matches.map((m, i) =>
-    r.glob && (i === 0 || r.matches[i - 1].file !== m.file) ? [renderFileHeading(m.file!), renderLine(m)] : [
-      renderLine(m),
-    ]
-  );
+  const blocks = plainBlockItems(r.matches, r.glob);
   const items = blocks.flat();
   const lastItemOf: number[] = [];
   blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
-  const out = spill(ctx, "log_search", header, items, r.matches.map((m) => m.level));
+  const out = spill(
+    ctx,
+    "log_search",
+    header,
+    { length: items.length, item: (i) => renderItem(items[i]) },
+    r.matches.map((m) => m.level),
+  );
   const shown = out.shown >= items.length
     ? r.matches.length
     : lastItemOf.filter((k) => k <= out.shown).length;
@@ -475,6 +475,18 @@ async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext):
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);
+}
+
+/**
+ * The text lines of matches without context, not yet rendered: per match, a heading where its log differs
+ * from the previous match's (a call over a glob), then the match as `render.ts` `renderLine` shows it.
+ */
+function plainBlockItems(matches: readonly (LogLine & { file?: string })[], glob: boolean): AnswerItem[][] {
+  return matches.map((m, i): AnswerItem[] =>
+    glob && (i === 0 || matches[i - 1].file !== m.file)
+      ? [{ heading: m.file! }, { line: m, mark: "plain" }]
+      : [{ line: m, mark: "plain" }]
+  );
 }
 
 /** The per-log list of a call over a glob, as text. */

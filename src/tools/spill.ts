@@ -62,12 +62,27 @@ function cutItem(s: string, max: number): string {
 }
 
 /**
+ * Items made one at a time, when asked for (issue #22): a long answer's lines rendered only while they are
+ * counted, written or shown, so that the call never holds all of its text at once.
+ */
+export interface ItemList {
+  /** How many items. */
+  readonly length: number;
+  /** Item `i` (0 ≤ i < length), rendered anew each time: one line, no line feed inside. */
+  item(i: number): string;
+}
+
+/**
  * Renders `header` and `items`, spilling to an artifact when the text would exceed the inline limit.
+ *
+ * Memory: with an {@linkcode ItemList}, the items shown inline plus one batch of the artifact
+ * (`ArtifactStore.write`); no text of all items is built (issue #22). Each item is made at most three
+ * times: counted, written, shown.
  *
  * @param deps Limits, the artifact store, stderr.
  * @param tool The tool's name (recorded with the artifact).
  * @param header The result's first line(s): what it is and whether it is complete.
- * @param items One rendered line per item.
+ * @param items One rendered line per item: an array, or an {@linkcode ItemList} that renders them.
  * @param levels The level of each item, when items are log lines.
  * @param newest Show the last items that fit (a tail: what happened last), not the first; the artifact
  *   still holds all of them in order, and `next_offset` is 0, where the older ones not shown begin.
@@ -77,12 +92,34 @@ export function spill(
   deps: ToolContext,
   tool: string,
   header: string,
-  items: string[],
+  items: readonly string[] | ItemList,
   levels?: Level[],
   newest = false,
 ): Spilled {
-  const whole = [header, ...items].join("\n");
-  if (whole.length <= deps.limits.inlineChars) return { shown: items.length, from: 0, text: whole };
+  const n = items.length;
+  const at = Array.isArray(items)
+    ? (i: number) => items[i] as string
+    : (i: number) => (items as ItemList).item(i);
+  // The length of the whole text ([header, ...items].join("\n")), counted up to the inline limit first.
+  let whole = header.length;
+  let counted = 0;
+  while (counted < n && whole <= deps.limits.inlineChars) whole += 1 + at(counted++).length;
+  if (whole <= deps.limits.inlineChars) {
+    const parts = [header];
+    for (let i = 0; i < n; i++) parts.push(at(i));
+    return { shown: n, from: 0, text: parts.join("\n") };
+  }
+  /** Every item in order, counting into `whole` those not counted yet. */
+  const all = function* (): Generator<string> {
+    for (let i = 0; i < n; i++) {
+      const s = at(i);
+      if (i === counted) {
+        whole += 1 + s.length;
+        counted++;
+      }
+      yield s;
+    }
+  };
 
   const counts: Record<string, number> = {};
   if (levels) {
@@ -96,27 +133,27 @@ export function spill(
   );
   const summary = {
     levels: counts,
-    first: cutItem(items[0], itemChars),
-    last: cutItem(items[items.length - 1], itemChars),
+    first: cutItem(at(0), itemChars),
+    last: cutItem(at(n - 1), itemChars),
   };
   const levelText = levels
-    ? `levels of all ${items.length}: ` +
+    ? `levels of all ${n}: ` +
       LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
-    : `${items.length} items`;
+    : `${n} items`;
   let artifact: Spilled["artifact"];
   let failure = deps.artifactsOff;
   if (deps.artifacts) {
     try {
-      const ref = deps.artifacts.write(tool, items);
+      const ref = deps.artifacts.write(tool, all());
       artifact = { ...ref, next_offset: 0 };
     } catch (e) {
       failure = `the artifact could not be written: ${e instanceof Error ? e.message : e}`;
       deps.stderr(`logpeek: ${failure}`);
     }
   }
-  const intro = `Too long to show whole (${whole.length} characters): ${levelText}.\n` +
+  while (counted < n) whole += 1 + at(counted++).length;
+  const intro = `Too long to show whole (${whole} characters): ${levelText}.\n` +
     `First: ${summary.first}\nLast: ${summary.last}`;
-  const n = items.length;
   const shownText = (k: number) =>
     k === 0
       ? `none of the ${n} items fits within LOGPEEK_INLINE_CHARS (${deps.limits.inlineChars})`
@@ -136,10 +173,16 @@ export function spill(
   let room = deps.limits.inlineChars - fixed;
   let k = 0;
   // Items are taken from the start, or with `newest` from the end backwards.
-  const at = (i: number) => items[newest ? n - 1 - i : i];
-  while (k < n && at(k).length + 1 <= room) room -= at(k++).length + 1;
+  const shown: string[] = [];
+  for (; k < n; k++) {
+    const s = at(newest ? n - 1 - k : k);
+    if (s.length + 1 > room) break;
+    room -= s.length + 1;
+    shown.push(s);
+  }
+  if (newest) shown.reverse();
   const from = newest ? n - k : 0;
   if (artifact) artifact.next_offset = newest ? 0 : k;
-  const text = [header, intro, "", ...items.slice(from, from + k), "", footerFor(k)].join("\n");
+  const text = [header, intro, "", ...shown, "", footerFor(k)].join("\n");
   return { shown: k, from, text, artifact, summary };
 }
