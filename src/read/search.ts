@@ -68,6 +68,14 @@ export interface SearchOptions {
   /** Lines of context before and after each match, 0..10 (issue #12; `context.ts`). */
   context?: number;
   /**
+   * With `context` (issue #22: 5,000 matches with 10 lines of context each held ~105,000 lines): takes
+   * each match with its context once both are final, in file order, so that the caller writes them out as
+   * the scan goes; the result's `matches` and `contexts` then keep each match's number, level and cut
+   * flag only (`text` "", no context lines). A page entered by a seek hands its matches over when it
+   * ends (it may be read again from the start); a match held back for the next page is not handed over.
+   */
+  take?: (line: LogLine, context: WithContext<LogLine>) => void;
+  /**
    * When the page must end, `performance.now()` ms; default: `searchMs` from the search's start. A call
    * over many logs shares one.
    */
@@ -311,6 +319,16 @@ async function searchPage(
     })
     : null;
   const contexts: WithContext<LogLine>[] = [];
+  /** With `take`: the matches handed over so far (all but the last, whose after-lines may still come). */
+  let handed = 0;
+  const handOver = (upto: number) => {
+    for (; handed < upto; handed++) {
+      const m = matches[handed];
+      opts.take!(m, contexts[handed]);
+      matches[handed] = { line_no: m.line_no, level: m.level, text: "", cut: m.cut };
+      contexts[handed] = { before: [], after: [], adjoins: contexts[handed].adjoins };
+    }
+  };
   /** Past the limit, reading on for the last match's after-lines: where the next page starts. */
   let after: ResumePoint | null = null;
   /** The order broke after a seek: the caller reads again from the start. */
@@ -341,6 +359,7 @@ async function searchPage(
     matches.push(line);
     replaced += bad;
     if (collector) contexts.push(collector.match(shownNo(lineNo)));
+    if (opts.take && collector && !seeked) handOver(matches.length - 1);
     if (matches.length < opts.limit) return true;
     if (collector?.wantsAfter()) {
       after = { off: -1, ls: -1, line: lineNo, pending: false, skip: 0 }; // its offset: the next line's
@@ -643,6 +662,7 @@ async function searchPage(
     } else result.next = { ...result.next, ...contextStart(result.next) };
   }
   const report = times?.report(order!, probes, lineKnown, brokeLate);
+  if (opts.take && collector && !brokeOrder) handOver(matches.length);
   return {
     ...result,
     partially_tested: partial,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ArtifactStore, CHANGES_FILE, WRITE_BATCH_CHARS } from "./artifacts.ts";
+import { ArtifactStore, CHANGES_FILE, WRITE_BATCH_BYTES } from "./artifacts.ts";
 import { ToolError } from "../core/errors.ts";
 
 function store(ttlMs: number, maxBytes: number) {
@@ -104,9 +104,9 @@ Deno.test("a saved state reads back whole for its tool only, never through read,
 
 Deno.test("a write taken from a generator in batches is byte-for-byte the joined text: long items, line feeds, pairs cut at a batch end", async () => {
   const { s, dir } = store(60_000, 1 << 30);
-  // A state of 2.5 M units whose batch ends (every WRITE_BATCH_CHARS units) fall between a surrogate pair's
+  // A state of 2.5 M units whose batch ends (every WRITE_BATCH_BYTES units) fall between a surrogate pair's
   // halves, short items that cross a batch end, and a line feed inside an item (written as a space).
-  const long = "a".repeat(WRITE_BATCH_CHARS - 1) + "😀".repeat(300_000) + "b".repeat(WRITE_BATCH_CHARS);
+  const long = "a".repeat(WRITE_BATCH_BYTES - 1) + "😀".repeat(300_000) + "b".repeat(WRITE_BATCH_BYTES);
   const items = [
     "first\nsecond",
     ...Array.from({ length: 3000 }, (_, i) => `${i} ${"é".repeat(500)} 😀`),
@@ -137,7 +137,7 @@ Deno.test("a write whose items fail part way leaves no file behind and no artifa
     s.write(
       "log_search",
       (function* () {
-        yield "x".repeat(WRITE_BATCH_CHARS + 10);
+        yield "x".repeat(WRITE_BATCH_BYTES + 10);
         throw new Error("render failed");
       })(),
     ), /render failed/);

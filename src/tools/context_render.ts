@@ -106,17 +106,32 @@ export function renderContextBlocks(matches: readonly ContextMatch[]): string[][
  * @returns One array of items per match (never empty: it holds at least the match).
  */
 export function contextBlockItems(matches: readonly ContextMatch[]): AnswerItem[][] {
-  const blocks: AnswerItem[][] = [];
-  let prev: ContextMatch | undefined;
-  let lastShown: LogLine | undefined;
-  for (const m of matches) {
+  const blocks = new ContextBlocks();
+  return matches.map((m) => blocks.next(m));
+}
+
+/**
+ * {@linkcode contextBlockItems} one match at a time, for a caller that does not hold all matches (issue
+ * #22): `next` gives each match's block, in the order the matches were found.
+ */
+export class ContextBlocks {
+  #prev: ContextMatch | undefined;
+  #lastShown: LogLine | undefined;
+
+  /**
+   * The block of the match after the last one given (the first: the first match's).
+   *
+   * @param m The match, its context final (its `after` filled).
+   * @returns Its items (at least the match), as {@linkcode contextBlockItems} gives them.
+   */
+  next(m: ContextMatch): AnswerItem[] {
     const out: AnswerItem[] = [];
-    const sameFile = prev !== undefined && prev.file === m.file;
+    const sameFile = this.#prev !== undefined && this.#prev.file === m.file;
     let before = m.context.before;
     if (!sameFile) {
       if (m.file !== undefined) out.push({ heading: m.file });
     } else {
-      const lastNo = lastShown!.line_no;
+      const lastNo = this.#lastShown!.line_no;
       if (lastNo !== null) before = before.filter((l) => l.line_no === null || l.line_no > lastNo);
       const first = before[0] ?? m.line;
       const joins = m.context.adjoins ??
@@ -126,11 +141,10 @@ export function contextBlockItems(matches: readonly ContextMatch[]): AnswerItem[
     for (const l of before) out.push({ line: l, mark: "context" });
     out.push({ line: m.line, mark: "match" });
     for (const l of m.context.after) out.push({ line: l, mark: "context" });
-    blocks.push(out);
-    prev = m;
-    lastShown = m.context.after.at(-1) ?? m.line;
+    this.#prev = m;
+    this.#lastShown = m.context.after.at(-1) ?? m.line;
+    return out;
   }
-  return blocks;
 }
 
 /**

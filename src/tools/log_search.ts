@@ -14,7 +14,8 @@ import { printable } from "../guard/printable.ts";
 import { levelSchema, type LogLine, logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
 import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
-import { type AnswerItem, contextBlockItems, renderItem } from "./context_render.ts";
+import { type AnswerItem, renderItem } from "./context_render.ts";
+import { AnswerStream } from "./answer_stream.ts";
 import {
   requireTimestamps,
   resolveSpan,
@@ -249,6 +250,34 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? readCursor(args.cursor, { k: "log_search", q: query }, ctx.cursorKey)
     : undefined;
   const span = resolveSpan(args, zone, first);
+  // With context, the answer's lines are written out as the scan finds them (issue #22).
+  const stream = args.context > 0 ? new AnswerStream(ctx, "log_search") : null;
+  try {
+    return await searchAnswer(ctx, args, call, { text, deadline, query, span, stream });
+  } catch (e) {
+    stream?.abort();
+    throw e;
+  }
+}
+
+/** What {@linkcode logSearch} resolved before the scan. */
+interface SearchPlan {
+  text: string;
+  deadline: number;
+  query: string;
+  span: ReturnType<typeof resolveSpan>;
+  /** With context: where the matches go as they are found. */
+  stream: AnswerStream | null;
+}
+
+/** The scan of {@linkcode logSearch} and its answer. */
+async function searchAnswer(
+  ctx: ToolContext,
+  args: ToolArgs,
+  call: CallContext | undefined,
+  { text, deadline, query, span, stream }: SearchPlan,
+): Promise<ToolResult> {
+  const zone = ctx.limits.tz;
   let found = 0;
   const many = await overLogs<SearchResult>(ctx, {
     tool: "log_search",
@@ -258,7 +287,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     bytes: ctx.limits.searchBytes,
     deadline,
     span,
-  }, (log, resume, bytesLeft) =>
+  }, (log, resume, bytesLeft, globFile) =>
     searchLog(log, {
       ...ctx.limits,
       searchBytes: Math.max(0, bytesLeft),
@@ -272,6 +301,7 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
       resume,
       window: span ? windowFor(span, log, zone, resume) : undefined,
       context: args.context,
+      take: stream ? (line, context) => stream.take(globFile ?? undefined, line, context) : undefined,
       signal: call?.signal,
       onProgress: call?.progress,
       patterns: ctx.patterns,
@@ -298,7 +328,6 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     runs.map((r) => ({ file: r.file, time: r.page.time, lines: r.page.scanned_lines })),
     args.cursor !== undefined,
   );
-  const flatContexts = runs.flatMap((r) => r.page.contexts ?? r.page.matches.map(() => undefined));
   const matches = runs.flatMap((r) =>
     r.page.matches.map((m, i) => ({
       ...m,
@@ -380,15 +409,10 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   // those whose lines are all shown.
   // Rendered only as spill counts, writes and shows them (issue #22: a search with context held its whole
   // text six times over).
-  const blocks = args.context > 0
-    ? contextBlockItems(matches.map((m, i) => ({
-      line: m,
-      context: flatContexts[i]!,
-      file: many.glob ? m.file : undefined,
-    })))
-    : plainBlockItems(matches, many.glob);
-  const items = blocks.flat();
-  const lastItemOf: number[] = [];
+  const blocks = stream ? [] : plainBlockItems(matches, many.glob);
+  const flat = blocks.flat();
+  const items = stream ? stream.items() : { length: flat.length, item: (i: number) => renderItem(flat[i]) };
+  const lastItemOf: number[] = stream ? [...stream.lastItemOf] : [];
   blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
   const out = spill(
     ctx,
@@ -396,16 +420,25 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     header + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
       partialNote +
       (broken ? SEEK_BROKEN : ""),
-    { length: items.length, item: (i) => renderItem(items[i]) },
+    items,
     matches.map((m) => m.level),
   );
   const shownMatches = out.shown >= items.length
     ? matches.length
     : lastItemOf.filter((k) => k <= out.shown).length;
+  // With context, the matches kept whole by the stream (the others hold no text now).
+  const shown = stream
+    ? stream.kept.slice(0, shownMatches).map((m) => ({
+      ...m.line,
+      ...(m.file !== undefined ? { file: m.file } : {}),
+      before: m.context.before,
+      after: m.context.after,
+    }))
+    : matches.slice(0, shownMatches);
   return okResult({
     file: shownFile,
     ...result,
-    matches: matches.slice(0, shownMatches),
+    matches: shown,
     next: undefined,
     stuck: undefined,
     next_cursor,

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { type Level, LEVELS } from "../read/level.ts";
 import type { ToolContext } from "./deps.ts";
 import { cutText } from "../core/text_cut.ts";
+import type { ArtifactRef } from "../state/artifacts.ts";
 
 /** The zod schema of the `artifact` field of a spilled result. */
 export const artifactSchema = z.object({
@@ -70,6 +71,12 @@ export interface ItemList {
   readonly length: number;
   /** Item `i` (0 ≤ i < length), rendered anew each time: one line, no line feed inside. */
   item(i: number): string;
+  /**
+   * Set when the items were saved already, as they were made (`answer_stream.ts`): `chars`, their
+   * length in the text (each item's length plus one); the artifact, or why there is none. `item` is then
+   * asked only for the first items (those that fit in `LOGPEEK_INLINE_CHARS`) and the last.
+   */
+  saved?: { chars: number; artifact: ArtifactRef | null; failure: string | null };
 }
 
 /**
@@ -101,8 +108,9 @@ export function spill(
     ? (i: number) => items[i] as string
     : (i: number) => (items as ItemList).item(i);
   // The length of the whole text ([header, ...items].join("\n")), counted up to the inline limit first.
-  let whole = header.length;
-  let counted = 0;
+  const saved = Array.isArray(items) ? undefined : (items as ItemList).saved;
+  let whole = header.length + (saved?.chars ?? 0);
+  let counted = saved ? n : 0;
   while (counted < n && whole <= deps.limits.inlineChars) whole += 1 + at(counted++).length;
   if (whole <= deps.limits.inlineChars) {
     const parts = [header];
@@ -141,8 +149,10 @@ export function spill(
       LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
     : `${n} items`;
   let artifact: Spilled["artifact"];
-  let failure = deps.artifactsOff;
-  if (deps.artifacts) {
+  let failure = saved ? saved.failure : deps.artifactsOff;
+  if (saved) {
+    if (saved.artifact) artifact = { ...saved.artifact, next_offset: 0 };
+  } else if (deps.artifacts) {
     try {
       const ref = deps.artifacts.write(tool, all());
       artifact = { ...ref, next_offset: 0 };
