@@ -124,10 +124,16 @@ export function makePeakInputs(dir: string, bombGiB = 2): void {
   }
 }
 
-/** Writes `wide.log` (see {@linkcode makePeakInputs}) in 4 MiB writes. */
-function writeWide(path: string): void {
+/**
+ * Writes `wide.log` (see {@linkcode makePeakInputs}) in 4 MiB writes: `matches` × 21 lines of 1,100 CJK
+ * characters, the {@linkcode NEEDLE} in every 21st, 10 lines from either end of its group.
+ *
+ * @param path Where.
+ * @param matches How many needle lines (5,000: the most `limit` takes).
+ */
+export function writeWide(path: string, matches = 5000): void {
   const cjk = "日本語のログ行".repeat(160).slice(0, 1100);
-  writeLines(path, 5000 * WIDE_EVERY, (i) => {
+  writeLines(path, matches * WIDE_EVERY, (i) => {
     const t = new Date(Date.UTC(2024, 4, 1) + i * 10).toISOString();
     return i % WIDE_EVERY === WIDE_EVERY - 1 - 10
       ? `${t} ERROR ${NEEDLE} ${i} ${cjk}`
@@ -189,8 +195,8 @@ function prng(seed: number): () => number {
   };
 }
 
-/** The largest string argument a frame holds: 7 MiB of ASCII (the frame cap is 8 MiB). */
-const HUGE = "a".repeat(7 * 1024 * 1024);
+/** The largest string argument a frame holds, about: 7 MiB of ASCII (the frame cap is 8 MiB). */
+export const HUGE = "a".repeat(7 * 1024 * 1024);
 /** The same in characters outside Latin-1 (two bytes each in V8, three in the frame): 2.3 M characters. */
 const HUGE_WIDE = "日".repeat(Math.floor(7 * 1024 * 1024 / 3));
 

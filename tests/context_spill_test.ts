@@ -123,6 +123,44 @@ for (const broadRead of [false, true]) {
   });
 }
 
+for (const broadRead of [false, true]) {
+  Deno.test({
+    name:
+      `e2e${broadRead ? " (worker)" : ""}: a seek whose log is out of order reads again from the start, ` +
+      "and the spilled answer with context holds each of grep -n -C's lines once",
+    ...opts,
+    async fn() {
+      const dir = tempDir("logpeek-ctxorder-");
+      // 200,000 timestamped lines (12 MB: over SMALL_LOG_BYTES, so the window seeks); HIT every 7th line
+      // from line 150,001 on, the window's start; 30,000 lines later one line whose time goes back an hour,
+      // which the page entered by the seek finds only after handing over ~4,000 matches.
+      const t0 = Date.UTC(2024, 4, 1);
+      const lines = Array.from({ length: 200_000 }, (_, i) => {
+        const back = i === 180_000 ? 3_600_000 : 0;
+        const what = i >= 150_000 && i % 7 === 0 ? "ERROR HIT" : "DEBUG tick";
+        return `${new Date(t0 + i * 1000 - back).toISOString()} ${what} ${i} padding padding\n`;
+      });
+      Deno.writeTextFileSync(join(dir, "o.log"), lines.join(""));
+      await using s = await connect([dir], {}, [], { args: ["--no-redact"], broadRead });
+      const since = new Date(t0 + 150_000 * 1000).toISOString();
+      const r = await s.call("log_search", { file: "o.log", text: "HIT", context: 2, limit: 5000, since });
+      const sc = r.structuredContent;
+      assert.equal(r.isError, undefined, r.content[0].text);
+      assert.equal(
+        sc.matches[0].line_no,
+        150_004,
+        "read again from the start: line numbers known (i = 150,003)",
+      );
+      const saved = (await readAll(s, sc.artifact.artifact_id)).map(asGrep);
+      // 7,143 lines hold HIT: the page stops at the 5,000th.
+      const truth = upToMatch(grepContext(join(dir, "o.log"), "HIT", 2), 5000);
+      assert.equal(saved.length, truth.length);
+      assert.deepEqual(saved, truth);
+      assert.equal(sc.stop_reason, "limit", r.content[0].text);
+    },
+  });
+}
+
 /**
  * `grep -C`'s entries up to the `max`th match and the context lines after it (not `grep -m`'s: grep shows
  * the matches among the last match's after-lines as context; a page of logpeek ends its after-lines at

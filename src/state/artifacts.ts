@@ -58,8 +58,18 @@ interface Entry {
  */
 export interface ArtifactWriter {
   add(line: string): void;
+  /** Where the artifact stands now, for `rollback`. */
+  mark(): ArtifactMark;
+  /** Forgets the items added since `m` (the file is cut back to its size then). */
+  rollback(m: ArtifactMark): void;
   finish(): ArtifactRef;
   abort(): void;
+}
+
+/** A point of an {@linkcode ArtifactWriter}: its bytes (written and buffered) and items then. */
+export interface ArtifactMark {
+  bytes: number;
+  count: number;
 }
 
 /**
@@ -68,7 +78,13 @@ export interface ArtifactWriter {
  */
 export type ArtifactFs = Pick<
   typeof Deno,
-  "readDirSync" | "readTextFileSync" | "lstatSync" | "removeSync" | "writeFileSync" | "renameSync"
+  | "readDirSync"
+  | "readTextFileSync"
+  | "lstatSync"
+  | "removeSync"
+  | "writeFileSync"
+  | "renameSync"
+  | "truncateSync"
 >;
 
 /**
@@ -323,7 +339,22 @@ export class ArtifactStore {
       this.#noteChange(before);
       return { artifact_id: id, total_lines: count };
     };
-    return { add, finish, abort: () => this.#remove(id) };
+    const rollback = (m: ArtifactMark) => {
+      if (m.bytes >= size) used = m.bytes - size;
+      else {
+        this.fs.truncateSync(path, m.bytes);
+        size = m.bytes;
+        used = 0;
+      }
+      count = m.count;
+    };
+    return {
+      add,
+      mark: () => ({ bytes: size + used, count }),
+      rollback,
+      finish,
+      abort: () => this.#remove(id),
+    };
   }
 
   /** Adds a new artifact to the index, in creation order (at the end unless the clock went back). */

@@ -17,7 +17,7 @@
 
 import type { LogLine } from "../read/log_line.ts";
 import type { WithContext } from "../read/context.ts";
-import type { ArtifactRef, ArtifactWriter } from "../state/artifacts.ts";
+import type { ArtifactMark, ArtifactRef, ArtifactWriter } from "../state/artifacts.ts";
 import { type AnswerItem, ContextBlocks, type ContextMatch, renderItem } from "./context_render.ts";
 import type { ToolContext } from "./deps.ts";
 import type { ItemList } from "./spill.ts";
@@ -39,6 +39,17 @@ export class AnswerStream {
   #writer: ArtifactWriter | null = null;
   #started = false;
   #failure: string | null = null;
+  #mark: {
+    kept: number;
+    keptItems: number;
+    chars: number;
+    count: number;
+    last: string;
+    started: boolean;
+    failure: string | null;
+    writer: ArtifactMark | null;
+    blocks: ReturnType<ContextBlocks["save"]>;
+  } | null = null;
 
   /**
    * @param deps Limits (`inlineChars`), the artifact store (or why there is none), stderr.
@@ -106,6 +117,59 @@ export class AnswerStream {
     this.#writer = null;
     this.#failure = `the artifact could not be written: ${e instanceof Error ? e.message : e}`;
     this.#deps.stderr(`logpeek: ${this.#failure}`);
+  }
+
+  /**
+   * Notes where the answer stands (a log's search begins), for {@linkcode AnswerStream.rollback}: a page
+   * entered by a seek whose log went out of order is read again from the start (`read/search.ts`
+   * `retake`), and the matches it handed over are then forgotten.
+   */
+  mark(): void {
+    this.#mark = {
+      kept: this.#kept.length,
+      keptItems: this.#keptItems.length,
+      chars: this.#chars,
+      count: this.#count,
+      last: this.#last,
+      started: this.#started,
+      failure: this.#failure,
+      writer: this.#writer?.mark() ?? null,
+      blocks: this.#blocks.save(),
+    };
+  }
+
+  /** Forgets every match taken since the last {@linkcode AnswerStream.mark} (from the start, without one). */
+  rollback(): void {
+    const m = this.#mark ?? {
+      kept: 0,
+      keptItems: 0,
+      chars: 0,
+      count: 0,
+      last: "",
+      started: false,
+      failure: null,
+      writer: null,
+      blocks: { prev: undefined, lastShown: undefined },
+    };
+    this.#kept.length = m.kept;
+    this.#lastItemOf.length = m.kept;
+    this.#keptItems.length = m.keptItems;
+    this.#chars = m.chars;
+    this.#count = m.count;
+    this.#last = m.last;
+    this.#blocks.restore(m.blocks);
+    if (!m.started) {
+      // The artifact began after the mark: none yet.
+      this.abort();
+      this.#started = false;
+      this.#failure = m.failure;
+    } else if (this.#writer && m.writer) {
+      try {
+        this.#writer.rollback(m.writer);
+      } catch (e) {
+        this.#fail(e);
+      }
+    }
   }
 
   /** The matches kept whole (the first ones), with their context and log. */

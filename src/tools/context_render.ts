@@ -118,6 +118,17 @@ export class ContextBlocks {
   #prev: ContextMatch | undefined;
   #lastShown: LogLine | undefined;
 
+  /** Where the blocks stand (the last match given), for {@linkcode ContextBlocks.restore}. */
+  save(): { prev: ContextMatch | undefined; lastShown: LogLine | undefined } {
+    return { prev: this.#prev, lastShown: this.#lastShown };
+  }
+
+  /** Goes back to what {@linkcode ContextBlocks.save} gave: the next block follows that match. */
+  restore(s: { prev: ContextMatch | undefined; lastShown: LogLine | undefined }): void {
+    this.#prev = s.prev;
+    this.#lastShown = s.lastShown;
+  }
+
   /**
    * The block of the match after the last one given (the first: the first match's).
    *

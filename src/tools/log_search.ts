@@ -287,8 +287,9 @@ async function searchAnswer(
     bytes: ctx.limits.searchBytes,
     deadline,
     span,
-  }, (log, resume, bytesLeft, globFile) =>
-    searchLog(log, {
+  }, (log, resume, bytesLeft, globFile) => {
+    stream?.mark();
+    return searchLog(log, {
       ...ctx.limits,
       searchBytes: Math.max(0, bytesLeft),
       deadline,
@@ -302,13 +303,15 @@ async function searchAnswer(
       window: span ? windowFor(span, log, zone, resume) : undefined,
       context: args.context,
       take: stream ? (line, context) => stream.take(globFile ?? undefined, line, context) : undefined,
+      retake: () => stream?.rollback(),
       signal: call?.signal,
       onProgress: call?.progress,
       patterns: ctx.patterns,
     }).then((r) => {
       found += r.matches.length;
       return r;
-    }));
+    });
+  });
   const runs = many.runs;
   const last = runs[runs.length - 1].page;
   const scannedLines = runs.reduce((n, r) => n + r.page.scanned_lines, 0);
