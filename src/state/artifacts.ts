@@ -58,8 +58,6 @@ interface Entry {
  */
 export interface ArtifactWriter {
   add(line: string): void;
-  /** Adds one item given in pieces (their concatenation; no line feed inside), never joined in memory. */
-  addPieces(pieces: Iterable<string>): void;
   /** Where the artifact stands now, for `rollback`. */
   mark(): ArtifactMark;
   /** Forgets the items added since `m` (the file is cut back to its size then). */
@@ -323,11 +321,6 @@ export class ArtifactStore {
       put("\n");
       count++;
     };
-    const addPieces = (pieces: Iterable<string>) => {
-      for (const p of pieces) put(p.includes("\n") ? p.replaceAll("\n", " ") : p);
-      put("\n");
-      count++;
-    };
     const finish = (): ArtifactRef => {
       try {
         if (first || used > 0) flush();
@@ -357,7 +350,6 @@ export class ArtifactStore {
     };
     return {
       add,
-      addPieces,
       mark: () => ({ bytes: size + used, count }),
       rollback,
       finish,
@@ -441,21 +433,12 @@ export class ArtifactStore {
    * `read_artifact` refuses: it expires and counts toward the size cap as any artifact does.
    *
    * @param tool The tool whose state it is.
-   * @param json The state, as JSON text (no line feeds), or that text in pieces (`core/json_chunks.ts`
-   *   `jsonChunks`: a state of megabytes is then never one string, issue #22).
+   * @param json The state, as JSON text (no line feeds).
    * @returns The id to give {@linkcode ArtifactStore.readState}.
-   * @throws Deno's errors when it cannot be written (the part written is removed); what the pieces throw.
+   * @throws Deno's errors when it cannot be written.
    */
-  writeState(tool: string, json: string | Iterable<string>): string {
-    const w = this.begin(STATE_PREFIX + tool);
-    try {
-      if (typeof json === "string") w.add(json);
-      else w.addPieces(json);
-    } catch (e) {
-      w.abort();
-      throw e;
-    }
-    return w.finish().artifact_id;
+  writeState(tool: string, json: string): string {
+    return this.write(STATE_PREFIX + tool, [json]).artifact_id;
   }
 
   /**

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { ArtifactStore, CHANGES_FILE, WRITE_BATCH_BYTES } from "./artifacts.ts";
 import { ToolError } from "../core/errors.ts";
-import { jsonChunks } from "../core/json_chunks.ts";
 
 function store(ttlMs: number, maxBytes: number) {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-art-" });
@@ -146,13 +145,4 @@ Deno.test("a write whose items fail part way leaves no file behind and no artifa
     [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n !== CHANGES_FILE).sort(),
     before,
   );
-});
-
-Deno.test("a state saved in pieces reads back as the one JSON text", () => {
-  const { s } = store(60_000, 1 << 30);
-  const state = {
-    run: { clusters: Array.from({ length: 5000 }, (_, i) => ({ i, t: `日本 ${i} 😀`.repeat(20) })) },
-  };
-  const id = s.writeState("log_patterns", jsonChunks(state));
-  assert.equal(s.readState("log_patterns", id), JSON.stringify(state));
 });

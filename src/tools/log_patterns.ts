@@ -9,7 +9,6 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { jsonChunks } from "../core/json_chunks.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { levelSchema } from "../read/log_line.ts";
 import { LEVELS } from "../read/level.ts";
@@ -333,7 +332,7 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
         const saved: CallState = { ...state, cursor: stop.cursor };
         const sid = ctx.artifacts.writeState(
           "log_patterns",
-          jsonChunks({ run: run.save(), call: saved }),
+          JSON.stringify({ run: run.save(), call: saved }),
         );
         next_cursor = `${sid}~${stop.cursor}`;
       } catch (e) {
