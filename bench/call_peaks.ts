@@ -245,6 +245,20 @@ export function peakCases(): PeakCase[] {
       args: { file: HUGE_WIDE, lines: 200 },
       error: true,
     },
+    {
+      kind: "log_search, a glob of 7 MiB",
+      tool: "log_search",
+      warm: { ...warmLit, file: "small*" },
+      args: { ...lit, file: "*" + HUGE },
+      error: true,
+    },
+    {
+      kind: "log_patterns, a baseline glob of 7 MiB",
+      tool: "log_patterns",
+      warm: { file: "small.log", baseline_file: "small*" },
+      args: { file: "small.log", baseline_file: "*" + HUGE, limit: 1000 },
+      error: true,
+    },
     { kind: "log_search literal, limit 5000", tool: "log_search", warm: warmLit, args: lit },
     {
       kind: "log_search regex (100 chars), limit 5000",
@@ -398,7 +412,7 @@ export async function measurePeak(
 
 /** A few words on an answer. */
 function summary(sc: Structured, text: string): string {
-  if (!sc) return text.slice(0, 60).replace(/\n/g, " ");
+  if (!sc) return text.slice(0, 120).replace(/\n/g, " ");
   const parts: string[] = [];
   if ("complete" in sc) parts.push(sc.complete ? "complete" : `not complete (${sc.stop_reason})`);
   if (Array.isArray(sc.matches)) parts.push(`${sc.matches.length} matches shown`);

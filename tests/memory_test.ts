@@ -140,12 +140,32 @@ Deno.test({
         args: { file: HUGE, lines: 200 },
         error: true,
       },
+      // Hashed and tested for glob characters several times before it was refused: 71 MiB over idle in
+      // worker mode.
+      {
+        kind: "log_patterns, a baseline_file of 7 MiB",
+        tool: "log_patterns",
+        warm: { file: "small.log", baseline_file: "nosuch.log" },
+        args: { file: "small.log", baseline_file: HUGE, limit: 1000 },
+        error: true,
+      },
+      // Matched against every name: the call outlived the client's 60 s timeout.
+      {
+        kind: "log_search, a glob of 7 MiB",
+        tool: "log_search",
+        warm: { ...warm, file: "small*" },
+        args: { file: "*" + HUGE, text: NEEDLE },
+        error: true,
+      },
     ];
     const rows = [];
     for (const c of cases) {
       for (const mode of ["in-process", "worker"] as const) {
         const r = await measurePeak(wide, c, mode);
         rows.push(r);
+        if (c.error) {
+          assert.match(r.answer, /^invalid_path: the (file|baseline_file) name is \d+ characters long/);
+        }
         assert.ok(
           r.peak - r.idle <= PEAK_BOUND,
           `${c.kind} (${mode}): ${mib(r.peak - r.idle)} MiB over idle (bound ${mib(PEAK_BOUND)} MiB)`,
