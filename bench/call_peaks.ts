@@ -414,7 +414,9 @@ export async function measurePeak(
 function summary(sc: Structured, text: string): string {
   if (!sc) return text.slice(0, 120).replace(/\n/g, " ");
   const parts: string[] = [];
-  if ("complete" in sc) parts.push(sc.complete ? "complete" : `not complete (${sc.stop_reason})`);
+  if ("complete" in sc) {
+    parts.push(sc.complete ? "complete" : `not complete${sc.stop_reason ? ` (${sc.stop_reason})` : ""}`);
+  }
   if (Array.isArray(sc.matches)) parts.push(`${sc.matches.length} matches shown`);
   if (Array.isArray(sc.templates)) parts.push(`${sc.templates.length} templates`);
   if (Array.isArray(sc.files)) parts.push(`${sc.files.length} files`);
