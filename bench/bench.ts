@@ -13,7 +13,8 @@
  *    a full filtered scan (`LC_ALL=C awk`, and the in-process one of `bench/time_seek.ts`).
  * 3. The synthetic log (issue #2, `bench/gen_log.ts`): one line shape; `log_search` vs `grep -c -F`,
  *    `log_levels`, `log_tail` vs `tail`; then a paged search with the default budgets (issue #5).
- * 4. Memory (`bench/memory.ts`): peak RSS growth of the server on huge inputs.
+ * 4. Memory (`bench/memory.ts`): peak RSS growth of the server on huge inputs; then (`bench/call_peaks.ts`,
+ *    issue #22) each call kind with the largest arguments its schema takes, in both modes, peak over idle.
  * 5. Templates (issue #13, `bench/patterns.ts`): `log_patterns` over the real-lines log of part 1 (lines/s,
  *    templates, the server's peak RSS growth), the same with `--no-redact`, and `log_search` by the most
  *    frequent template's id, beside `rg -c ''` and `wc -l` (skipped, with a notice, when `../shared` is
@@ -44,6 +45,7 @@ import { connect } from "../tests/mcp_client.ts";
 import { sharedDir } from "../tests/shared_dir.ts";
 import { generateLog, NEEDLE } from "./gen_log.ts";
 import { makeMemoryInputs, measureMemory, memoryTable } from "./memory.ts";
+import { makePeakInputs, measurePeaks, PEAK_BOUND, peakCases, peaksTable } from "./call_peaks.ts";
 import { PAGED_NEEDLE, pagedSearch } from "./pages.ts";
 import { BENCH_ROWS, clickhouseBench, reportClickHouse } from "./clickhouse.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
@@ -288,6 +290,26 @@ if (parts.has("memory")) {
     const mem = await measureMemory(memDir);
     console.log(memoryTable(mem));
     for (const m of mem) all.push({ table: "memory", what: `${m.scenario} within its bound`, met: m.ok });
+    // Issue #22, item 6: each call kind with its largest arguments, in both modes.
+    const peaksDir = Deno.makeTempDirSync({ prefix: "logpeek-peaks-" });
+    try {
+      makePeakInputs(peaksDir);
+      console.log(
+        `\n## Memory per call kind (issue #22): peak RSS (VmHWM) over idle RSS, each call in a fresh server, ` +
+          `bound ${PEAK_BOUND / 1024 / 1024} MiB.\n`,
+      );
+      const peaks = await measurePeaks(peaksDir, peakCases());
+      console.log(peaksTable(peaks));
+      for (const p of peaks) {
+        all.push({
+          table: "memory",
+          what: `${p.kind} (${p.mode}) ≤ 64 MiB over idle`,
+          met: p.peak - p.idle <= PEAK_BOUND,
+        });
+      }
+    } finally {
+      Deno.removeSync(peaksDir, { recursive: true });
+    }
   } finally {
     Deno.removeSync(memDir, { recursive: true });
   }

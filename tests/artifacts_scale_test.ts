@@ -21,6 +21,7 @@ function countingFs(): { fs: ArtifactFs; counts: Counts; reset: () => void } {
     removeSync: 0,
     writeFileSync: 0,
     renameSync: 0,
+    truncateSync: 0,
   };
   const fs: ArtifactFs = {
     readDirSync: (p) => (counts.readDirSync++, Deno.readDirSync(p)),
@@ -29,6 +30,7 @@ function countingFs(): { fs: ArtifactFs; counts: Counts; reset: () => void } {
     removeSync: (p, o) => (counts.removeSync++, Deno.removeSync(p, o)),
     writeFileSync: (p, d, o) => (counts.writeFileSync++, Deno.writeFileSync(p, d, o)),
     renameSync: (a, b) => (counts.renameSync++, Deno.renameSync(a, b)),
+    truncateSync: (p, n) => (counts.truncateSync++, Deno.truncateSync(p, n)),
   };
   return { fs, counts, reset: () => Object.keys(counts).forEach((k) => (counts[k as keyof Counts] = 0)) };
 }
@@ -74,6 +76,7 @@ Deno.test("a save makes the same file calls with 250 and with 3,000 artifacts st
     removeSync: 0,
     writeFileSync: 60,
     renameSync: 0,
+    truncateSync: 0,
   };
   assert.deepEqual(perSave, [want, want]);
 });

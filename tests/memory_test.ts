@@ -10,6 +10,15 @@ import { peakRss } from "../bench/peak_rss.ts";
 import { callsTable, makeCallLogs, measureCalls } from "../bench/calls_memory.ts";
 import { sharedDir } from "./shared_dir.ts";
 import { join } from "node:path";
+import {
+  HUGE,
+  measurePeak,
+  NEEDLE,
+  PEAK_BOUND,
+  type PeakCase,
+  peaksTable,
+  writeWide,
+} from "../bench/call_peaks.ts";
 
 const dir = tempDir("logpeek-mem-");
 makeMemoryInputs(dir);
@@ -83,5 +92,86 @@ Deno.test({
           `(samples: ${r.samples.map(mib).join(" ")})`,
       );
     }
+  },
+});
+
+/**
+ * Issue #22, item 6: the call kinds that held the most, each within {@linkcode PEAK_BOUND} (64 MiB) over
+ * the idle server's resident memory, in both modes. `log_search` with context 10 held its answer's
+ * lines several times over: 1,000 matches of 1,100 CJK characters (21,000 lines, 72 MB) went ~330 MiB
+ * over idle before its lines were written out as found (5,000: 1.6 GiB); ~16 MiB after.
+ */
+Deno.test({
+  name: "memory: the heaviest call kinds stay within 64 MiB over idle, in-process and in worker mode",
+  ignore: !canMeasure,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const wide = tempDir("logpeek-peaks-");
+    writeWide(join(wide, "wide.log"), 1000);
+    Deno.writeTextFileSync(
+      join(wide, "small.log"),
+      `2024-05-01T10:00:00.000Z INFO ${NEEDLE} 1 small\n`.repeat(50),
+    );
+    const warm = { file: "small.log", text: NEEDLE, limit: 5 };
+    const cases: PeakCase[] = [
+      {
+        kind: "log_search context 10, limit 1000",
+        tool: "log_search",
+        warm: { ...warm, context: 10 },
+        args: { file: "wide.log", text: NEEDLE, limit: 1000, context: 10 },
+      },
+      {
+        kind: "log_search window + context 10, limit 1000",
+        tool: "log_search",
+        warm: { ...warm, context: 10, since: "2024-05-01T00:00:00Z" },
+        args: { file: "wide.log", text: NEEDLE, limit: 1000, context: 10, since: "2024-05-01T00:00:00Z" },
+      },
+      {
+        kind: "log_search literal, limit 1000",
+        tool: "log_search",
+        warm,
+        args: { file: "wide.log", text: NEEDLE, limit: 1000 },
+      },
+      {
+        kind: "log_tail, a file name of 7 MiB",
+        tool: "log_tail",
+        warm: { file: "nosuch.log" },
+        args: { file: HUGE, lines: 200 },
+        error: true,
+      },
+      // Hashed and tested for glob characters several times before it was refused: 71 MiB over idle in
+      // worker mode.
+      {
+        kind: "log_patterns, a baseline_file of 7 MiB",
+        tool: "log_patterns",
+        warm: { file: "small.log", baseline_file: "nosuch.log" },
+        args: { file: "small.log", baseline_file: HUGE, limit: 1000 },
+        error: true,
+      },
+      // Matched against every name: the call outlived the client's 60 s timeout.
+      {
+        kind: "log_search, a glob of 7 MiB",
+        tool: "log_search",
+        warm: { ...warm, file: "small*" },
+        args: { file: "*" + HUGE, text: NEEDLE },
+        error: true,
+      },
+    ];
+    const rows = [];
+    for (const c of cases) {
+      for (const mode of ["in-process", "worker"] as const) {
+        const r = await measurePeak(wide, c, mode);
+        rows.push(r);
+        if (c.error) {
+          assert.match(r.answer, /^invalid_path: the (file|baseline_file) name is \d+ characters long/);
+        }
+        assert.ok(
+          r.peak - r.idle <= PEAK_BOUND,
+          `${c.kind} (${mode}): ${mib(r.peak - r.idle)} MiB over idle (bound ${mib(PEAK_BOUND)} MiB)`,
+        );
+      }
+    }
+    console.error(peaksTable(rows));
   },
 });

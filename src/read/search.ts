@@ -68,6 +68,19 @@ export interface SearchOptions {
   /** Lines of context before and after each match, 0..10 (issue #12; `context.ts`). */
   context?: number;
   /**
+   * With `context` (issue #22: 5,000 matches with 10 lines of context each held ~105,000 lines): takes
+   * each match with its context once both are final, in file order, so that the caller writes them out as
+   * the scan goes; the result's `matches` and `contexts` then keep each match's number, level and cut
+   * flag only (`text` "", no context lines). A match held back for the next page is not handed over;
+   * when the log is read again from its start, `retake` says so first.
+   */
+  take?: (line: LogLine, context: WithContext<LogLine>) => void;
+  /**
+   * With `take`: called when the log is read again from its start (a page entered by a seek found the
+   * log out of order): every match handed over since this search began is to be forgotten.
+   */
+  retake?: () => void;
+  /**
    * When the page must end, `performance.now()` ms; default: `searchMs` from the search's start. A call
    * over many logs shares one.
    */
@@ -207,11 +220,15 @@ async function searchByLine(log: ReadableLog, opts: SearchOptions): Promise<Sear
   // The budget counts from here: compiling a pattern with a large counted repeat takes tens of ms.
   const started = performance.now();
   const deadline = opts.deadline ?? started + opts.searchMs;
+  let reads = 0;
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
     opts.resume,
-    (from, known, order, probes) => searchPage(log, opts, from, deadline, known, order, probes),
+    (from, known, order, probes) => {
+      if (reads++ > 0) opts.retake?.();
+      return searchPage(log, opts, from, deadline, known, order, probes);
+    },
   );
   return page;
 }
@@ -390,6 +407,16 @@ async function searchPage(
     })
     : null;
   const contexts: WithContext<LogLine>[] = [];
+  /** With `take`: the matches handed over so far (all but the last, whose after-lines may still come). */
+  let handed = 0;
+  const handOver = (upto: number) => {
+    for (; handed < upto; handed++) {
+      const m = matches[handed];
+      opts.take!(m, contexts[handed]);
+      matches[handed] = { line_no: m.line_no, level: m.level, text: "", cut: m.cut };
+      contexts[handed] = { before: [], after: [], adjoins: contexts[handed].adjoins };
+    }
+  };
   /** Past the limit, reading on for the last match's after-lines: where the next page starts. */
   let after: ResumePoint | null = null;
   /** The order broke after a seek: the caller reads again from the start. */
@@ -420,6 +447,7 @@ async function searchPage(
     matches.push(line);
     replaced += bad;
     if (collector) contexts.push(collector.match(shownNo(lineNo)));
+    if (opts.take && collector) handOver(matches.length - 1);
     if (matches.length < opts.limit) return true;
     if (collector?.wantsAfter()) {
       after = { off: -1, ls: -1, line: lineNo, pending: false, skip: 0 }; // its offset: the next line's
@@ -724,6 +752,7 @@ async function searchPage(
     } else result.next = { ...result.next, ...contextStart(result.next) };
   }
   const report = times?.report(order!, probes, lineKnown, brokeLate);
+  if (opts.take && collector) handOver(matches.length);
   return {
     ...result,
     partially_tested: partial,

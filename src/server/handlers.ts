@@ -13,7 +13,7 @@ import { cursorKey } from "../state/state_dir.ts";
 import { localSource } from "../source/local_source.ts";
 import { clickHouseSource } from "../source/clickhouse_source.ts";
 import type { ClickHouseTarget } from "../source/clickhouse_target.ts";
-import type { Root } from "../source/roots.ts";
+import { MAX_NAME, type Root } from "../source/roots.ts";
 import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
 import { logFiles } from "../tools/log_files.ts";
 import { logLevels } from "../tools/log_levels.ts";
@@ -46,6 +46,30 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
  * @param given Where and how the tools run: the roots (served as a local log source) or a ClickHouse
  *   root (issue #14), limits, artifacts.
  */
+/**
+ * Why a call's `file` or `baseline_file` is refused before any work, or null: longer than
+ * {@linkcode MAX_NAME} (4,096) characters, which no name of a log is (`source/roots.ts` `resolveLog`
+ * refuses it too, with the same words) and no glob need be (`log_files` takes a glob of as many,
+ * `MAX_GLOB`). Issue #22, item 6: a 7 MiB `baseline_file` was hashed and tested for glob characters
+ * several times before it was refused (71 MiB over idle in worker mode), and a 7 MiB glob held the server
+ * past the client's 60 s timeout.
+ *
+ * @param args The call's arguments (validated by the tool's schema).
+ * @returns `invalid_path: …` as the tool's own refusal says it, or null.
+ */
+export function longName(args: Record<string, unknown>): string | null {
+  for (const key of ["file", "baseline_file"]) {
+    const v = args[key];
+    if (typeof v === "string" && v.length > MAX_NAME) {
+      return `invalid_path: the ${
+        key === "file" ? "file" : "baseline_file"
+      } name is ${v.length} characters long ` +
+        `(a name or a glob takes at most ${MAX_NAME})`;
+    }
+  }
+  return null;
+}
+
 export function localDispatch(
   given: Omit<ToolContext, "cursorKey" | "source"> & {
     roots: Root[];
@@ -69,6 +93,8 @@ export function localDispatch(
     cursorKey: key,
   };
   return (tool, args, call) => {
+    const long = clickhouse ? null : longName(args);
+    if (long) return Promise.resolve({ content: [{ type: "text", text: long }], isError: true });
     const handler = HANDLERS[tool];
     const h = handler &&
       guarded(tool, ctx.stderr, async (a: Record<string, unknown>) => {

@@ -14,6 +14,7 @@ import type { ToolResult } from "../tools/outcome.ts";
 import type { CallContext, Dispatch } from "../tools/deps.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./tool_worker.ts";
 import { PatternOffload } from "../read/pattern_offload.ts";
+import { longName } from "./handlers.ts";
 
 /** A running tool worker. */
 export interface ToolWorker extends Disposable {
@@ -132,13 +133,17 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
   };
   return {
     permissions: { read, write },
-    dispatch: (tool, args, call) =>
-      new Promise((resolve) => {
+    dispatch: (tool, args, call) => {
+      // Refused here, as the worker would: a name of megabytes is not copied into the worker first.
+      const long = init.clickhouse ? null : longName(args);
+      if (long) return Promise.resolve({ content: [{ type: "text", text: long }], isError: true });
+      return new Promise((resolve) => {
         const id = nextId++;
         pending.set(id, { resolve, call });
         send({ type: "call", id, tool, args, progress: Boolean(call?.progress) });
         call?.signal?.addEventListener("abort", () => send({ type: "cancel", id }), { once: true });
-      }),
+      });
+    },
     close,
     [Symbol.dispose]: close,
   };

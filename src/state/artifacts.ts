@@ -52,12 +52,39 @@ interface Entry {
 }
 
 /**
+ * An artifact being written ({@linkcode ArtifactStore.begin}): `add` each item in order (a line feed inside
+ * one is written as a space; memory: one buffer of {@linkcode WRITE_BATCH_BYTES}), then `finish` (indexes it
+ * and keeps the cap: its id and line count), or `abort` (removes what was written).
+ */
+export interface ArtifactWriter {
+  add(line: string): void;
+  /** Where the artifact stands now, for `rollback`. */
+  mark(): ArtifactMark;
+  /** Forgets the items added since `m` (the file is cut back to its size then). */
+  rollback(m: ArtifactMark): void;
+  finish(): ArtifactRef;
+  abort(): void;
+}
+
+/** A point of an {@linkcode ArtifactWriter}: its bytes (written and buffered) and items then. */
+export interface ArtifactMark {
+  bytes: number;
+  count: number;
+}
+
+/**
  * The file-system calls the store makes, so a test can count them (`Deno` itself by default).
  * Permission: read and write access to the artifacts directory.
  */
 export type ArtifactFs = Pick<
   typeof Deno,
-  "readDirSync" | "readTextFileSync" | "lstatSync" | "removeSync" | "writeFileSync" | "renameSync"
+  | "readDirSync"
+  | "readTextFileSync"
+  | "lstatSync"
+  | "removeSync"
+  | "writeFileSync"
+  | "renameSync"
+  | "truncateSync"
 >;
 
 /**
@@ -66,6 +93,8 @@ export type ArtifactFs = Pick<
  * change (several servers of one user share the default state directory).
  */
 export const CHANGES_FILE = ".changes";
+/** {@linkcode ArtifactStore.write} encodes its items into a buffer of this many bytes (1 MiB), written when full. */
+export const WRITE_BATCH_BYTES = 1024 * 1024;
 /** The change counter is replaced by an empty one when it reaches this size, in bytes. */
 const CHANGES_MAX_BYTES = 65536;
 const ONE_BYTE = new Uint8Array([0x2b]);
@@ -222,27 +251,110 @@ export class ArtifactStore {
    * Saves `lines` as a new artifact, then removes expired artifacts and the oldest while all of them
    * exceed the size cap. Its cost does not depend on how many are stored (see the class).
    *
+   * Memory: the items are taken one at a time and written in batches of about
+   * {@linkcode WRITE_BATCH_BYTES} bytes, so a caller that makes each item when it is asked for (a
+   * generator) never holds them all (issue #22: a search with context held its answer six times over here).
+   *
    * @param tool The tool whose result this is.
-   * @param lines The items, one a line (no line feeds inside).
+   * @param lines The items, one a line (a line feed inside one is written as a space), in order.
    * @returns The new artifact's id and line count.
-   * @throws Deno's errors when it cannot be written.
+   * @throws Deno's errors when it cannot be written (the part written is removed).
    */
-  write(tool: string, lines: string[]): ArtifactRef {
-    const before = this.#stamp();
-    if (this.#entries === null || before !== this.#seen) this.#scan();
+  write(tool: string, lines: Iterable<string>): ArtifactRef {
+    const w = this.begin(tool);
+    try {
+      for (const l of lines) w.add(l);
+    } catch (e) {
+      w.abort();
+      throw e;
+    }
+    return w.finish();
+  }
+
+  /**
+   * Starts a new artifact whose items are added one at a time ({@linkcode ArtifactWriter}): what
+   * {@linkcode ArtifactStore.write} does, for a caller that makes its items over time (a search writes
+   * its answer's lines as it finds them, issue #22). Nothing is in the index, and no other server sees
+   * it, until `finish`.
+   *
+   * @param tool The tool whose result this is.
+   * @returns The writer. Its `add` and `finish` throw Deno's errors when the file cannot be written;
+   *   call `abort` then (the part written is removed).
+   */
+  begin(tool: string): ArtifactWriter {
     const bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
     const id = "a" + Array.from(bytes.subarray(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
-    const body = new TextEncoder().encode(lines.map((l) => l.replaceAll("\n", " ") + "\n").join(""));
-    this.fs.writeFileSync(join(this.dir, `${id}.txt`), body, { mode: 0o600 });
-    const meta: Meta = { tool, total_lines: lines.length, created_ms: this.now() };
-    this.fs.writeFileSync(join(this.dir, `${id}.json`), new TextEncoder().encode(JSON.stringify(meta)), {
-      mode: 0o600,
-    });
-    this.#add({ id, created: meta.created_ms, bytes: body.length });
-    this.#evict();
-    this.#noteChange(before);
-    return { artifact_id: id, total_lines: lines.length };
+    const path = join(this.dir, `${id}.txt`);
+    const enc = new TextEncoder();
+    // Each item is encoded into one reused buffer at once: no item outlives its `add` (strings kept for a
+    // batch were promoted to V8's old space, whose garbage grew the peak by tens of MiB).
+    const buf = new Uint8Array(WRITE_BATCH_BYTES);
+    let used = 0;
+    let size = 0;
+    let count = 0;
+    let first = true;
+    const flush = () => {
+      this.fs.writeFileSync(
+        path,
+        buf.subarray(0, used),
+        first ? { mode: 0o600 } : { append: true, mode: 0o600 },
+      );
+      size += used;
+      used = 0;
+      first = false;
+    };
+    /** Encodes `s` after what the buffer holds, writing the buffer out whenever it is full. */
+    const put = (s: string) => {
+      let rest = s;
+      for (;;) {
+        // encodeInto never splits a character: a pair that does not fit waits for the next buffer.
+        const { read, written } = enc.encodeInto(rest, buf.subarray(used));
+        used += written;
+        if (read === rest.length) return;
+        rest = rest.slice(read);
+        flush();
+      }
+    };
+    const add = (l: string) => {
+      put(l.includes("\n") ? l.replaceAll("\n", " ") : l);
+      put("\n");
+      count++;
+    };
+    const finish = (): ArtifactRef => {
+      try {
+        if (first || used > 0) flush();
+      } catch (e) {
+        this.#remove(id);
+        throw e;
+      }
+      const before = this.#stamp();
+      if (this.#entries === null || before !== this.#seen) this.#scan();
+      const meta: Meta = { tool, total_lines: count, created_ms: this.now() };
+      this.fs.writeFileSync(join(this.dir, `${id}.json`), new TextEncoder().encode(JSON.stringify(meta)), {
+        mode: 0o600,
+      });
+      this.#add({ id, created: meta.created_ms, bytes: size });
+      this.#evict();
+      this.#noteChange(before);
+      return { artifact_id: id, total_lines: count };
+    };
+    const rollback = (m: ArtifactMark) => {
+      if (m.bytes >= size) used = m.bytes - size;
+      else {
+        this.fs.truncateSync(path, m.bytes);
+        size = m.bytes;
+        used = 0;
+      }
+      count = m.count;
+    };
+    return {
+      add,
+      mark: () => ({ bytes: size + used, count }),
+      rollback,
+      finish,
+      abort: () => this.#remove(id),
+    };
   }
 
   /** Adds a new artifact to the index, in creation order (at the end unless the clock went back). */

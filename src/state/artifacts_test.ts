@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ArtifactStore, CHANGES_FILE } from "./artifacts.ts";
+import { ArtifactStore, CHANGES_FILE, WRITE_BATCH_BYTES } from "./artifacts.ts";
 import { ToolError } from "../core/errors.ts";
 
 function store(ttlMs: number, maxBytes: number) {
@@ -100,4 +100,49 @@ Deno.test("a saved state reads back whole for its tool only, never through read,
   assert.throws(() => s.readState("log_patterns", "../x"), (e) => e instanceof ToolError);
   tick(60_001);
   assert.throws(() => s.readState("log_patterns", id), /expired|gone/);
+});
+
+Deno.test("a write taken from a generator in batches is byte-for-byte the joined text: long items, line feeds, pairs cut at a batch end", async () => {
+  const { s, dir } = store(60_000, 1 << 30);
+  // A state of 2.5 M units whose batch ends (every WRITE_BATCH_BYTES units) fall between a surrogate pair's
+  // halves, short items that cross a batch end, and a line feed inside an item (written as a space).
+  const long = "a".repeat(WRITE_BATCH_BYTES - 1) + "😀".repeat(300_000) + "b".repeat(WRITE_BATCH_BYTES);
+  const items = [
+    "first\nsecond",
+    ...Array.from({ length: 3000 }, (_, i) => `${i} ${"é".repeat(500)} 😀`),
+    long,
+    "last",
+  ];
+  let made = 0;
+  const ref = s.write(
+    "log_search",
+    (function* () {
+      for (const it of items) {
+        made++;
+        yield it;
+      }
+    })(),
+  );
+  assert.equal(made, items.length);
+  assert.equal(ref.total_lines, items.length);
+  const expected = items.map((l) => l.replaceAll("\n", " ") + "\n").join("");
+  assert.equal(Deno.readTextFileSync(`${dir}/${ref.artifact_id}.txt`), expected);
+  assert.equal((await s.read(ref.artifact_id, 3002, 1)).lines[0], "last");
+});
+
+Deno.test("a write whose items fail part way leaves no file behind and no artifact", () => {
+  const { s, dir } = store(60_000, 1 << 30);
+  const before = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  assert.throws(() =>
+    s.write(
+      "log_search",
+      (function* () {
+        yield "x".repeat(WRITE_BATCH_BYTES + 10);
+        throw new Error("render failed");
+      })(),
+    ), /render failed/);
+  assert.deepEqual(
+    [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n !== CHANGES_FILE).sort(),
+    before,
+  );
 });

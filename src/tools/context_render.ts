@@ -62,6 +62,24 @@ export function renderFileHeading(file: string): string {
 }
 
 /**
+ * One text line of a search's answer before it is rendered (issue #22: an answer of many lines is
+ * rendered line by line as it is written, never held whole): a log line (`match` and `context` as
+ * {@linkcode renderContextLine} shows them, `plain` as `render.ts` `renderLine`), a log's heading, or
+ * {@linkcode GROUP_SEPARATOR}.
+ */
+export type AnswerItem =
+  | { line: LogLine; mark: "match" | "context" | "plain" }
+  | { heading: string }
+  | typeof GROUP_SEPARATOR;
+
+/** The text of one {@linkcode AnswerItem}. */
+export function renderItem(it: AnswerItem): string {
+  if (it === GROUP_SEPARATOR) return it;
+  if ("heading" in it) return renderFileHeading(it.heading);
+  return it.mark === "plain" ? renderLine(it.line) : renderContextLine(it.line, it.mark === "match");
+}
+
+/**
  * The text lines of each match: for match i, the lines that come before it in the whole text (a file
  * heading when its `file` differs from the previous match's, else `--` when it does not join the
  * previous match's group), its `before` lines, the match, its `after` lines. Joined in order they make
@@ -77,31 +95,67 @@ export function renderFileHeading(file: string): string {
  * @returns One array of text lines per match (never empty: it holds at least the match).
  */
 export function renderContextBlocks(matches: readonly ContextMatch[]): string[][] {
-  const blocks: string[][] = [];
-  let prev: ContextMatch | undefined;
-  let lastShown: LogLine | undefined;
-  for (const m of matches) {
-    const out: string[] = [];
-    const sameFile = prev !== undefined && prev.file === m.file;
+  return contextBlockItems(matches).map((b) => b.map(renderItem));
+}
+
+/**
+ * {@linkcode renderContextBlocks}'s lines not yet rendered: the same blocks, each line an
+ * {@linkcode AnswerItem} ({@linkcode renderItem} gives its text).
+ *
+ * @param matches The matches, in the order they were found (a file's matches together, in line order).
+ * @returns One array of items per match (never empty: it holds at least the match).
+ */
+export function contextBlockItems(matches: readonly ContextMatch[]): AnswerItem[][] {
+  const blocks = new ContextBlocks();
+  return matches.map((m) => blocks.next(m));
+}
+
+/**
+ * {@linkcode contextBlockItems} one match at a time, for a caller that does not hold all matches (issue
+ * #22): `next` gives each match's block, in the order the matches were found.
+ */
+export class ContextBlocks {
+  #prev: ContextMatch | undefined;
+  #lastShown: LogLine | undefined;
+
+  /** Where the blocks stand (the last match given), for {@linkcode ContextBlocks.restore}. */
+  save(): { prev: ContextMatch | undefined; lastShown: LogLine | undefined } {
+    return { prev: this.#prev, lastShown: this.#lastShown };
+  }
+
+  /** Goes back to what {@linkcode ContextBlocks.save} gave: the next block follows that match. */
+  restore(s: { prev: ContextMatch | undefined; lastShown: LogLine | undefined }): void {
+    this.#prev = s.prev;
+    this.#lastShown = s.lastShown;
+  }
+
+  /**
+   * The block of the match after the last one given (the first: the first match's).
+   *
+   * @param m The match, its context final (its `after` filled).
+   * @returns Its items (at least the match), as {@linkcode contextBlockItems} gives them.
+   */
+  next(m: ContextMatch): AnswerItem[] {
+    const out: AnswerItem[] = [];
+    const sameFile = this.#prev !== undefined && this.#prev.file === m.file;
     let before = m.context.before;
     if (!sameFile) {
-      if (m.file !== undefined) out.push(renderFileHeading(m.file));
+      if (m.file !== undefined) out.push({ heading: m.file });
     } else {
-      const lastNo = lastShown!.line_no;
+      const lastNo = this.#lastShown!.line_no;
       if (lastNo !== null) before = before.filter((l) => l.line_no === null || l.line_no > lastNo);
       const first = before[0] ?? m.line;
       const joins = m.context.adjoins ??
         (lastNo !== null && first.line_no !== null && first.line_no <= lastNo + 1);
       if (!joins) out.push(GROUP_SEPARATOR);
     }
-    for (const l of before) out.push(renderContextLine(l, false));
-    out.push(renderContextLine(m.line, true));
-    for (const l of m.context.after) out.push(renderContextLine(l, false));
-    blocks.push(out);
-    prev = m;
-    lastShown = m.context.after.at(-1) ?? m.line;
+    for (const l of before) out.push({ line: l, mark: "context" });
+    out.push({ line: m.line, mark: "match" });
+    for (const l of m.context.after) out.push({ line: l, mark: "context" });
+    this.#prev = m;
+    this.#lastShown = m.context.after.at(-1) ?? m.line;
+    return out;
   }
-  return blocks;
 }
 
 /**

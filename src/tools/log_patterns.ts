@@ -960,7 +960,7 @@ function spill(
     };
   }
   try {
-    const artifact = ctx.artifacts.write("log_patterns", templates.map((t) => JSON.stringify(t)));
+    const artifact = ctx.artifacts.write("log_patterns", templates.values().map((t) => JSON.stringify(t)));
     const split = inWindow !== null
       ? ` (${inWindow} in the window, ${templates.length - inWindow} only in the baseline)`
       : "";

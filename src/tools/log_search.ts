@@ -13,10 +13,11 @@ import { levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableSearch } from "./table_calls.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
-import { logLineSchema } from "../read/log_line.ts";
+import { type LogLine, logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
 import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
-import { renderContextBlocks, renderFileHeading } from "./context_render.ts";
+import { type AnswerItem, renderItem } from "./context_render.ts";
+import { AnswerStream } from "./answer_stream.ts";
 import {
   requireTimestamps,
   resolveSpan,
@@ -40,7 +41,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { plural, renderLine, renderStop } from "./render.ts";
+import { plural, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
 import { ToolError } from "../core/errors.ts";
@@ -291,6 +292,34 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? readCursor(args.cursor, { k: "log_search", q: query }, ctx.cursorKey)
     : undefined;
   const span = resolveSpan(args, zone, first);
+  // With context, the answer's lines are written out as the scan finds them (issue #22).
+  const stream = args.context > 0 ? new AnswerStream(ctx, "log_search") : null;
+  try {
+    return await searchAnswer(ctx, args, call, { text, deadline, query, span, stream });
+  } catch (e) {
+    stream?.abort();
+    throw e;
+  }
+}
+
+/** What {@linkcode logSearch} resolved before the scan. */
+interface SearchPlan {
+  text: string;
+  deadline: number;
+  query: string;
+  span: ReturnType<typeof resolveSpan>;
+  /** With context: where the matches go as they are found. */
+  stream: AnswerStream | null;
+}
+
+/** The scan of {@linkcode logSearch} and its answer. */
+async function searchAnswer(
+  ctx: ToolContext,
+  args: ToolArgs,
+  call: CallContext | undefined,
+  { text, deadline, query, span, stream }: SearchPlan,
+): Promise<ToolResult> {
+  const zone = ctx.limits.tz;
   let found = 0;
   const many = await overLogs<SearchResult>(ctx, {
     tool: "log_search",
@@ -300,8 +329,9 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     bytes: ctx.limits.searchBytes,
     deadline,
     span,
-  }, (log, resume, bytesLeft) =>
-    searchLog(log, {
+  }, (log, resume, bytesLeft, globFile) => {
+    stream?.mark();
+    return searchLog(log, {
       ...ctx.limits,
       searchBytes: Math.max(0, bytesLeft),
       deadline,
@@ -314,13 +344,16 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
       resume,
       window: span ? windowFor(span, log, zone, resume) : undefined,
       context: args.context,
+      take: stream ? (line, context) => stream.take(globFile ?? undefined, line, context) : undefined,
+      retake: () => stream?.rollback(),
       signal: call?.signal,
       onProgress: call?.progress,
       patterns: ctx.patterns,
     }).then((r) => {
       found += r.matches.length;
       return r;
-    }));
+    });
+  });
   const runs = many.runs;
   const last = runs[runs.length - 1].page;
   const scannedLines = runs.reduce((n, r) => n + r.page.scanned_lines, 0);
@@ -340,7 +373,6 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     runs.map((r) => ({ file: r.file, time: r.page.time, lines: r.page.scanned_lines })),
     args.cursor !== undefined,
   );
-  const flatContexts = runs.flatMap((r) => r.page.contexts ?? r.page.matches.map(() => undefined));
   const matches = runs.flatMap((r) =>
     r.page.matches.map((m, i) => ({
       ...m,
@@ -420,19 +452,12 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
     : "";
   // One item a line: a match, a context line, a separator or a log's heading; the matches shown are
   // those whose lines are all shown.
-  const blocks = args.context > 0
-    ? renderContextBlocks(matches.map((m, i) => ({
-      line: m,
-      context: flatContexts[i]!,
-      file: many.glob ? m.file : undefined,
-    })))
-    : matches.map((m, i) =>
-      many.glob && (i === 0 || matches[i - 1].file !== m.file)
-        ? [renderFileHeading(m.file!), renderLine(m)]
-        : [renderLine(m)]
-    );
-  const items = blocks.flat();
-  const lastItemOf: number[] = [];
+  // Rendered only as spill counts, writes and shows them (issue #22: a search with context held its whole
+  // text six times over).
+  const blocks = stream ? [] : plainBlockItems(matches, many.glob);
+  const flat = blocks.flat();
+  const items = stream ? stream.items() : { length: flat.length, item: (i: number) => renderItem(flat[i]) };
+  const lastItemOf: number[] = stream ? [...stream.lastItemOf] : [];
   blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
   const out = spill(
     ctx,
@@ -446,10 +471,19 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const shownMatches = out.shown >= items.length
     ? matches.length
     : lastItemOf.filter((k) => k <= out.shown).length;
+  // With context, the matches kept whole by the stream (the others hold no text now).
+  const shown = stream
+    ? stream.kept.slice(0, shownMatches).map((m) => ({
+      ...m.line,
+      ...(m.file !== undefined ? { file: m.file } : {}),
+      before: m.context.before,
+      after: m.context.after,
+    }))
+    : matches.slice(0, shownMatches);
   return okResult({
     file: shownFile,
     ...result,
-    matches: matches.slice(0, shownMatches),
+    matches: shown,
     next: undefined,
     stuck: undefined,
     next_cursor,
@@ -490,15 +524,17 @@ async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext):
     (r.next_cursor
       ? `\nTo go on, call log_search again with the same arguments and cursor="${r.next_cursor}".`
       : "");
-  const blocks = r.matches.map((m, i) =>
-    r.glob && (i === 0 || r.matches[i - 1].file !== m.file) ? [renderFileHeading(m.file!), renderLine(m)] : [
-      renderLine(m),
-    ]
-  );
+  const blocks = plainBlockItems(r.matches, r.glob);
   const items = blocks.flat();
   const lastItemOf: number[] = [];
   blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
-  const out = spill(ctx, "log_search", header, items, r.matches.map((m) => m.level));
+  const out = spill(
+    ctx,
+    "log_search",
+    header,
+    { length: items.length, item: (i) => renderItem(items[i]) },
+    r.matches.map((m) => m.level),
+  );
   const shown = out.shown >= items.length
     ? r.matches.length
     : lastItemOf.filter((k) => k <= out.shown).length;
@@ -517,6 +553,18 @@ async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext):
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);
+}
+
+/**
+ * The text lines of matches without context, not yet rendered: per match, a heading where its log differs
+ * from the previous match's (a call over a glob), then the match as `render.ts` `renderLine` shows it.
+ */
+function plainBlockItems(matches: readonly (LogLine & { file?: string })[], glob: boolean): AnswerItem[][] {
+  return matches.map((m, i): AnswerItem[] =>
+    glob && (i === 0 || matches[i - 1].file !== m.file)
+      ? [{ heading: m.file! }, { line: m, mark: "plain" }]
+      : [{ line: m, mark: "plain" }]
+  );
 }
 
 /** The per-log list of a call over a glob, as text. */

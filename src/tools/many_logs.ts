@@ -71,11 +71,15 @@ export interface ManyCall {
   span?: TimeSpan;
 }
 
-/** How one log is read: from its start, or from the cursor's point, until the shared deadline. */
+/**
+ * How one log is read: from its start, or from the cursor's point, until the shared deadline. `globFile`:
+ * in a call over a glob (`OverLogs.glob`), the name its run is given (`LogRun.file`); null for one log.
+ */
 export type ReadOne<P extends LogPage> = (
   log: ReadableLog,
   resume: Cursor | undefined,
   bytesLeft: number,
+  globFile: string | null,
 ) => Promise<P>;
 
 /** The bits of a done set, base64url (a bit per name in sorted order). */
@@ -123,7 +127,7 @@ export async function overLogs<P extends LogPage>(
       }
       checkCursorLog(cursor, log, log.name);
     }
-    const page = await one(log, cursor, call.bytes);
+    const page = await one(log, cursor, call.bytes, null);
     const next = page.next && !page.stuck ? cursorFor(ctx, call, log, page, "", "") : null;
     return {
       runs: [{ file: log.name, page }],
@@ -169,7 +173,7 @@ export async function overLogs<P extends LogPage>(
     using log = await ctx.source.open(name);
     const resume = k === 0 && cursor ? cursor : undefined;
     if (resume) checkCursorLog(resume, log, name);
-    const page = await one(log, resume, bytesLeft);
+    const page = await one(log, resume, bytesLeft, name);
     runs.push({ file: name, page });
     bytesLeft -= page.scanned_bytes;
     const stop = page.stop_reason;

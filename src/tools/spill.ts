@@ -13,6 +13,7 @@ import { z } from "zod";
 import { type Level, LEVELS } from "../read/level.ts";
 import type { ToolContext } from "./deps.ts";
 import { cutText } from "../core/text_cut.ts";
+import type { ArtifactRef } from "../state/artifacts.ts";
 
 /** The zod schema of the `artifact` field of a spilled result. */
 export const artifactSchema = z.object({
@@ -64,12 +65,33 @@ function cutItem(s: string, max: number): string {
 }
 
 /**
+ * Items made one at a time, when asked for (issue #22): a long answer's lines rendered only while they are
+ * counted, written or shown, so that the call never holds all of its text at once.
+ */
+export interface ItemList {
+  /** How many items. */
+  readonly length: number;
+  /** Item `i` (0 ≤ i < length), rendered anew each time: one line, no line feed inside. */
+  item(i: number): string;
+  /**
+   * Set when the items were saved already, as they were made (`answer_stream.ts`): `chars`, their
+   * length in the text (each item's length plus one); the artifact, or why there is none. `item` is then
+   * asked only for the first items (those that fit in `LOGPEEK_INLINE_CHARS`) and the last.
+   */
+  saved?: { chars: number; artifact: ArtifactRef | null; failure: string | null };
+}
+
+/**
  * Renders `header` and `items`, spilling to an artifact when the text would exceed the inline limit.
+ *
+ * Memory: with an {@linkcode ItemList}, the items shown inline plus one batch of the artifact
+ * (`ArtifactStore.write`); no text of all items is built (issue #22). Each item is made at most three
+ * times: counted, written, shown.
  *
  * @param deps Limits, the artifact store, stderr.
  * @param tool The tool's name (recorded with the artifact).
  * @param header The result's first line(s): what it is and whether it is complete.
- * @param items One rendered line per item.
+ * @param items One rendered line per item: an array, or an {@linkcode ItemList} that renders them.
  * @param levels The level of each item, when items are log lines.
  * @param newest Show the last items that fit (a tail: what happened last), not the first; the artifact
  *   still holds all of them in order, and `next_offset` is 0, where the older ones not shown begin.
@@ -79,12 +101,35 @@ export function spill(
   deps: ToolContext,
   tool: string,
   header: string,
-  items: string[],
+  items: readonly string[] | ItemList,
   levels?: Level[],
   newest = false,
 ): Spilled {
-  const whole = [header, ...items].join("\n");
-  if (whole.length <= deps.limits.inlineChars) return { shown: items.length, from: 0, text: whole };
+  const n = items.length;
+  const at = Array.isArray(items)
+    ? (i: number) => items[i] as string
+    : (i: number) => (items as ItemList).item(i);
+  // The length of the whole text ([header, ...items].join("\n")), counted up to the inline limit first.
+  const saved = Array.isArray(items) ? undefined : (items as ItemList).saved;
+  let whole = header.length + (saved?.chars ?? 0);
+  let counted = saved ? n : 0;
+  while (counted < n && whole <= deps.limits.inlineChars) whole += 1 + at(counted++).length;
+  if (whole <= deps.limits.inlineChars) {
+    const parts = [header];
+    for (let i = 0; i < n; i++) parts.push(at(i));
+    return { shown: n, from: 0, text: parts.join("\n") };
+  }
+  /** Every item in order, counting into `whole` those not counted yet. */
+  const all = function* (): Generator<string> {
+    for (let i = 0; i < n; i++) {
+      const s = at(i);
+      if (i === counted) {
+        whole += 1 + s.length;
+        counted++;
+      }
+      yield s;
+    }
+  };
 
   const counts: Record<string, number> = {};
   if (levels) {
@@ -98,33 +143,35 @@ export function spill(
   );
   const summary = {
     levels: counts,
-    first: cutItem(items[0], itemChars),
-    last: cutItem(items[items.length - 1], itemChars),
+    first: cutItem(at(0), itemChars),
+    last: cutItem(at(n - 1), itemChars),
   };
   // With context, the items are more than the matches whose levels are counted: say both (issue #24:
   // "levels of all 120: ERROR 20" counted context lines among 20 matches).
   const levelText = levels
-    ? (levels.length === items.length
-      ? `levels of all ${items.length}: `
-      : `levels of the ${levels.length} matches (the ${items.length} items also hold ${
-        items.length - levels.length
+    ? (levels.length === n
+      ? `levels of all ${n}: `
+      : `levels of the ${levels.length} matches (the ${n} items also hold ${
+        n - levels.length
       } context lines, separators and headings): `) +
       LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
-    : `${items.length} items`;
+    : `${n} items`;
   let artifact: Spilled["artifact"];
-  let failure = deps.artifactsOff;
-  if (deps.artifacts) {
+  let failure = saved ? saved.failure : deps.artifactsOff;
+  if (saved) {
+    if (saved.artifact) artifact = { ...saved.artifact, next_offset: 0 };
+  } else if (deps.artifacts) {
     try {
-      const ref = deps.artifacts.write(tool, items);
+      const ref = deps.artifacts.write(tool, all());
       artifact = { ...ref, next_offset: 0 };
     } catch (e) {
       failure = `the artifact could not be written: ${e instanceof Error ? e.message : e}`;
       deps.stderr(`logpeek: ${failure}`);
     }
   }
-  const intro = `Too long to show whole (${whole.length} characters): ${levelText}.\n` +
+  while (counted < n) whole += 1 + at(counted++).length;
+  const intro = `Too long to show whole (${whole} characters): ${levelText}.\n` +
     `First: ${summary.first}\nLast: ${summary.last}`;
-  const n = items.length;
   const shownText = (k: number) =>
     k === 0
       ? `none of the ${n} items fits within LOGPEEK_INLINE_CHARS (${deps.limits.inlineChars})`
@@ -144,10 +191,16 @@ export function spill(
   let room = deps.limits.inlineChars - fixed;
   let k = 0;
   // Items are taken from the start, or with `newest` from the end backwards.
-  const at = (i: number) => items[newest ? n - 1 - i : i];
-  while (k < n && at(k).length + 1 <= room) room -= at(k++).length + 1;
+  const shown: string[] = [];
+  for (; k < n; k++) {
+    const s = at(newest ? n - 1 - k : k);
+    if (s.length + 1 > room) break;
+    room -= s.length + 1;
+    shown.push(s);
+  }
+  if (newest) shown.reverse();
   const from = newest ? n - k : 0;
   if (artifact) artifact.next_offset = newest ? 0 : k;
-  const text = [header, intro, "", ...items.slice(from, from + k), "", footerFor(k)].join("\n");
+  const text = [header, intro, "", ...shown, "", footerFor(k)].join("\n");
   return { shown: k, from, text, artifact, summary };
 }
