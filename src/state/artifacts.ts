@@ -433,12 +433,13 @@ export class ArtifactStore {
    * `read_artifact` refuses: it expires and counts toward the size cap as any artifact does.
    *
    * @param tool The tool whose state it is.
-   * @param json The state, as JSON text (no line feeds).
+   * @param json The state: one line of JSON, or several lines (each without a line feed), which
+   *   {@linkcode ArtifactStore.readState} gives back joined by line feeds.
    * @returns The id to give {@linkcode ArtifactStore.readState}.
    * @throws Deno's errors when it cannot be written.
    */
-  writeState(tool: string, json: string): string {
-    return this.write(STATE_PREFIX + tool, [json]).artifact_id;
+  writeState(tool: string, json: string | string[]): string {
+    return this.write(STATE_PREFIX + tool, typeof json === "string" ? [json] : json).artifact_id;
   }
 
   /**

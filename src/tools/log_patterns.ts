@@ -364,10 +364,9 @@ export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallC
     if (ctx.artifacts) {
       try {
         const saved: CallState = { ...state, cursor: stop.cursor };
-        const sid = ctx.artifacts.writeState(
-          "log_patterns",
-          JSON.stringify({ run: run.save(), call: saved }),
-        );
+        // Two lines: the call's state, then MiningRun.save's JSON as it is (kept as a string inside the
+        // state's JSON it was escaped again: a third copy of several MB at the end of a stopped call).
+        const sid = ctx.artifacts.writeState("log_patterns", [JSON.stringify(saved), run.save()]);
         next_cursor = `${sid}~${stop.cursor}`;
       } catch (e) {
         stateNote = `the mining state could not be saved (${
@@ -443,11 +442,11 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
   if (!ctx.artifacts) throw new ToolError("invalid_cursor", `no state can be read here: ${ctx.artifactsOff}`);
   const text = ctx.artifacts.readState("log_patterns", cursor.slice(0, tilde));
   try {
-    const o = JSON.parse(text) as { run: unknown; call: CallState };
-    // `run` is MiningRun.save's text, kept as a string inside the state's JSON.
-    if (typeof o.run !== "string") throw new TypeError("the saved state holds no mining");
-    const run = MiningRun.load(o.run, ctx.limits.maxTemplates);
-    const st = o.call;
+    // The call's state on the first line, MiningRun.save's text on the second.
+    const cut = text.indexOf("\n");
+    if (cut < 0) throw new TypeError("the saved state holds no mining");
+    const st = JSON.parse(text.slice(0, cut)) as CallState;
+    const run = MiningRun.load(text.slice(cut + 1), ctx.limits.maxTemplates);
     if (
       typeof st !== "object" || st === null || typeof st.cursor !== "string" ||
       st.cursor !== cursor.slice(tilde + 1) || !Array.isArray(st.notes) || !Array.isArray(st.unnumbered) ||
