@@ -28,7 +28,7 @@
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,distinct,listing,startup,clickhouse`
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,distinct,ga,listing,startup,clickhouse`
  * to run; default
  * all), `LOGPEEK_BENCH_CH_ROWS` (rows of the ClickHouse table; default 10,000,000),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
@@ -51,6 +51,7 @@ import { BENCH_ROWS, clickhouseBench, reportClickHouse } from "./clickhouse.ts";
 import { median, rate, runCommand, runShell, shellQuote } from "./measure.ts";
 import { MAX_GROWTH, MIN_LINES_PER_S, PATTERNS_MS, patternsBench, TEMPLATE_LIMIT } from "./patterns.ts";
 import { DISTINCT_LINES, distinctBench, MAX_DISTINCT_MS } from "./patterns_distinct.ts";
+import { GA_LOO_MEAN, GA_LOO_MIN, gaBench } from "./grouping_accuracy.ts";
 import { realLogBench } from "./real_log.ts";
 import { LIST_FILES, LIST_FOLDERS, listingBench, PAGE_MS } from "./listing.ts";
 import { STARTUP_MS, startupBench } from "./startup.ts";
@@ -79,7 +80,7 @@ const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
 const parts = new Set(
   (Deno.env.get("LOGPEEK_BENCH_PARTS") ||
-    "real,time,synthetic,memory,patterns,distinct,listing,startup,clickhouse")
+    "real,time,synthetic,memory,patterns,distinct,ga,listing,startup,clickhouse")
     .split(
       ",",
     ),
@@ -359,6 +360,39 @@ if (!parts.has("distinct")) {
   console.log("");
   for (const n of r.notes) console.log(`- ${n}`);
   all.push(...verdicts("distinct", r.rows));
+  mismatches.push(...r.mismatches);
+}
+
+// 5c. Grouping accuracy (issue #23).
+const gaShared = parts.has("ga") ? sharedDir("the grouping-accuracy table (issue #23)") : null;
+if (!parts.has("ga")) {
+  console.log("\n(the grouping-accuracy table is not in LOGPEEK_BENCH_PARTS)");
+} else if (gaShared === null) {
+  console.log("\nSKIPPED: the grouping-accuracy table (issue #23): ../shared (the Loghub corpus) is absent.");
+} else {
+  const r = await gaBench(join(gaShared, "corpus", "loghub"));
+  console.log(
+    "\n## Grouping accuracy (issue #23): log_patterns on the seven Loghub samples\n\n" +
+      "GA as in Loghub/Drain: a line is right when its template's lines are its true event's lines. Through " +
+      "the MCP SDK's client (log_patterns, then log_search by each template_id), beside the miner in process " +
+      "(the same grouping, or a MISMATCH); then leave-one-out over the miner's parameters. Targets: " +
+      `leave-one-out mean ≥ ${GA_LOO_MEAN}, no log below ${GA_LOO_MIN}.\n`,
+  );
+  console.log(r.text);
+  const held = r.folds.map((f) => f.heldOut);
+  const looMean = held.reduce((a, b) => a + b, 0) / held.length;
+  all.push(
+    {
+      table: "ga",
+      what: `leave-one-out mean GA ${looMean.toFixed(3)} ≥ ${GA_LOO_MEAN}`,
+      met: looMean >= GA_LOO_MEAN,
+    },
+    {
+      table: "ga",
+      what: `leave-one-out least GA ${Math.min(...held).toFixed(3)} ≥ ${GA_LOO_MIN}`,
+      met: Math.min(...held) >= GA_LOO_MIN,
+    },
+  );
   mismatches.push(...r.mismatches);
 }
 
