@@ -15,8 +15,9 @@
  * only the secret value becomes `***`. A value under a password key ({@linkcode ALWAYS_KEY}) is masked
  * whatever it looks like; under another secret key ({@linkcode BY_VALUE_KEY}: `token`, `secret`,
  * `api_key`, …) only when it may be a credential: an object dump (`Token{…}`), a word, a number under 8
- * digits, a boolean or null stays ({@linkcode notCredential}; issue #23 item 5). What is masked and what is not is listed in docs/security.md,
- * "Secrets are masked" section; `src/guard/redact_test.ts` holds a corpus of secrets and look-alikes.
+ * digits, a boolean or null stays ({@linkcode notCredential}; issue #23 item 5). What is masked and what
+ * is not is listed in docs/security.md, "Secrets are masked" section; `src/guard/redact_test.ts` holds
+ * a corpus of secrets and look-alikes.
  *
  * @module
  */
@@ -45,8 +46,13 @@ const BY_VALUE_KEY = String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:secret|token|api[_-]?
   String.raw`access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?|` +
   String.raw`account[_-]?key)|sig)`;
 
-/** Values that are not secrets even under a secret key name. */
-const HARMLESS = /^(?:\*+|null|nil|<nil>|none|true|false|undefined|redacted|\[redacted\]|-|)$/i;
+/**
+ * Values that are not secrets even under a secret key name: empty-likes, and the placeholders loggers
+ * write for a hidden value (Kafka's config dump `[hidden]`, Rails' `[FILTERED]`; the `]` may be left
+ * out, as a bare value ends before it).
+ */
+const HARMLESS =
+  /^(?:\*+|null|nil|<nil>|none|true|false|undefined|redacted|\[(?:redacted|hidden|filtered|masked)\]?|-|)$/i;
 
 /** An environment reference (`$DB_PASS`, `${X}`, `%X%`): the value is elsewhere. */
 const REFERENCE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%|<[^>]*>)$/;
@@ -99,9 +105,9 @@ const VALUE = String
 /**
  * The start of an object dump after a by-value key, in place of a bare or quoted value: a type name (or
  * nothing) and its opening bracket (`Token{`, `Secret(`, `Foo<`, `[`, `{`, `(`; Java's `Foo@1a2b3c`
- * identity form, `android.os.BinderProxy@5d7e4c1`). The match ends there, so the dump's own fields are
- * read again by every rule (a `password=` inside one is masked). Bounded: a type name of at most 100
- * characters.
+ * identity form, `android.os.BinderProxy@5d7e4c1`). The by-value rule does not match before one, so the
+ * dump's own fields are read by every rule (a `password=` inside one is masked). Bounded: a type name of
+ * at most 100 characters.
  */
 const DUMP = String
   .raw`(?:\\?["'])?(?:[A-Za-z_$][\w$.]{0,100}(?:[{(\[<]|@[0-9a-fA-F]{4,16}(?![\w@.]))|[{(\[<])`;
@@ -157,7 +163,8 @@ const TOKEN_PREFIX =
  * number under 8 digits; an object dump ({@linkcode DUMP_INNER}); a plain word or words (letters only,
  * each part {@linkcode wordShaped}, joined by `-`, `_`, `.` or a blank: `ContainerToken`, `db-credentials`,
  * `not available`) that does not start with a {@linkcode TOKEN_PREFIX}. Anything else is masked — a value
- * with a digit, a symbol or random letters, a UUID, a hex or base64 run, a known token prefix — so a missed kind of non-secret costs a mask, never a leak.
+ * with a digit, a symbol or random letters, a UUID, a hex or base64 run, a known token prefix — so a
+ * missed kind of non-secret costs a mask, never a leak.
  *
  * @param inner The value, unquoted.
  */
@@ -169,8 +176,11 @@ function notCredential(inner: string): boolean {
   return inner.split(/[-_. ]/).every(wordShaped);
 }
 
-/** The separator between a key and its value: `=`, `:`, with blanks and quotes (JSON, escaped JSON). */
-const SEP = String.raw`(\\?["']?\s*[=:]\s*|=)`;
+/**
+ * The separator between a key and its value: `=`, `:`, Ruby's and Perl's `=>` (a Rails `Parameters:`
+ * hash), with blanks and quotes (JSON, escaped JSON).
+ */
+const SEP = String.raw`(\\?["']?\s*[=:]>?\s*|=)`;
 /** What may come before a key name: the line's start, a blank, a separator, a bracket, a quote. */
 const LEAD = String.raw`(^|[\s?&;,:({\['"]|\\")`;
 
@@ -310,10 +320,10 @@ const RULES: Rule[] = [
   // The same forms under a by-value key (`token=`, `"api_key":`, `X-Auth-Token:`, `.npmrc`'s
   // `:_authToken=`, Azure's `AccountKey=`/`sig=`): masked unless the value is surely not a credential.
   {
-    re: new RegExp(`${LEAD}(${BY_VALUE_KEY})${SEP}(?:(${DUMP})|${VALUE})`, "gi"),
+    // (Not before a dump: no match, so nothing to call back for, and the scan goes on inside it.)
+    re: new RegExp(`${LEAD}(${BY_VALUE_KEY})${SEP}(?!${DUMP})${VALUE}`, "gi"),
     need: ["secret", "token", "key", "credential", "sig"],
-    mask: (m, [lead, k, sep, dump, v]) => {
-      if (dump !== undefined) return m;
+    mask: (m, [lead, k, sep, v]) => {
       const inner = v.startsWith('\\"') ? v.slice(2).replace(/\\"$/, "") : unquote(v);
       if (/^[:=]/.test(inner) || notCredential(inner)) return m;
       return maskValue(lead, k, sep, v, !/^\\?["']/.test(v));
@@ -751,13 +761,25 @@ const passChar = (c: number) =>
 const userChar = passChar;
 
 /**
+ * Characters of a cut value that {@linkcode redactLine} may have left (a word, a number: see
+ * {@linkcode notCredential}; anything else it masked): base64url, `+`, `/`, `~`. Not `=` or `:` (so the
+ * run stops at its key's separator), nor a dump's bracket (`token=Token{a64f9|` keeps the dump).
+ */
+const valueChar = (c: number) => c !== 61 && tokenChar(c);
+/** A by-value key and its separator at the end of a text; group 1 is the quote its value opened. */
+const CUT_KEY = new RegExp(
+  `(?:^|[\\s?&;,:({\\['"])${BY_VALUE_KEY}\\\\?["']?\\s*[=:]>?\\s*(\\\\?["']?)$`,
+  "i",
+);
+
+/**
  * For a line cut to its first characters: masks, up to the cut, a secret whose start is at the end,
  * where the cut left it too short for {@linkcode redactLine} to know it: a known token prefix followed by
  * the start of its token, a URL password (`scheme://user:pa|`), a `Bearer`/`Basic`/`Token` credential,
  * the value after a by-value key ({@linkcode BY_VALUE_KEY}: `token=abcd|`, whatever it looks like, since
  * its end is not known; not an object dump's start). (A value after a password key, a quoted JSON value,
- * a cookie value and a PEM key body are masked up to the cut by {@linkcode redactLine} itself.) It looks at the last {@linkcode CUT_WINDOW} characters
- * only: constant time per line.
+ * a cookie value and a PEM key body are masked up to the cut by {@linkcode redactLine} itself.) It looks
+ * at the last {@linkcode CUT_WINDOW} characters only: constant time per line.
  *
  * @param text The cut text (already redacted).
  * @returns The text and 1 when a tail was masked, else 0.
@@ -802,11 +824,3 @@ export function redactCutTail(text: string): Redacted {
   }
   return { text, count: 0 };
 }
-
-/**
- * Characters of a cut value that {@linkcode redactLine} may have left (a word, a number: see
- * {@linkcode notCredential}; anything else it masked): base64url, `+`, `/`, `~`. Not `=` or `:` (so the
- * run stops at its key's separator), nor a dump's bracket (`token=Token{a64f9|` keeps the dump).
- */
-const valueChar = (c: number) => c !== 61 && tokenChar(c);
-const CUT_KEY = new RegExp(`(?:^|[\\s?&;,:({\\['"])${BY_VALUE_KEY}\\\\?["']?\\s*[=:]\\s*(\\\\?["']?)$`, "i");
