@@ -9,11 +9,13 @@
  * 3. `mayHoldSecret` of every line (the regex search's fast path);
  * 4. `redactLine` of the lines `mayHoldSecret` lets through only (the lines the rules really run on).
  *
- * `--module` names another copy of `redact.ts` to time instead (an older one, for a before/after in
- * separate processes: run each in turn, twice or more, on a quiet machine).
+ * `--module` (repeatable) names the copies of `redact.ts` to time instead of `src/guard/redact.ts` (an
+ * older one beside it, for a before/after): each run times every copy in turn, so a load that comes and
+ * goes on a shared machine falls on each alike.
  *
  * ```sh
- * deno run --allow-read bench/redact_micro.ts [--runs 5] [--ms 1000] [--module /tmp/redact_old.ts]
+ * deno run --allow-read --allow-env bench/redact_micro.ts [--runs 5] [--ms 1000] \
+ *   [--module /tmp/redact_old.ts --module src/guard/redact.ts]
  * ```
  *
  * @module
@@ -55,37 +57,48 @@ function timed(lines: string[], ms: number, pass: (l: string) => unknown): numbe
   return ns;
 }
 
+/** The passes timed, each over its lines, for one copy of the redactor. */
+function stages(r: Redact, lines: string[]): [string, string[], (l: string) => unknown][] {
+  const keyed = lines.filter((l) => r.mayHoldSecret(l));
+  const tail = new r.LineRedactor(true, true);
+  return [
+    ["redactLine", lines, (l) => r.redactLine(l).count],
+    ["LineRedactor.line", lines, (l) => tail.line(l) !== l],
+    ["mayHoldSecret", lines, (l) => r.mayHoldSecret(l)],
+    [`redactLine, ${keyed.length} mayHoldSecret lines`, keyed, (l) => r.redactLine(l).count],
+  ];
+}
+
 async function main() {
   const { values } = parseArgs({
     args: Deno.args,
     options: {
       runs: { type: "string", default: "5" },
       ms: { type: "string", default: "1000" },
-      module: { type: "string" },
+      module: { type: "string", multiple: true },
     },
   });
   const shared = sharedDir("the redactor micro-benchmark");
   if (!shared) return;
-  const url = values.module ? pathToFileURL(resolve(values.module)).href : "../src/guard/redact.ts";
-  const r: Redact = await import(url);
-  const lines = corpusLines(shared);
-  const keyed = lines.filter((l) => r.mayHoldSecret(l));
-  const ms = Number(values.ms);
-  const stages: [string, string[], (l: string) => unknown][] = [
-    ["redactLine", lines, (l) => r.redactLine(l).count],
-    ["LineRedactor.line", lines, ((red) => (l: string) => red.line(l) !== l)(new r.LineRedactor(true, true))],
-    ["mayHoldSecret", lines, (l) => r.mayHoldSecret(l)],
-    [`redactLine, mayHoldSecret lines`, keyed, (l) => r.redactLine(l).count],
-  ];
-  console.log(
-    `${values.module ?? "src/guard/redact.ts"}: ${lines.length} lines, ${keyed.length} may hold a secret`,
+  const names = values.module?.length ? values.module : ["src/guard/redact.ts"];
+  const copies = await Promise.all(
+    names.map((m) => import(pathToFileURL(resolve(m)).href) as Promise<Redact>),
   );
-  for (const [name, set, pass] of stages) {
-    timed(set, 200, pass); // warm-up
-    const ns = Array.from({ length: Number(values.runs) }, () => timed(set, ms, pass));
-    const best = Math.min(...ns);
-    const fmt = (x: number) => `${(1e9 / x / 1e6).toFixed(2)} M lines/s (${x.toFixed(0)} ns/line)`;
-    console.log(`  ${name.padEnd(34)} median ${fmt(median(ns))}, best ${fmt(best)}`);
+  const lines = corpusLines(shared);
+  const ms = Number(values.ms);
+  const all = copies.map((r) => stages(r, lines));
+  console.log(`${lines.length} lines of both corpora; ${names.join(" vs ")}, runs interleaved`);
+  const fmt = (x: number) => `${(1e9 / x / 1e6).toFixed(2)} M lines/s (${x.toFixed(0)} ns/line)`;
+  for (let s = 0; s < all[0].length; s++) {
+    for (const st of all) timed(st[s][1], 200, st[s][2]); // warm-up
+    const ns: number[][] = all.map(() => []);
+    for (let run = 0; run < Number(values.runs); run++) {
+      all.forEach((st, k) => ns[k].push(timed(st[s][1], ms, st[s][2])));
+    }
+    for (const [k, st] of all.entries()) {
+      const label = `${st[s][0]}${names.length > 1 ? ` [${names[k]}]` : ""}`;
+      console.log(`  ${label.padEnd(60)} median ${fmt(median(ns[k]))}, best ${fmt(Math.min(...ns[k]))}`);
+    }
   }
 }
 
