@@ -118,6 +118,9 @@ const SECRET_LINES: [string, string[]][] = [
     ),
     PKCS8,
   ],
+  // By-value keys (issue #23 item 5): a UUID API key, a hex header token.
+  [T("heroku api_key=01234567-89ab-cdef-0123-456789abcdef ok"), ["01234567-89ab-cdef-0123-456789abcdef"]],
+  [T("GET /x X-Auth-Token: 3f2a9c0d8e7b6a5f41", "WARN"), ["3f2a9c0d8e7b6a5f41"]],
 ];
 
 /** Secrets that run into the cut at 1,000 characters (issue #8 item 4): [value, where it starts]. */
@@ -151,6 +154,14 @@ const LOOKALIKES = [
   T("payload=SGVsbG8gV29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQ= size=32"),
   T("deployed commit 3f786850e387550fdab836ed7e6dc881de23001b", "ERROR"),
   T("password reset requested for alice; max_tokens=4096"),
+  // Issue #23 item 5: object dumps, words and short numbers under by-value keys.
+  "03-17 16:13:38.811  1702  2395 D WindowManager: printFreezingDisplayLogsopening app wtoken = " +
+  "AppWindowToken{9f4ef63 token=Token{a64f992 ActivityRecord{de9231d u0 com.tencent.qt.qtl/.activity.info." +
+  "NewsDetailXmlActivity t761}}}, allDrawn= false, startingDisplayed =  false",
+  T(
+    "removeWindowToken token=android.os.BinderProxy@5d7e4c1 secret=empty api_key=missing token=12345",
+    "WARN",
+  ),
 ];
 
 const ALL = [...SECRET_LINES, ...CUT_LINES, ...LOOKALIKES.map((l): [string, string[]] => [l, []])];

@@ -12,8 +12,12 @@
  * `END` marker, the end of a cut token) are written as single passes over the text.
  *
  * What a reader needs stays: the key name, the token's kind (its public prefix) and the line's shape;
- * only the secret value becomes `***`. What is masked and what is not is listed in docs/security.md,
- * "Secrets are masked" section; `src/guard/redact_test.ts` holds a corpus of secrets and look-alikes.
+ * only the secret value becomes `***`. A value under a password key ({@linkcode ALWAYS_KEY}) is masked
+ * whatever it looks like; under another secret key ({@linkcode BY_VALUE_KEY}: `token`, `secret`,
+ * `api_key`, …) only when it may be a credential: an object dump (`Token{…}`), a word, a number under 8
+ * digits, a boolean or null stays ({@linkcode notCredential}; issue #23 item 5). What is masked and what
+ * is not is listed in docs/security.md, "Secrets are masked" section; `src/guard/redact_test.ts` holds
+ * a corpus of secrets and look-alikes.
  *
  * @module
  */
@@ -22,16 +26,33 @@
 export const MASK = "***";
 
 /**
- * Secret key names: the whole key, or its last `_`/`-`/`.` part(s), is one of these. `sig` (an Azure
- * SAS signature) only as a whole key. Session ids are not here: a ZooKeeper `sessionid: 0x14ed…` is an
- * identifier, not a credential (issue #8 item 6); session cookies are masked by the cookie rule.
+ * Secret key names whose value is masked whatever it looks like (the "always" keys): the whole key, or
+ * its last `_`/`-`/`.` part(s), is one of these. A password is chosen by a person and may be anything:
+ * NIST SP 800-63B §5.1.1.2 has verifiers accept every printable ASCII character, blanks and Unicode, and
+ * set no composition rules, so no shape tells a password from a word (`password=summer`).
  */
-const KEY = String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|` +
+const ALWAYS_KEY = String.raw`[A-Za-z0-9_.-]{0,64}?(?:password|passwd|pwd|passphrase)`;
+
+/**
+ * Secret key names whose value is masked by its shape (the "by value" keys, issue #23 item 5): the whole
+ * key, or its last part(s), is one of these; `sig` (an Azure SAS signature) only as a whole key. These
+ * names are also used for things that are not credentials (Android's `token=Token{9f4ef63 …}` window
+ * tokens, `secret=Secret(name=db)` object dumps, `token_count`-like words and counters), and the
+ * credentials they name are made by a machine (see {@linkcode notCredential}). Session ids are not here:
+ * a ZooKeeper `sessionid: 0x14ed…` is an identifier, not a credential (issue #8 item 6); session cookies
+ * are masked by the cookie rule.
+ */
+const BY_VALUE_KEY = String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:secret|token|api[_-]?key|apikey|` +
   String.raw`access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?|` +
   String.raw`account[_-]?key)|sig)`;
 
-/** Values that are not secrets even under a secret key name. */
-const HARMLESS = /^(?:\*+|null|nil|<nil>|none|true|false|undefined|redacted|\[redacted\]|-|)$/i;
+/**
+ * Values that are not secrets even under a secret key name: empty-likes, and the placeholders loggers
+ * write for a hidden value (Kafka's config dump `[hidden]`, Rails' `[FILTERED]`; the `]` may be left
+ * out, as a bare value ends before it).
+ */
+const HARMLESS =
+  /^(?:\*+|null|nil|<nil>|none|true|false|undefined|redacted|\[(?:redacted|hidden|filtered|masked)\]?|-|)$/i;
 
 /** An environment reference (`$DB_PASS`, `${X}`, `%X%`): the value is elsewhere. */
 const REFERENCE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%|<[^>]*>)$/;
@@ -81,6 +102,94 @@ const prose = (v: string, key: string) => {
 const VALUE = String
   .raw`("(?:[^"\\]|\\.)*(?:"|\\?$)|'[^']*'?|\\"(?:[^"\\]|\\[^"])*(?:\\"|\\?$)|[^\s&;,"')}\]]+)`;
 
+/**
+ * The start of an object dump after a by-value key, in place of a bare or quoted value: a type name (or
+ * nothing) and its opening bracket (`Token{`, `Secret(`, `Foo<`, `[`, `{`, `(`; Java's `Foo@1a2b3c`
+ * identity form, `android.os.BinderProxy@5d7e4c1`). The by-value rule does not match before one, so the
+ * dump's own fields are read by every rule (a `password=` inside one is masked). Bounded: a type name of
+ * at most 100 characters.
+ */
+const DUMP = String
+  .raw`(?:\\?["'])?(?:[A-Za-z_$][\w$.]{0,100}(?:[{(\[<]|@[0-9a-fA-F]{4,16}(?![\w@.]))|[{(\[<])`;
+
+/** A quoted value that is an object dump or a collection (`"Token{abc}"`, `"Foo@1a2b"`, `"[a, b]"`). */
+const DUMP_INNER = /^(?:(?:[A-Za-z_$][\w$.]{0,100} ?)?[{(\[<]|[A-Za-z_$][\w$.]{0,100}@[0-9a-fA-F]{4,16}$)/;
+
+/** A number under 8 digits: an integer, a decimal (its fraction any length), or hex `0x` + up to 7. */
+const SHORT_NUMBER = /^[+-]?(?:\d{1,7}(?:\.\d+)?(?:e[+-]?\d{1,3})?|\.\d+|0x[0-9a-f]{1,7})$/i;
+
+/** Words that say a value is absent or a state, beside {@linkcode HARMLESS}. */
+const STATE = /^(?:yes|no|on|off|empty|n\/a|na|nan|unknown|\[\]|\{\}|"{2}|'{2})$/i;
+
+/**
+ * One word of a plain word's parts: lower case, upper case, or capitalised / camel case / Pascal case
+ * with humps of at least two lower-case letters or of capitals (an acronym: `XMLHttpRequest`, `iPhone`,
+ * `ContainerToken`). A run of mixed case such as `aZxQwe` (random) is not one.
+ */
+const WORD_PART =
+  /^(?:[a-z]+|[A-Z]+|(?:[a-z]+|[A-Z][a-z]+|[A-Z]{2,}(?=[A-Z][a-z]))(?:[A-Z][a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]|$)|[A-Z]$)*)$/;
+/** Six consonants in a row (`y` counted a vowel): rare in words, common in random letters. */
+const CONSONANT_RUN = /[bcdfghjklmnpqrstvwxz]{6}/;
+
+/** A word's humps: a capitalised or lower-case run, or an acronym (`XML` in `XMLHttpRequest`). */
+const HUMP = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+/g;
+
+/**
+ * True when `part` (letters only) reads as a word: {@linkcode WORD_PART}'s casing, at most 40 letters,
+ * and each hump of 10 letters or more with at least one vowel in five and no {@linkcode CONSONANT_RUN}
+ * (random letters of 16 have such a run with chance ~90 %; English words almost never: `latchstring`).
+ */
+function wordShaped(part: string): boolean {
+  if (part.length > 40 || !WORD_PART.test(part)) return false;
+  for (const hump of part.match(HUMP) ?? []) {
+    if (hump.length < 10) continue;
+    const lower = hump.toLowerCase();
+    const vowels = lower.length - lower.replace(/[aeiouy]/g, "").length;
+    if (vowels * 5 < lower.length || CONSONANT_RUN.test(lower)) return false;
+  }
+  return true;
+}
+
+/**
+ * A known token prefix (the token rules above, `sk-` and `-----BEGIN` too): a value that starts with one
+ * is a credential even when too short for its own rule (`api_key=ghp_short`).
+ */
+const TOKEN_PREFIX =
+  /^(?:gh[pousr]_|github_pat_|glpat-|xox[abprsoe]-|[sr]k_(?:live|test)_|sk-|whsec_|A(?:KIA|SIA|GPA|IDA|ROA|IPA|NPA|NVA)|AIza|ya29\.|eyJ|npm_|SG\.|hv[sbr]\.|-----BEGIN)/;
+
+/**
+ * True when a value under a by-value key ({@linkcode BY_VALUE_KEY}) is surely not a credential, so it
+ * stays: already masked, empty-like or a reference ({@linkcode keep}); a state (`yes`, `off`, `n/a`); a
+ * number under 8 digits; an object dump ({@linkcode DUMP_INNER}); a plain word or words (letters only,
+ * each part {@linkcode wordShaped}, joined by `-`, `_`, `.` or a blank: `ContainerToken`, `db-credentials`,
+ * `not available`) that does not start with a {@linkcode TOKEN_PREFIX}. Anything else is masked — a value
+ * with a digit, a symbol or random letters, a UUID, a hex or base64 run, a known token prefix — so a
+ * missed kind of non-secret costs a mask, never a leak.
+ *
+ * @param inner The value, unquoted.
+ */
+function notCredential(inner: string): boolean {
+  if (keep(inner) || STATE.test(inner) || SHORT_NUMBER.test(inner) || DUMP_INNER.test(inner)) return true;
+  if (inner.length > 200 || TOKEN_PREFIX.test(inner) || !/^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$/.test(inner)) {
+    return false;
+  }
+  return inner.split(/[-_. ]/).every(wordShaped);
+}
+
+/**
+ * The separator between a key and its value: `=`, `:`, Ruby's and Perl's `=>` (a Rails `Parameters:`
+ * hash), with blanks and quotes (JSON, escaped JSON).
+ */
+const SEP = String.raw`(\\?["']?\s*[=:]>?\s*|=)`;
+/** What may come before a key name: the line's start, a blank, a separator, a bracket, a quote. */
+const LEAD = String.raw`(^|[\s?&;,:({\['"]|\\")`;
+
+/** `lead`, `key`, `sep` and the mask in the value's quotes (a bare value after `"key": ` is quoted). */
+function maskValue(lead: string, key: string, sep: string, v: string, bare: boolean): string {
+  const q = bare ? (/^\\?["']/.exec(sep)?.[0] ?? "") : v.startsWith('\\"') ? '\\"' : v[0];
+  return `${lead}${key}${sep}${q}${MASK}${q}`;
+}
+
 const RULES: Rule[] = [
   // Authorization headers.
   {
@@ -126,6 +235,8 @@ const RULES: Rule[] = [
   },
   { re: /\bwhsec_[A-Za-z0-9+/]{20,}/g, need: ["whsec_"], mask: keepPrefix(6) },
   { re: /\bAIza[0-9A-Za-z_-]{35}\b/g, need: ["aiza"], mask: keepPrefix(4) },
+  // Google OAuth 2.0 access tokens (`ya29.`, as Google's sample tokens start): a dump's `tokenValue=`.
+  { re: /\bya29\.[0-9A-Za-z_-]{20,}/g, need: ["ya29."], mask: keepPrefix(5) },
   // npm access tokens (`npm_` and 36 letters or digits; `npm_config_cache` is not one).
   { re: /\bnpm_[A-Za-z0-9]{36,}\b/g, need: ["npm_"], mask: keepPrefix(4) },
   // Anthropic, then OpenAI (project, service-account, admin and the older 48-character keys).
@@ -190,20 +301,32 @@ const RULES: Rule[] = [
     },
   },
   // key=value, key: value, JSON ("password": "…", also numbers), Python ('password': '…'), escaped JSON
-  // inside a string (\"password\":\"…\"), URL queries (?token=…&), `.npmrc`'s `//host/:_authToken=…`.
+  // inside a string (\"password\":\"…\"), URL queries (?pwd=…&), `.npmrc`'s `//host/:_password=…`:
+  // a password is masked whatever it looks like.
   {
-    re: new RegExp(String.raw`(^|[\s?&;,:({\['"]|\\")(${KEY})(\\?["']?\s*[=:]\s*|=)${VALUE}`, "gi"),
-    need: ["pass", "pwd", "secret", "token", "key", "credential", "sig"],
+    re: new RegExp(`${LEAD}(${ALWAYS_KEY})${SEP}${VALUE}`, "gi"),
+    need: ["pass", "pwd"],
     mask: (m, [lead, k, sep, v], after) => {
       const inner = v.startsWith('\\"') ? v.slice(2).replace(/\\"$/, "") : unquote(v);
       if (keep(inner) || /^[:=]/.test(inner)) return m;
       const bare = !/^\\?["']/.test(v);
-      // "key: value" in prose or a structure (`Token: Token { kind: ContainerToken }`), not a secret.
+      // "password: value" in prose ("password: too short") or before a structure, not a secret.
       if (bare && sep.includes(":") && (prose(inner, k) || /^\s*[{([]/.test(after))) return m;
       // The working directory (`PWD=/home/app`, `OLDPWD=…`) is a path, not a password.
       if (bare && /pwd$/i.test(k) && /^[~/.]/.test(inner)) return m;
-      const q = bare ? (/^\\?["']/.exec(sep)?.[0] ?? "") : v.startsWith('\\"') ? '\\"' : v[0];
-      return `${lead}${k}${sep}${q}${MASK}${q}`;
+      return maskValue(lead, k, sep, v, bare);
+    },
+  },
+  // The same forms under a by-value key (`token=`, `"api_key":`, `X-Auth-Token:`, `.npmrc`'s
+  // `:_authToken=`, Azure's `AccountKey=`/`sig=`): masked unless the value is surely not a credential.
+  {
+    // (Not before a dump: no match, so nothing to call back for, and the scan goes on inside it.)
+    re: new RegExp(`${LEAD}(${BY_VALUE_KEY})${SEP}(?!${DUMP})${VALUE}`, "gi"),
+    need: ["secret", "token", "key", "credential", "sig"],
+    mask: (m, [lead, k, sep, v]) => {
+      const inner = v.startsWith('\\"') ? v.slice(2).replace(/\\"$/, "") : unquote(v);
+      if (/^[:=]/.test(inner) || notCredential(inner)) return m;
+      return maskValue(lead, k, sep, v, !/^\\?["']/.test(v));
     },
   },
 ];
@@ -596,6 +719,7 @@ const CUT_PREFIXES: [RegExp, number][] = [
   [/^whsec_/, 5],
   [/^(?:AKIA|ASIA)/, 4],
   [/^AIza/, 2],
+  [/^ya29\./, 2],
   [/^eyJ/, 6],
   [/^npm_/, 0],
   [/^sk-ant-/, 2],
@@ -605,7 +729,7 @@ const CUT_PREFIXES: [RegExp, number][] = [
 ];
 /** Where any of the prefixes may start (then the exact one is found by {@linkcode CUT_PREFIXES}). */
 const CUT_START =
-  /(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_|glpat-|xox[abprsoe]-|[sr]k_(?:live|test)_|whsec_|AKIA|ASIA|AIza|eyJ|npm_|sk-ant-|sk-(?:proj|svcacct|admin)-|SG\.|hv[sbr]\.)/g;
+  /(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_|glpat-|xox[abprsoe]-|[sr]k_(?:live|test)_|whsec_|AKIA|ASIA|AIza|ya29\.|eyJ|npm_|sk-ant-|sk-(?:proj|svcacct|admin)-|SG\.|hv[sbr]\.)/g;
 const CUT_CLASSES: ((c: number) => boolean)[] = [
   (c) => alnum(c),
   (c) => alnum(c) || c === 95,
@@ -637,12 +761,25 @@ const passChar = (c: number) =>
 const userChar = passChar;
 
 /**
+ * Characters of a cut value that {@linkcode redactLine} may have left (a word, a number: see
+ * {@linkcode notCredential}; anything else it masked): base64url, `+`, `/`, `~`. Not `=` or `:` (so the
+ * run stops at its key's separator), nor a dump's bracket (`token=Token{a64f9|` keeps the dump).
+ */
+const valueChar = (c: number) => c !== 61 && tokenChar(c);
+/** A by-value key and its separator at the end of a text; group 1 is the quote its value opened. */
+const CUT_KEY = new RegExp(
+  `(?:^|[\\s?&;,:({\\['"])${BY_VALUE_KEY}\\\\?["']?\\s*[=:]>?\\s*(\\\\?["']?)$`,
+  "i",
+);
+
+/**
  * For a line cut to its first characters: masks, up to the cut, a secret whose start is at the end,
  * where the cut left it too short for {@linkcode redactLine} to know it: a known token prefix followed by
- * the start of its token, a URL password (`scheme://user:pa|`), a `Bearer`/`Basic`/`Token` credential.
- * (A value after a secret key name, a quoted JSON value, a cookie value and a PEM key body are masked up
- * to the cut by {@linkcode redactLine} itself.) It looks at the last {@linkcode CUT_WINDOW} characters
- * only: constant time per line.
+ * the start of its token, a URL password (`scheme://user:pa|`), a `Bearer`/`Basic`/`Token` credential,
+ * the value after a by-value key ({@linkcode BY_VALUE_KEY}: `token=abcd|`, whatever it looks like, since
+ * its end is not known; not an object dump's start). (A value after a password key, a quoted JSON value,
+ * a cookie value and a PEM key body are masked up to the cut by {@linkcode redactLine} itself.) It looks
+ * at the last {@linkcode CUT_WINDOW} characters only: constant time per line.
  *
  * @param text The cut text (already redacted).
  * @returns The text and 1 when a tail was masked, else 0.
@@ -678,6 +815,12 @@ export function redactCutTail(text: string): Redacted {
   const t = runStart(text, n, stop, tokenChar);
   if (t < n && /\b(?:bearer|basic|token)\s+$/i.test(text.slice(Math.max(0, t - 24), t))) {
     return { text: text.slice(0, t) + MASK, count: 1 };
+  }
+  // token=abcd|, "api_key":"k-12|: a by-value key's value cut short may be a credential's start.
+  const v = runStart(text, n, stop, valueChar);
+  if (v < n) {
+    const k = CUT_KEY.exec(text.slice(Math.max(0, v - 120), v));
+    if (k) return { text: text.slice(0, v) + MASK + k[1], count: 1 };
   }
   return { text, count: 0 };
 }
