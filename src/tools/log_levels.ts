@@ -57,7 +57,17 @@ const countsSchema = z.object(Object.fromEntries(LEVELS.map((l) => [l, z.number(
 
 const outputSchema = z.object({
   file: z.string(),
-  counts: countsSchema.describe("lines per level; UNKNOWN: lines with no level (with a window: lines in it)"),
+  counts: countsSchema.describe(
+    "lines per level; UNKNOWN: lines with no level (with a window: lines in it). A continuation line (a stack " +
+      "frame, `Caused by:`, an indented line, a line without its entry's header) is counted under its entry's level",
+  ),
+  entries: countsSchema.describe(
+    "entries (log messages) per level: the lines counts has, less the continuation lines; what the level " +
+      "filter of log_tail and log_search selects",
+  ),
+  continuation_lines: z.number().int().describe(
+    "lines that continue the entry before them (counted in counts under its level, not in entries)",
+  ),
   total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
   last_line: z.number().int().nullable().describe(
     "the number of the last line read, from the file's start (null when not known: after a time seek, or over many logs)",
@@ -84,6 +94,7 @@ const outputSchema = z.object({
       ),
     scanned_lines: z.number().int(),
     counts: countsSchema.optional(),
+    entries: countsSchema.optional(),
   })).optional().describe("a call over a glob: each matching log, in the order read (newest first)"),
   not_read: z.array(z.string()).optional().describe(
     "a call over a glob: matching entries no page reads, each 'name: why' (the first 20): not complete",
@@ -97,10 +108,16 @@ const outputSchema = z.object({
 
 /** Renders level counts for the model. */
 export function renderLevels(file: string, r: LevelsResult): string {
-  const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) => `${l} ${r.counts[l]}`);
+  const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) =>
+    `${l} ${r.counts[l]}` + (r.entries[l] !== r.counts[l] ? ` (${r.entries[l]} entries)` : "")
+  );
   const zero = LEVELS.filter((l) => r.counts[l] === 0);
+  const cont = r.continuation_lines
+    ? `; ${r.continuation_lines} of the lines continue the entry before them (stack traces, indented lines) ` +
+      "and are counted under its level"
+    : "";
   return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
-    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + `. ` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + `. ` +
     (r.complete
       ? "complete: every line was counted."
       : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
@@ -185,10 +202,15 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const counts = Object.fromEntries(
     LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.counts[l], 0)]),
   ) as LevelsResult["counts"];
+  const entries = Object.fromEntries(
+    LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.entries[l], 0)]),
+  ) as LevelsResult["entries"];
   const last = runs[runs.length - 1].page;
   const known = !many.glob && (last.time?.lineKnown ?? true);
   const r: LevelsResult = {
     counts,
+    entries,
+    continuation_lines: runs.reduce((n, x) => n + x.page.continuation_lines, 0),
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
     last_line: last.last_line,
     complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && untimed.length === 0,
@@ -211,6 +233,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
           | null,
         scanned_lines: x.page.last_line,
         counts: x.page.counts,
+        entries: x.page.entries,
       })),
       ...many.pending.map((file) => ({
         file,
@@ -218,6 +241,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
         stop_reason: "not_reached" as const,
         scanned_lines: 0,
         counts: undefined,
+        entries: undefined,
       })),
     ]
     : undefined;

@@ -505,6 +505,8 @@ export async function tableLevels(
   return okResult({
     file: args.file,
     counts,
+    entries: counts, // a row is an entry: no continuation lines
+    continuation_lines: 0,
     total_lines: total,
     last_line: null,
     next_cursor,
