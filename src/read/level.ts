@@ -427,8 +427,13 @@ function candidate(
   depth: number,
   names: number,
 ): number {
-  if (!(first || BEFORE[buf[a - 1]] === 1 || slashed(buf[a - 1], depth))) return channelLevel(buf, a, b, end);
-  if (b < end && AFTER[buf[b]] !== 1 && !slashed(buf[b], depth)) return numberedDebug(buf, a, b, end);
+  const before = buf[a - 1];
+  if (!(first || BEFORE[before] === 1 || slashed(before, depth))) {
+    return before === 0x2e ? channelLevel(buf, a, b, end) : -1;
+  }
+  if (b < end && AFTER[buf[b]] !== 1 && !slashed(buf[b], depth)) {
+    return isDigit(buf[b]) ? numberedDebug(buf, a, b, end) : -1;
+  }
   const lvl = wordLevel(buf, a, b);
   return lvl >= 0 && names > 0 && prose(buf, a, b, end) ? -1 : lvl;
 }
