@@ -40,6 +40,11 @@ export interface LevelsResult extends PageEnd {
   entries: Record<(typeof LEVELS)[number], number>;
   /** Continuation lines counted (in `counts`, not in `entries`). */
   continuation_lines: number;
+  /**
+   * Lines counted under UNKNOWN whose level field holds a number on no scale the line names (`level.ts`
+   * `UNSCALED`: `{"level":1}`), so their level was not read.
+   */
+  unscaled_levels: number;
   /** Lines counted in this page (the sum of `counts`). */
   total_lines: number;
   /** The number of the last line counted, from the file's start (pages continue from it). */
@@ -150,6 +155,7 @@ async function countPage(
     counts: out,
     entries,
     continuation_lines: c.subarray(CONTINUED).reduce((n, x) => n + x, 0),
+    unscaled_levels: tally.unscaled,
     stuck: next !== null && progressed(from, next) === null,
     total_lines: times ? inWindow : r.lines - from.line,
     last_line: r.lines,

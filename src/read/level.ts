@@ -204,7 +204,7 @@ function isDigit(c: number): boolean {
  */
 export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1): number {
   const code = lineLevel(buf, start, end, hint);
-  return code === CONTINUED ? UNKNOWN : code;
+  return code >= CONTINUED ? UNKNOWN : code;
 }
 
 /**
@@ -213,10 +213,16 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
 export const CONTINUED = 8;
 
 /**
+ * The code {@linkcode lineLevel} gives a line whose level field holds a number on no scale the line
+ * names (`{"level":1}`: Nextcloud's info, or syslog's alert): UNKNOWN, and counted apart.
+ */
+export const UNSCALED = 9;
+
+/**
  * Like {@linkcode levelOf}, but a continuation line (rule 0: a stack frame, `Caused by:`, an indented
  * line, …) is {@linkcode CONTINUED} rather than UNKNOWN. Same parameters.
  *
- * @returns A code: an index into {@linkcode LEVELS}, or {@linkcode CONTINUED}.
+ * @returns A code: an index into {@linkcode LEVELS}, {@linkcode CONTINUED}, or {@linkcode UNSCALED}.
  */
 export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
@@ -560,6 +566,11 @@ export function stamped(buf: Uint8Array, start: number, end: number): boolean {
  */
 export const STAMP_BYTES = 12;
 
+/** True when the line is a JSON object, `{…}`: a record of its own (an entry), with a time field or not. */
+function record(buf: Uint8Array, start: number, end: number): boolean {
+  return end - start >= 2 && buf[start] === 0x7b && buf[end - 1] === 0x7d;
+}
+
 /** Rule 0: an indented line continues an entry, unless a level in capitals starts it (log4j's `%5p`). */
 function indentedLevel(buf: Uint8Array, i: number, end: number): number {
   while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
@@ -657,6 +668,9 @@ function moreFrames(buf: Uint8Array, i: number, end: number): boolean {
   return j > i + 4 && buf[j] === 32 && buf[j + 1] === 109; // ` m`ore
 }
 
+/** {@linkcode valueLevel}'s answer for a number on no scale its field names (less than -1: no level). */
+const OFF_SCALE = -2;
+
 /** How a level field's number is read: {@linkcode valueLevel}'s `scale`. */
 const PINO = 0, SYSLOG = 1, OTEL = 2;
 
@@ -666,7 +680,8 @@ const PINO = 0, SYSLOG = 1, OTEL = 2;
  * 30 info, 40 warn, 50 error, 60 fatal; 10 to 60 only), `PRIORITY`'s on syslog's (RFC 5424 §6.2.1: 0–2
  * FATAL, 3 ERROR, 4 WARN, 5 NOTICE, 6 INFO, 7 DEBUG), OpenTelemetry's `severityNumber` on its own (1–4
  * TRACE, 5–8 DEBUG, 9–12 INFO, 13–16 WARN, 17–20 ERROR, 21–24 FATAL). Any other number is on a scale the
- * line does not name (Nextcloud's `"level":1` is info, syslog's 1 is alert, Monolog's 400 is error): -1.
+ * line does not name (Nextcloud's `"level":1` is info, syslog's 1 is alert, Monolog's 400 is error):
+ * {@linkcode OFF_SCALE}.
  */
 function valueLevel(buf: Uint8Array, i: number, end: number, scale = PINO): number {
   let quoted = false;
@@ -677,10 +692,10 @@ function valueLevel(buf: Uint8Array, i: number, end: number, scale = PINO): numb
   if (i < end && isDigit(buf[i])) {
     let n = 0;
     while (i < end && isDigit(buf[i]) && n < 1000) n = n * 10 + buf[i++] - 48;
-    if (i < end && (buf[i] === 46 || isDigit(buf[i]))) return -1; // 30.5, a long number
-    if (scale === SYSLOG) return n <= 7 ? [F, F, F, E, W, N, I, D][n] : -1;
-    if (scale === OTEL) return n >= 1 && n <= 24 ? [T, D, I, W, E, F][(n - 1) >> 2] : -1;
-    return n >= 10 && n <= 60 ? [T, D, I, W, E, F][Math.floor(n / 10) - 1] : -1;
+    if (i < end && (buf[i] === 46 || isDigit(buf[i]))) return OFF_SCALE; // 30.5, a long number
+    if (scale === SYSLOG) return n <= 7 ? [F, F, F, E, W, N, I, D][n] : OFF_SCALE;
+    if (scale === OTEL) return n >= 1 && n <= 24 ? [T, D, I, W, E, F][(n - 1) >> 2] : OFF_SCALE;
+    return n >= 10 && n <= 60 ? [T, D, I, W, E, F][Math.floor(n / 10) - 1] : OFF_SCALE;
   }
   const a = i;
   while (i < end && LETTER[buf[i]]) i++;
@@ -716,15 +731,16 @@ function keyScale(buf: Uint8Array, a: number, b: number): number {
   return JSON_KEYS.get(s) ?? -1;
 }
 
-/** Rule 1: a JSON object's level field. */
+/** Rule 1: a JSON object's level field; {@linkcode UNSCALED} when it holds only numbers off their scale. */
 function jsonLevel(buf: Uint8Array, i: number, end: number): number {
+  let off = UNKNOWN;
   while (i < end) {
     const q = buf.indexOf(34, i);
-    if (q < 0 || q >= end) return UNKNOWN;
+    if (q < 0 || q >= end) return off;
     const prev = prevNonSpace(buf, q);
     let close = q + 1;
     while (close < end && buf[close] !== 34) close += buf[close] === 92 ? 2 : 1;
-    if (close >= end) return UNKNOWN;
+    if (close >= end) return off;
     const scale = prev === 0x7b || prev === 0x2c ? keyScale(buf, q + 1, close) : -1;
     if (scale >= 0) {
       let j = close + 1;
@@ -734,11 +750,12 @@ function jsonLevel(buf: Uint8Array, i: number, end: number): number {
         while (j < end && (buf[j] === 32 || buf[j] === 9)) j++;
         const lvl = valueLevel(buf, j, end, scale);
         if (lvl >= 0) return lvl;
+        if (lvl === OFF_SCALE) off = UNSCALED;
       }
     }
     i = close + 1;
   }
-  return UNKNOWN;
+  return off;
 }
 
 function prevNonSpace(buf: Uint8Array, i: number): number {
@@ -749,8 +766,9 @@ function prevNonSpace(buf: Uint8Array, i: number): number {
 
 const LOGFMT_KEYS = ["level=", "lvl=", "severity="].map((k) => new TextEncoder().encode(k));
 
-/** Rule 2: a logfmt line's `level=` value. */
+/** Rule 2: a logfmt line's `level=` value; {@linkcode UNSCALED} as for JSON. */
 function logfmtLevel(buf: Uint8Array, i: number, end: number): number {
+  let off = UNKNOWN;
   for (let p = i; p < end; p++) {
     if (p !== i && buf[p - 1] !== 32 && buf[p - 1] !== 9) continue;
     for (const key of LOGFMT_KEYS) {
@@ -759,10 +777,11 @@ function logfmtLevel(buf: Uint8Array, i: number, end: number): number {
       if (k === key.length) {
         const lvl = valueLevel(buf, p + k, end);
         if (lvl >= 0) return lvl;
+        if (lvl === OFF_SCALE) off = UNSCALED;
       }
     }
   }
-  return UNKNOWN;
+  return off;
 }
 
 /** Rule 3: `<PRI>` where severity = PRI % 8 (RFC 5424 §6.2.1). */
@@ -851,7 +870,8 @@ function androidLevel(buf: Uint8Array, i: number, end: number): number {
  *
  * A line is a continuation when rule 0 says so ({@linkcode lineLevel} gives {@linkcode CONTINUED}), or
  * when it has no level and no digit near its start ({@linkcode stamped}) while the entry it follows had
- * one: it lacks the header its entry has (`[stacktrace]`, `"}`, an XML body, a Go frame). One more rule:
+ * one: it lacks the header its entry has (`[stacktrace]`, `"}`, an XML body, a Go frame); a JSON object
+ * line (`{…}`) is a record of its own, never that, and neither is a line with a level field. One more rule:
  * a line that has a level but no digit near its start, right after an entry line with a digit and no
  * level, gives that entry its level and continues it (java.util.logging's SimpleFormatter writes the
  * time and source on one line, `SEVERE: message` on the next).
@@ -871,6 +891,8 @@ export class LevelTally {
   stampedEntry = false;
   /** Whether the line just before was that entry's line, with no level, and counted. */
   bare = false;
+  /** Lines counted under UNKNOWN whose level field holds a number on no scale it names ({@linkcode UNSCALED}). */
+  unscaled = 0;
 
   /**
    * Reads the next line and, when `counted`, counts it.
@@ -881,8 +903,14 @@ export class LevelTally {
    */
   add(buf: Uint8Array, start: number, end: number, hint = -1, counted = true): number {
     let code = lineLevel(buf, start, end, hint);
+    let named = false; // a level field the line holds, off its scale: an entry, whatever its start
+    if (code === UNSCALED) {
+      code = UNKNOWN;
+      named = true;
+      if (counted) this.unscaled++;
+    }
     if (code !== CONTINUED) {
-      const st = stamped(buf, start, end);
+      const st = named || stamped(buf, start, end) || record(buf, start, end);
       if (st || !this.stampedEntry || (code !== UNKNOWN && !this.bare)) {
         this.entry = code;
         this.stampedEntry = st;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CONTINUED, levelOf, LEVELS, LevelTally, lineLevel } from "./level.ts";
+import { CONTINUED, levelOf, LEVELS, LevelTally, lineLevel, UNSCALED } from "./level.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 import { LOGHUB, trueLevels } from "../../tests/loghub_truth.ts";
 
@@ -479,6 +479,26 @@ Deno.test("levelOf: a numeric level is read on the scale its field names, else U
     ['{"level":30.5}', "UNKNOWN"],
   ];
   for (const [line, want] of cases) assert.equal(level(line), want, line);
+  // Read in order, the lines whose only level is a number off its scale are UNKNOWN, and counted apart.
+  const off = ['{"level":1,"message":"x"}', "ts=1 level=2 msg=x", '{"PRIORITY":"9"}', '{"severityNumber":0}'];
+  for (const line of off) {
+    const b = enc.encode(line);
+    assert.equal(lineLevel(b, 0, b.length), UNSCALED, line);
+  }
+  for (const line of ['{"msg":"no level"}', '{"level":1,"level_name":"INFO"}', "ts=1 msg=x"]) {
+    const b = enc.encode(line);
+    assert.notEqual(lineLevel(b, 0, b.length), UNSCALED, line);
+  }
+  const t = new LevelTally();
+  for (const line of [...off, '{"level":30}', '{"msg":"x"}']) {
+    const b = enc.encode(line);
+    t.add(b, 0, b.length);
+  }
+  assert.deepEqual([t.unscaled, t.counts[LEVELS.indexOf("UNKNOWN")], t.counts[LEVELS.indexOf("INFO")]], [
+    4,
+    5,
+    1,
+  ]);
 });
 
 Deno.test("lineLevel: continuation lines are CONTINUED, alone UNKNOWN (never TRACE from 'Stack trace:')", () => {

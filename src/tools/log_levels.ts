@@ -68,6 +68,10 @@ const outputSchema = z.object({
   continuation_lines: z.number().int().describe(
     "lines that continue the entry before them (counted in counts under its level, not in entries)",
   ),
+  unscaled_levels: z.number().int().describe(
+    "lines counted as UNKNOWN because their level field holds a number on no scale the line names " +
+      '(pino/bunyan 10-60 in level, syslog 0-7 in PRIORITY, OpenTelemetry 1-24 in severityNumber): e.g. {"level":1}',
+  ),
   total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
   last_line: z.number().int().nullable().describe(
     "the number of the last line read, from the file's start (null when not known: after a time seek, or over many logs)",
@@ -116,8 +120,12 @@ export function renderLevels(file: string, r: LevelsResult): string {
     ? `; ${r.continuation_lines} of the lines continue the entry before them (stack traces, indented lines) ` +
       "and are counted under its level"
     : "";
+  const unscaled = r.unscaled_levels
+    ? `; ${r.unscaled_levels} UNKNOWN line(s) hold a numeric level on a scale logpeek cannot tell ` +
+      '(such as {"level":1}: info on one scale, alert on another), so it was not read'
+    : "";
   return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
-    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + `. ` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + `. ` +
     (r.complete
       ? "complete: every line was counted."
       : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
@@ -211,6 +219,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     counts,
     entries,
     continuation_lines: runs.reduce((n, x) => n + x.page.continuation_lines, 0),
+    unscaled_levels: runs.reduce((n, x) => n + x.page.unscaled_levels, 0),
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
     last_line: last.last_line,
     complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && untimed.length === 0,
