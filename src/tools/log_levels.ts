@@ -145,7 +145,8 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): void {
       title: "Count lines by level",
       description:
         "Counts every line of a log (or of every log a glob matches, newest first) by level (TRACE DEBUG " +
-        "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
+        "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none; a stack trace's lines under their entry's " +
+        "level, and entries apart), optionally only the lines in a time " +
         "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
         `Stops after LOGPEEK_LEVELS_MS ms (${deps.limits.levelsMs}) with complete false, the counts so far, ` +
         "and a next_cursor to count the rest. Reads .gz logs through decompression." +
