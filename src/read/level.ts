@@ -902,7 +902,18 @@ export class LevelTally {
    * @returns The code counted: a level code for an entry, `CONTINUED + level` for a continuation.
    */
   add(buf: Uint8Array, start: number, end: number, hint = -1, counted = true): number {
-    let code = lineLevel(buf, start, end, hint);
+    const code = lineLevel(buf, start, end, hint);
+    if (code < UNKNOWN && !this.bare) { // a line with its level: an entry (the common case, kept small)
+      this.entry = code;
+      this.stampedEntry = stamped(buf, start, end) || record(buf, start, end);
+      if (counted) this.counts[code]++;
+      return code;
+    }
+    return this.other(code, buf, start, end, counted);
+  }
+
+  /** {@linkcode add} for the other lines: UNKNOWN, UNSCALED, CONTINUED, or a level under a bare header. */
+  other(code: number, buf: Uint8Array, start: number, end: number, counted: boolean): number {
     let named = false; // a level field the line holds, off its scale: an entry, whatever its start
     if (code === UNSCALED) {
       code = UNKNOWN;
