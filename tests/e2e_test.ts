@@ -170,16 +170,22 @@ Deno.test({
       const search = await call("log_search", { file: "levels.log", text: "2024", level: "WARN" });
       assert.deepEqual(search.structuredContent.matches.map((l: { line_no: number }) => l.line_no), [2]);
       const levels = await call("log_levels", { file: "levels.log" });
+      // Line 4 (`    at stack.Frame(…)`) continues the ERROR entry of line 3 (issue #23).
       assert.deepEqual(levels.structuredContent.counts, {
         TRACE: 0,
         DEBUG: 0,
         INFO: 1,
         NOTICE: 0,
         WARN: 1,
-        ERROR: 2,
+        ERROR: 3,
         FATAL: 0,
-        UNKNOWN: 1,
+        UNKNOWN: 0,
       });
+      assert.deepEqual(
+        [levels.structuredContent.entries.ERROR, levels.structuredContent.entries.UNKNOWN],
+        [2, 0],
+      );
+      assert.equal(levels.structuredContent.continuation_lines, 1);
       assert.deepEqual([levels.structuredContent.complete, levels.structuredContent.stop_reason], [
         true,
         null,

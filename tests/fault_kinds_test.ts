@@ -1226,10 +1226,22 @@ Deno.test({
     const made = Array.from({ length: 180 }, (_, i) => gluedLine(rand, i + 1));
     write(dir, "glued.log", made.map(([l]) => l).join("\n") + "\n");
     const levels = made.map(([, l]) => l);
+    // An indented `    at …` frame continues the entry before it (issue #23): counted under that entry's
+    // level (UNKNOWN before the first entry), and not as an entry.
+    const frame = made.map(([l]) => l.startsWith("    at "));
+    const lineLevels = levels.reduce<Level[]>((out, l, i) => {
+      const entry = frame.slice(0, i).lastIndexOf(false);
+      return [...out, frame[i] ? (entry < 0 ? "UNKNOWN" : levels[entry]) : l];
+    }, []);
     await using s = await connect([dir]);
     const lv = await ok(s, "log_levels", { file: "glued.log" });
-    assertCounts(lv.counts, tally(levels));
-    assert.deepEqual([lv.total_lines, lv.complete], [180, true]);
+    assertCounts(lv.counts, tally(lineLevels));
+    assertCounts(lv.entries, tally(levels.filter((_, i) => !frame[i])));
+    assert.deepEqual([lv.total_lines, lv.complete, lv.continuation_lines], [
+      180,
+      true,
+      frame.filter(Boolean).length,
+    ]);
     for (const level of new Set(levels)) {
       if (level === "UNKNOWN") continue; // no filter for "no level"
       const r = await ok(s, "log_tail", { file: "glued.log", lines: 200, level });

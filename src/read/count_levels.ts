@@ -4,12 +4,11 @@
  * @module
  */
 
-import { HEADER_BYTES, LEVELS, STRUCTURED_BYTES } from "./level.ts";
+import { CONTINUED, HEADER_BYTES, LEVELS, LevelTally, STRUCTURED_BYTES } from "./level.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
 import { scan, type StopReason } from "./scanner.ts";
-import { levelOf } from "./level.ts";
 import { LineTimes, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode countLevels}. */
@@ -32,8 +31,20 @@ export interface LevelsOptions {
 
 /** What {@linkcode countLevels} found: the `log_levels` result without its `file`. */
 export interface LevelsResult extends PageEnd {
-  /** Lines per level; every level is present, 0 included. */
+  /**
+   * Lines per level, every level present, 0 included: an entry's lines (its first, and the continuation
+   * lines of its message: a stack trace's) under its level (`level.ts` `LevelTally`).
+   */
   counts: Record<(typeof LEVELS)[number], number>;
+  /** Entries per level (a log message's first line; continuation lines not counted). */
+  entries: Record<(typeof LEVELS)[number], number>;
+  /** Continuation lines counted (in `counts`, not in `entries`). */
+  continuation_lines: number;
+  /**
+   * Lines counted under UNKNOWN whose level field holds a number on no scale the line names (`level.ts`
+   * `UNSCALED`: `{"level":1}`), so their level was not read.
+   */
+  unscaled_levels: number;
   /** Lines counted in this page (the sum of `counts`). */
   total_lines: number;
   /** The number of the last line counted, from the file's start (pages continue from it). */
@@ -89,7 +100,7 @@ async function countPage(
   order: TimeReport["order"] | null,
   probes: number,
 ): Promise<LevelsResult & { disorder: boolean }> {
-  const counts = new Float64Array(LEVELS.length);
+  const tally = new LevelTally();
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
@@ -112,15 +123,14 @@ async function countPage(
           if (order === "seek") brokeLate = true;
           order = "out_of_order";
         }
-        if (times.inside(t)) {
-          counts[levelOf(buf, s, e, hint)]++;
-          inWindow++;
-        }
+        const inside = times.inside(t);
+        tally.add(buf, s, e, hint, inside);
+        if (inside) inWindow++;
         return true;
       }
       : () => true,
   }, {
-    levelCounts: times ? undefined : counts,
+    levelCounts: times ? undefined : tally,
     pieceSize: opts.pieceSize,
     deadline,
     headBytes,
@@ -131,7 +141,11 @@ async function countPage(
       ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines counted`)
       : undefined,
   });
-  const out = Object.fromEntries(LEVELS.map((l, i) => [l, counts[i]])) as LevelsResult["counts"];
+  const c = tally.counts;
+  const out = Object.fromEntries(
+    LEVELS.map((l, i) => [l, c[i] + c[CONTINUED + i]]),
+  ) as LevelsResult["counts"];
+  const entries = Object.fromEntries(LEVELS.map((l, i) => [l, c[i]])) as LevelsResult["entries"];
   const stop = broke ? damage() : (r.stop ?? damage());
   const next: ResumePoint | null = stop === "time_budget"
     ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
@@ -139,6 +153,9 @@ async function countPage(
   const time: TimeReport | undefined = times?.report(order!, probes, lineKnown, brokeLate);
   return {
     counts: out,
+    entries,
+    continuation_lines: c.subarray(CONTINUED).reduce((n, x) => n + x, 0),
+    unscaled_levels: tally.unscaled,
     stuck: next !== null && progressed(from, next) === null,
     total_lines: times ? inWindow : r.lines - from.line,
     last_line: r.lines,

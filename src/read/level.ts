@@ -2,8 +2,18 @@
  * Finding a log line's level from its raw bytes, without decoding the line.
  *
  * Rules, in order (the first that applies decides):
- * 1. JSON lines (`{` first): the `level`, `severity`, `lvl`, `loglevel` or `log.level` field, a string
- *    folded as below or a pino/bunyan number (10 trace … 60 fatal). No such field: UNKNOWN.
+ * 0. A continuation line, which continues the entry (log message) before it: an indented line (unless a
+ *    level in capitals starts it, as log4j's `%5p` and Python's `%(levelname)8s` write), a numbered
+ *    frame `#0 …` (PHP, gdb), `at …(…)`, `... 12 more`, `Caused by:`, `Suppressed:`, `Stack trace:`,
+ *    `Traceback (most recent call last):`, `File "…", line N`, `goroutine N […]:`, an exception's own line
+ *    (`java.lang.IllegalStateException: …`, `ValueError: …`). Alone ({@linkcode levelOf}) it is UNKNOWN;
+ *    read in order ({@linkcode LevelTally}) it has its entry's level, as has a line with no level that
+ *    lacks the digits its entry's header starts with (`[stacktrace]`, `"}`, an XML body).
+ * 1. JSON lines (`{` first): the `level`, `severity`, `lvl`, `loglevel`, `log.level`, `levelname` or
+ *    `level_name` field, a string folded as below or a number on the scale its field names: pino's and
+ *    bunyan's 10 … 60 for those; syslog's 0–7 for journald's `PRIORITY` and `syslog.severity`;
+ *    OpenTelemetry's 1–24 for `severityNumber` (see `valueLevel`). Any other number, and no such field:
+ *    UNKNOWN.
  * 2. logfmt lines (the first field is `key=…`): the `level=`, `lvl=` or `severity=` value. None: UNKNOWN.
  * 3. syslog `<PRI>` at the start: the severity `PRI % 8` (RFC 5424 §6.2.1).
  * 4. klog/glog headers `I0501 10:00:00…` (I, W, E, F) and Android logcat's one letter (V D I W E F A)
@@ -13,10 +23,17 @@
  *    pipe (`WARN`, `[error]`, `WARNING:`, `- INFO  [`, `ERROR[05-01|…]`, `[4242]INFO:`,
  *    `error[E0308]`; a `/` inside square brackets: `[main/WARN]`), never inside a name (`trace.go`,
  *    `java.lang.Error`, `on_error`), nor a sentence's word after a plain word (`… disk failure on sda`).
+ *    Two more shapes: a level in capitals glued to a channel by a dot before a colon (Monolog's
+ *    `%channel%.%level_name%:`, Laravel's `local.ERROR: …`), and a numbered debug level (`debug2`,
+ *    `DEBUG5`: DEBUG).
  *
  * Words fold case-insensitively: WARNING/WRN → WARN, ERR/SEVERE → ERROR, CRIT/CRITICAL/ALERT/EMERG/
  * PANIC/FAILURE → FATAL, VERBOSE → TRACE, INF → INFO, DBG → DEBUG (issue #2;
  * `../shared/cases/CONVENTIONS.md`; FAILURE is the most severe of Blue Gene/L RAS logs, issue #10).
+ * java.util.logging's names (its `java.util.logging.Level`: SEVERE, WARNING, INFO, CONFIG, FINE, FINER,
+ * FINEST, https://docs.oracle.com/en/java/javase/21/docs/api/java.logging/java/util/logging/Level.html)
+ * fold as SEVERE → ERROR, WARNING → WARN, CONFIG/FINE → DEBUG, FINER/FINEST → TRACE; in a line only in
+ * capitals, as `Level.getName()` writes them (`fine` and `config` are also plain words).
  * A line with none is UNKNOWN: counted, never dropped.
  *
  * @module
@@ -43,6 +60,8 @@ export const HEADER_BYTES = 200;
 export const STRUCTURED_BYTES = 4096;
 
 const T = 0, D = 1, I = 2, N = 3, W = 4, E = 5, F = 6;
+/** A flag on a word's code in {@linkcode WORDS}: a level in a line only when written in capitals. */
+const CAPS = 16;
 
 const WORDS: Record<string, number> = {
   trace: T,
@@ -69,6 +88,12 @@ const WORDS: Record<string, number> = {
   emergency: F,
   panic: F,
   failure: F,
+  // java.util.logging (java.util.logging.Level: SEVERE, WARNING, INFO, CONFIG, FINE, FINER, FINEST):
+  // in a line's header only in capitals, as Level.getName() writes them ("fine", "config" are words).
+  config: D | CAPS,
+  fine: D | CAPS,
+  finer: T | CAPS,
+  finest: T | CAPS,
 };
 
 /**
@@ -87,7 +112,7 @@ const WORDS: Record<string, number> = {
  */
 export function levelOfName(name: string): number {
   const lower = name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-  return Object.hasOwn(WORDS, lower) ? WORDS[lower] : UNKNOWN;
+  return Object.hasOwn(WORDS, lower) ? WORDS[lower] & 7 : UNKNOWN;
 }
 
 /**
@@ -96,7 +121,7 @@ export function levelOfName(name: string): number {
  */
 export function levelNames(): string[][] {
   const out: string[][] = LEVELS.map(() => []);
-  for (const [w, code] of Object.entries(WORDS)) out[code].push(w);
+  for (const [w, code] of Object.entries(WORDS)) out[code & 7].push(w);
   return out;
 }
 
@@ -128,7 +153,10 @@ function wordLevel(buf: Uint8Array, a: number, b: number): number {
     if (w.length === len) {
       let k = 0;
       while (k < len && (buf[a + k] | 0x20) === w[k]) k++;
-      if (k === len) return TABLE_CODES[slot];
+      if (k === len) {
+        const code = TABLE_CODES[slot];
+        return code < CAPS ? code : capitals(buf, a, b) ? code & 7 : -1;
+      }
     }
     slot = (slot + 1) & (TABLE_SIZE - 1);
   }
@@ -157,7 +185,8 @@ function isDigit(c: number): boolean {
 }
 
 /**
- * Finds the level of one line.
+ * Finds the level of one line, the line alone: a continuation line (rule 0) is UNKNOWN here, since its
+ * level is its entry's ({@linkcode LevelTally} reads lines in order and gives it that).
  *
  * @param buf Bytes holding the line.
  * @param start Offset of the line's first byte in `buf`.
@@ -174,13 +203,38 @@ function isDigit(c: number): boolean {
  * ```
  */
 export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1): number {
+  const code = lineLevel(buf, start, end, hint);
+  return code >= CONTINUED ? UNKNOWN : code;
+}
+
+/**
+ * The code {@linkcode lineLevel} gives a continuation line (rule 0): one past UNKNOWN, not a level.
+ */
+export const CONTINUED = 8;
+
+/**
+ * The code {@linkcode lineLevel} gives a line whose level field holds a number on no scale the line
+ * names (`{"level":1}`: Nextcloud's info, or syslog's alert): UNKNOWN, and counted apart.
+ */
+export const UNSCALED = 9;
+
+/**
+ * Like {@linkcode levelOf}, but a continuation line (rule 0: a stack frame, `Caused by:`, an indented
+ * line, …) is {@linkcode CONTINUED} rather than UNKNOWN. Same parameters.
+ *
+ * @returns A code: an index into {@linkcode LEVELS}, {@linkcode CONTINUED}, or {@linkcode UNSCALED}.
+ */
+export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
   if (hint > 0 && hint < 255) {
     // Fast path for the common layout, a line that starts with a timestamp or a bracket: the first
     // letter run (found by SIMD) is the first candidate of rule 5. Same answer as the full rules.
     const first = buf[start];
     const a = start + hint;
-    if (first !== 0x7b && first !== 0x3c && first !== 32 && first !== 9 && a < end && LETTER[buf[a]] === 1) {
+    if (
+      first !== 0x7b && first !== 0x3c && first !== 32 && first !== 9 && first !== 0x23 && a < end &&
+      LETTER[buf[a]] === 1
+    ) {
       if (first >= 48 && first <= 57) {
         const android = androidLevel(buf, start, end);
         if (android >= 0) return android;
@@ -194,8 +248,8 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
       }
     }
   }
-  let i = start;
-  while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+  const i = start;
+  if (i < end && (buf[i] === 32 || buf[i] === 9)) return indentedLevel(buf, i, end);
   if (i >= end) return UNKNOWN;
   const first = buf[i];
   if (first === 0x7b) return jsonLevel(buf, i, end); // {
@@ -207,6 +261,7 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
   if (LETTER[first]) {
     const t = syslogStamp(buf, i, end);
     if (t > 0) return headerLevel(buf, t, end, limit);
+    if (continues(buf, i, end)) return CONTINUED;
     let j = i;
     while (j < end && (LETTER[buf[j]] || isDigit(buf[j]) || buf[j] === 95 || buf[j] === 46)) j++;
     if (j < end && buf[j] === 61) return logfmtLevel(buf, i, end); // first field is key=…
@@ -218,6 +273,8 @@ export function levelOf(buf: Uint8Array, start: number, end: number, hint = -1):
   } else if (first === 0x5b) {
     const t = apacheStamp(buf, i, end);
     if (t > 0) return headerLevel(buf, t, end, limit);
+  } else if (first === 0x23 || first === 0x2e) { // `#0 /app/x.php(12): …`, `... 12 more`
+    if (frameNumber(buf, i, end) || moreFrames(buf, i, end)) return CONTINUED;
   }
   return headerLevel(buf, i, end, limit);
 }
@@ -376,10 +433,36 @@ function candidate(
   depth: number,
   names: number,
 ): number {
-  if (!(first || BEFORE[buf[a - 1]] === 1 || slashed(buf[a - 1], depth))) return -1;
-  if (b < end && AFTER[buf[b]] !== 1 && !slashed(buf[b], depth)) return -1;
+  const before = buf[a - 1];
+  if (!(first || BEFORE[before] === 1 || slashed(before, depth))) {
+    return before === 0x2e ? channelLevel(buf, a, b, end) : -1;
+  }
+  if (b < end && AFTER[buf[b]] !== 1 && !slashed(buf[b], depth)) {
+    return isDigit(buf[b]) ? numberedDebug(buf, a, b, end) : -1;
+  }
   const lvl = wordLevel(buf, a, b);
   return lvl >= 0 && names > 0 && prose(buf, a, b, end) ? -1 : lvl;
+}
+
+/**
+ * A level name glued to a channel by a dot, in capitals and followed by a colon: Monolog's
+ * `%channel%.%level_name%:` (Laravel's `local.ERROR: …`, `app.WARNING: …`, `security.INFO: …`): the
+ * level of buf[a, b), or -1. A name in a class or file name is not one (`java.lang.Error:`, `trace.go`).
+ */
+function channelLevel(buf: Uint8Array, a: number, b: number, end: number): number {
+  if (buf[a - 1] !== 0x2e || b >= end || buf[b] !== 0x3a || !capitals(buf, a, b)) return -1;
+  const c = buf[a - 2];
+  return LETTER[c] === 1 || isDigit(c) || c === 95 || c === 45 ? wordLevel(buf, a, b) : -1;
+}
+
+/**
+ * A numbered debug level, `debug2` … `debug9` (`DEBUG3`; syslog-style verbosity levels, lnav's
+ * `debug2`…`debug5`): DEBUG when buf[a, b) is `debug` followed by one digit and a delimiter, else -1.
+ */
+function numberedDebug(buf: Uint8Array, a: number, b: number, end: number): number {
+  const c = buf[b];
+  if (c < 49 || c > 57 || (b + 1 < end && AFTER[buf[b + 1]] !== 1)) return -1;
+  return wordLevel(buf, a, b) === D ? D : -1;
 }
 
 /**
@@ -459,8 +542,148 @@ function capitalized(buf: Uint8Array, a: number, b: number): boolean {
   return false;
 }
 
-/** A word or number value at `i` (quoted or not), folded; -1 when it names no level. */
-function valueLevel(buf: Uint8Array, i: number, end: number): number {
+/** True when buf[a, b) holds no lower-case ASCII letter (`FINE`, `ERROR`). */
+function capitals(buf: Uint8Array, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (buf[i] >= 97 && buf[i] <= 122) return false;
+  return true;
+}
+
+/**
+ * True when the line holds an ASCII digit within its first {@linkcode STAMP_BYTES} bytes: it may start
+ * with a timestamp, a line number or a pid, as an entry's header does. A line with none, and no level,
+ * continues the entry before it when that entry's line had one ({@linkcode LevelTally}).
+ */
+export function stamped(buf: Uint8Array, start: number, end: number): boolean {
+  const stop = Math.min(end, start + STAMP_BYTES);
+  for (let i = start; i < stop; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
+  return false;
+}
+
+/**
+ * How many bytes from a line's start {@linkcode stamped} looks for a digit in: a date or time starts
+ * within them (`2024-…`, `[2024-…`, `Nov  3 09:…`, `Wed May 19 08:…`, `- 1117838570`), and the words of
+ * a continuation (`[stacktrace]`, `<?xml version='1.0'…`, `go.opentelemetry.io/…`) have none.
+ */
+export const STAMP_BYTES = 12;
+
+/** True when the line is a JSON object, `{…}`: a record of its own (an entry), with a time field or not. */
+function record(buf: Uint8Array, start: number, end: number): boolean {
+  return end - start >= 2 && buf[start] === 0x7b && buf[end - 1] === 0x7d;
+}
+
+/** Rule 0: an indented line continues an entry, unless a level in capitals starts it (log4j's `%5p`). */
+function indentedLevel(buf: Uint8Array, i: number, end: number): number {
+  while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+  if (i >= end) return UNKNOWN;
+  if (buf[i] === 0x7b) return jsonLevel(buf, i, end);
+  let j = i;
+  while (j < end && LETTER[buf[j]] === 1) j++;
+  if (j - i < 3 || j - i > 11 || (j < end && AFTER[buf[j]] !== 1) || !capitals(buf, i, j)) return CONTINUED;
+  const lvl = wordLevel(buf, i, j);
+  return lvl >= 0 ? lvl : CONTINUED;
+}
+
+const CONTINUATION_STARTS = [
+  "Caused by: ", // Java: a wrapped exception
+  "Suppressed: ",
+  "Stack trace:", // PHP's Exception::__toString
+  "Traceback (most recent call last):", // Python
+  "goroutine ", // Go: a panic's goroutine dump (`goroutine 1 [running]:`)
+].map((p) => new TextEncoder().encode(p));
+
+/** True when buf[i, end) starts with `p`. */
+function startsWith(buf: Uint8Array, i: number, end: number, p: Uint8Array): boolean {
+  if (end - i < p.length) return false;
+  for (let k = 0; k < p.length; k++) if (buf[i + k] !== p[k]) return false;
+  return true;
+}
+
+/**
+ * Rule 0 for a line that starts with a letter: a stack frame or the start of a stack trace that
+ * continues an entry: `Caused by: …`, `Suppressed: …`, `Stack trace:`, `Traceback (most recent call
+ * last):`, `goroutine 1 [running]:`, Java's `at com.x.Y.z(Y.java:1)` (a frame whose tab was lost), Python's
+ * `File "x.py", line 3, in f`, and an exception's own line (`java.lang.IllegalStateException: boom`,
+ * `ValueError: bad`, `libvirtError: …`: a name with a lower-case letter ending in `Exception`, `Error` or
+ * `Throwable`, then `:` or the line's end; a bare `Error: …` is a level word, not this).
+ */
+function continues(buf: Uint8Array, i: number, end: number): boolean {
+  const c = buf[i];
+  if (c === 97 && buf[i + 1] === 116 && buf[i + 2] === 32) return javaFrame(buf, i + 3, end); // `at `
+  if (c === 70 && buf[i + 1] === 105 && buf[i + 4] === 32 && buf[i + 5] === 34) { // `File "`
+    return pythonFrame(buf, i + 6, end);
+  }
+  for (const p of CONTINUATION_STARTS) if (p[0] === c && startsWith(buf, i, end, p)) return true;
+  return exceptionLine(buf, i, end);
+}
+
+/** After `at `: a frame ends with `)` (`Foo.bar(Foo.java:1)`, `Object.<anonymous> (/x.js:1:2)`) or holds `:N`. */
+function javaFrame(buf: Uint8Array, i: number, end: number): boolean {
+  if (i >= end || buf[i] === 32) return false;
+  if (buf[end - 1] === 0x29) return true;
+  for (let k = i; k + 1 < end; k++) if (buf[k] === 58 && isDigit(buf[k + 1])) return true;
+  return false;
+}
+
+const LINE_MARK = new TextEncoder().encode('", line ');
+
+/** After `File "`: the path's closing quote, then `, line N`. */
+function pythonFrame(buf: Uint8Array, i: number, end: number): boolean {
+  const q = buf.indexOf(0x22, i);
+  return q > 0 && q < end && startsWith(buf, q, end, LINE_MARK) && isDigit(buf[q + LINE_MARK.length]);
+}
+
+const SUFFIXES = ["Exception", "Error", "Throwable"].map((p) => new TextEncoder().encode(p));
+
+/** See {@linkcode continues}: an exception's name (dotted or not) then `:` or the end. */
+function exceptionLine(buf: Uint8Array, i: number, end: number): boolean {
+  let j = i;
+  let lower = false;
+  while (j < end && j - i < 200) {
+    const c = buf[j];
+    if (c >= 97 && c <= 122) lower = true;
+    else if (!(LETTER[c] === 1 || isDigit(c) || c === 46 || c === 95 || c === 36)) break;
+    j++;
+  }
+  if (!lower || (j < end && buf[j] !== 58 && buf[j] !== 13)) return false;
+  for (const p of SUFFIXES) {
+    if (j - i > p.length && startsWith(buf, j - p.length, j, p)) return true;
+  }
+  return false;
+}
+
+/** Rule 0: a numbered frame, `#0 /app/x.php(12): …` (PHP), `#1  0x00007f… in f ()` (gdb). */
+function frameNumber(buf: Uint8Array, i: number, end: number): boolean {
+  let j = i + 1;
+  while (j < end && isDigit(buf[j])) j++;
+  return j > i + 1 && j < end && buf[j] === 32;
+}
+
+const MORE = new TextEncoder().encode("... ");
+
+/** Rule 0: Java's `... 12 more` (frames in common with the enclosing trace), its tab lost. */
+function moreFrames(buf: Uint8Array, i: number, end: number): boolean {
+  if (!startsWith(buf, i, end, MORE)) return false;
+  let j = i + 4;
+  while (j < end && isDigit(buf[j])) j++;
+  return j > i + 4 && buf[j] === 32 && buf[j + 1] === 109; // ` m`ore
+}
+
+/** {@linkcode valueLevel}'s answer for a number on no scale its field names (less than -1: no level). */
+const OFF_SCALE = -2;
+
+/** How a level field's number is read: {@linkcode valueLevel}'s `scale`. */
+const PINO = 0, SYSLOG = 1, OTEL = 2;
+
+/**
+ * A word or number value at `i` (quoted or not), folded; -1 when it names no level. A number is read on
+ * the scale its field names (`scale`): a `level`-like field's on pino's and bunyan's (10 trace, 20 debug,
+ * 30 info, 40 warn, 50 error, 60 fatal; 10 to 60 only), `PRIORITY`'s on syslog's (RFC 5424 §6.2.1: 0–2
+ * FATAL, 3 ERROR, 4 WARN, 5 NOTICE, 6 INFO, 7 DEBUG), OpenTelemetry's `severityNumber` on its own (1–4
+ * TRACE, 5–8 DEBUG, 9–12 INFO, 13–16 WARN, 17–20 ERROR, 21–24 FATAL). Any other number is on a scale the
+ * line does not name (Nextcloud's `"level":1` is info, syslog's 1 is alert, Monolog's 400 is error):
+ * {@linkcode OFF_SCALE}.
+ */
+function valueLevel(buf: Uint8Array, i: number, end: number, scale = PINO): number {
   let quoted = false;
   if (i < end && (buf[i] === 34 || buf[i] === 39)) {
     quoted = true;
@@ -469,51 +692,70 @@ function valueLevel(buf: Uint8Array, i: number, end: number): number {
   if (i < end && isDigit(buf[i])) {
     let n = 0;
     while (i < end && isDigit(buf[i]) && n < 1000) n = n * 10 + buf[i++] - 48;
-    if (n <= 10) return T; // pino/bunyan: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal
-    if (n <= 20) return D;
-    if (n <= 30) return I;
-    if (n <= 40) return W;
-    if (n <= 50) return E;
-    return F;
+    if (i < end && (buf[i] === 46 || isDigit(buf[i]))) return OFF_SCALE; // 30.5, a long number
+    if (scale === SYSLOG) return n <= 7 ? [F, F, F, E, W, N, I, D][n] : OFF_SCALE;
+    if (scale === OTEL) return n >= 1 && n <= 24 ? [T, D, I, W, E, F][(n - 1) >> 2] : OFF_SCALE;
+    return n >= 10 && n <= 60 ? [T, D, I, W, E, F][Math.floor(n / 10) - 1] : OFF_SCALE;
   }
   const a = i;
   while (i < end && LETTER[buf[i]]) i++;
   if (i === a) return -1;
+  if (i < end && isDigit(buf[i])) return numberedDebug(buf, a, i, end); // `DEBUG5`
   if (i < end && !quoted && !AFTER[buf[i]]) return -1;
   if (quoted && i < end && buf[i] !== 34 && buf[i] !== 39) return -1;
   return wordLevel(buf, a, i);
 }
 
-const JSON_KEYS = new Set(["level", "severity", "lvl", "loglevel", "log.level"]);
+/** Level fields of a JSON line (folded to lower case), and the scale each one's numbers are on. */
+const JSON_KEYS = new Map([
+  ["level", PINO],
+  ["severity", PINO],
+  ["lvl", PINO],
+  ["loglevel", PINO],
+  ["log.level", PINO],
+  ["levelname", PINO], // Python's logging record attribute (python-json-logger)
+  ["level_name", PINO], // Monolog's JsonFormatter, beside its own numeric `level`
+  ["syslog.severity", SYSLOG],
+  ["syslog_severity", SYSLOG],
+  ["severitynumber", OTEL], // OpenTelemetry's log data model
+  ["severity_number", OTEL],
+]);
+const PRIORITY = new TextEncoder().encode("PRIORITY");
 
-function keyAt(buf: Uint8Array, a: number, b: number): string {
+/** The scale of the JSON key buf[a, b) ({@linkcode JSON_KEYS}; journald's `PRIORITY` in capitals), or -1. */
+function keyScale(buf: Uint8Array, a: number, b: number): number {
+  if (b - a > 16) return -1;
+  if (b - a === 8 && startsWith(buf, a, b, PRIORITY)) return SYSLOG;
   let s = "";
-  for (let i = a; i < b && i - a < 12; i++) s += String.fromCharCode(buf[i] | (LETTER[buf[i]] ? 0x20 : 0));
-  return s;
+  for (let i = a; i < b; i++) s += String.fromCharCode(buf[i] | (LETTER[buf[i]] ? 0x20 : 0));
+  return JSON_KEYS.get(s) ?? -1;
 }
 
-/** Rule 1: a JSON object's level field. */
+/** Rule 1: a JSON object's level field; {@linkcode UNSCALED} when it holds only numbers off their scale. */
 function jsonLevel(buf: Uint8Array, i: number, end: number): number {
+  let off = UNKNOWN;
   while (i < end) {
     const q = buf.indexOf(34, i);
-    if (q < 0 || q >= end) return UNKNOWN;
+    if (q < 0 || q >= end) return off;
     const prev = prevNonSpace(buf, q);
     let close = q + 1;
     while (close < end && buf[close] !== 34) close += buf[close] === 92 ? 2 : 1;
-    if (close >= end) return UNKNOWN;
-    if ((prev === 0x7b || prev === 0x2c) && close - q - 1 <= 12 && JSON_KEYS.has(keyAt(buf, q + 1, close))) {
+    if (close >= end) return off;
+    const scale = prev === 0x7b || prev === 0x2c ? keyScale(buf, q + 1, close) : -1;
+    if (scale >= 0) {
       let j = close + 1;
       while (j < end && (buf[j] === 32 || buf[j] === 9)) j++;
       if (j < end && buf[j] === 58) {
         j++;
         while (j < end && (buf[j] === 32 || buf[j] === 9)) j++;
-        const lvl = valueLevel(buf, j, end);
+        const lvl = valueLevel(buf, j, end, scale);
         if (lvl >= 0) return lvl;
+        if (lvl === OFF_SCALE) off = UNSCALED;
       }
     }
     i = close + 1;
   }
-  return UNKNOWN;
+  return off;
 }
 
 function prevNonSpace(buf: Uint8Array, i: number): number {
@@ -524,8 +766,9 @@ function prevNonSpace(buf: Uint8Array, i: number): number {
 
 const LOGFMT_KEYS = ["level=", "lvl=", "severity="].map((k) => new TextEncoder().encode(k));
 
-/** Rule 2: a logfmt line's `level=` value. */
+/** Rule 2: a logfmt line's `level=` value; {@linkcode UNSCALED} as for JSON. */
 function logfmtLevel(buf: Uint8Array, i: number, end: number): number {
+  let off = UNKNOWN;
   for (let p = i; p < end; p++) {
     if (p !== i && buf[p - 1] !== 32 && buf[p - 1] !== 9) continue;
     for (const key of LOGFMT_KEYS) {
@@ -534,10 +777,11 @@ function logfmtLevel(buf: Uint8Array, i: number, end: number): number {
       if (k === key.length) {
         const lvl = valueLevel(buf, p + k, end);
         if (lvl >= 0) return lvl;
+        if (lvl === OFF_SCALE) off = UNSCALED;
       }
     }
   }
-  return UNKNOWN;
+  return off;
 }
 
 /** Rule 3: `<PRI>` where severity = PRI % 8 (RFC 5424 §6.2.1). */
@@ -617,4 +861,83 @@ function androidLevel(buf: Uint8Array, i: number, end: number): number {
   }
   if (j + 2 >= end || buf[j] !== 32 || buf[j + 2] !== 32) return -1;
   return letterLevel(buf[j + 1]);
+}
+
+/**
+ * Counts a log's lines by level, read in order, each continuation line under the level of the entry it
+ * continues (an entry: a line that starts a log message; a continuation: the lines of its message after
+ * the first, such as a stack trace's).
+ *
+ * A line is a continuation when rule 0 says so ({@linkcode lineLevel} gives {@linkcode CONTINUED}), or
+ * when it has no level and no digit near its start ({@linkcode stamped}) while the entry it follows had
+ * one: it lacks the header its entry has (`[stacktrace]`, `"}`, an XML body, a Go frame); a JSON object
+ * line (`{…}`) is a record of its own, never that, and neither is a line with a level field. One more rule:
+ * a line that has a level but no digit near its start, right after an entry line with a digit and no
+ * level, gives that entry its level and continues it (java.util.logging's SimpleFormatter writes the
+ * time and source on one line, `SEVERE: message` on the next).
+ *
+ * Before the first entry (a file's start, or a page that starts inside a message), a continuation line
+ * is counted under UNKNOWN.
+ */
+export class LevelTally {
+  /**
+   * Lines by level code ({@linkcode LEVELS}): `counts[c]` entries of level `c`, `counts[CONTINUED + c]`
+   * continuation lines of entries of level `c`.
+   */
+  readonly counts: Float64Array = new Float64Array(2 * CONTINUED);
+  /** The level of the entry being continued. */
+  entry: number = UNKNOWN;
+  /** Whether that entry's line has a digit near its start ({@linkcode stamped}). */
+  stampedEntry = false;
+  /** Whether the line just before was that entry's line, with no level, and counted. */
+  bare = false;
+  /** Lines counted under UNKNOWN whose level field holds a number on no scale it names ({@linkcode UNSCALED}). */
+  unscaled = 0;
+
+  /**
+   * Reads the next line and, when `counted`, counts it.
+   *
+   * @param buf Bytes holding the line; `start`, `end`, `hint` as {@linkcode levelOf}'s.
+   * @param counted False for a line that only sets the entry (outside a time window, say).
+   * @returns The code counted: a level code for an entry, `CONTINUED + level` for a continuation.
+   */
+  add(buf: Uint8Array, start: number, end: number, hint = -1, counted = true): number {
+    const code = lineLevel(buf, start, end, hint);
+    if (code < UNKNOWN && !this.bare) { // a line with its level: an entry (the common case, kept small)
+      this.entry = code;
+      this.stampedEntry = stamped(buf, start, end) || record(buf, start, end);
+      if (counted) this.counts[code]++;
+      return code;
+    }
+    return this.other(code, buf, start, end, counted);
+  }
+
+  /** {@linkcode add} for the other lines: UNKNOWN, UNSCALED, CONTINUED, or a level under a bare header. */
+  other(code: number, buf: Uint8Array, start: number, end: number, counted: boolean): number {
+    let named = false; // a level field the line holds, off its scale: an entry, whatever its start
+    if (code === UNSCALED) {
+      code = UNKNOWN;
+      named = true;
+      if (counted) this.unscaled++;
+    }
+    if (code !== CONTINUED) {
+      const st = named || stamped(buf, start, end) || record(buf, start, end);
+      if (st || !this.stampedEntry || (code !== UNKNOWN && !this.bare)) {
+        this.entry = code;
+        this.stampedEntry = st;
+        this.bare = code === UNKNOWN && st && counted;
+        if (counted) this.counts[code]++;
+        return code;
+      }
+      if (code !== UNKNOWN) { // `SEVERE: …` under its header line
+        this.counts[UNKNOWN]--;
+        this.counts[code]++;
+        this.entry = code;
+      }
+    }
+    this.bare = false;
+    code = CONTINUED + this.entry;
+    if (counted) this.counts[code]++;
+    return code;
+  }
 }

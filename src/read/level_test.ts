@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { levelOf, LEVELS } from "./level.ts";
+import { CONTINUED, levelOf, LEVELS, LevelTally, lineLevel, UNSCALED } from "./level.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 import { LOGHUB, trueLevels } from "../../tests/loghub_truth.ts";
 
@@ -229,6 +229,20 @@ Deno.test("the SIMD hint never changes a level: random header-like lines, with a
     "]INFO:",
     "(warn)",
     "|",
+    "#0 ",
+    "#12 {main}",
+    "prod.ERROR:",
+    "app.WARNING: ",
+    "debug2 ",
+    "DEBUG5",
+    "FINE ",
+    "finer",
+    "Stack trace:",
+    "Caused by: ",
+    "  at ",
+    "at x.Y(Y.java:1)",
+    "ValueError: ",
+    "... 3 more",
     "RAS KERNEL ",
     "R02-M1-N0-C:J12-U11 ",
     "FAILURE ",
@@ -375,4 +389,246 @@ Deno.test("levelOf: skipping a syslog or Apache timestamp gives the level the fu
   }
   // The lines cover levels found after the stamp and lines with none.
   for (const l of ["ERROR", "NOTICE", "WARN", "INFO", "FATAL", "UNKNOWN"]) assert.ok(seen.has(l), l);
+});
+
+// Issue #23: levels by rules that generalise. Every line below was written for these tests.
+
+Deno.test("levelOf: a level in capitals glued to a channel by a dot before a colon (Monolog's channel.LEVEL:)", () => {
+  const cases: [string, string][] = [
+    ['[2024-03-02 11:22:33] production.ERROR: payment failed {"order":7} []', "ERROR"],
+    ["[2024-03-02 11:22:34] app.WARNING: cache slow [] []", "WARN"],
+    ["[2024-03-02 11:22:35] security.INFO: user 7 logged in [] []", "INFO"],
+    ["[2024-03-02T11:22:36.123456+01:00] event-bus.DEBUG: dispatched [] []", "DEBUG"],
+    ["[2024-03-02 11:22:37] my_app2.CRITICAL: disk gone [] []", "FATAL"],
+    ["[2024-03-02 11:22:38] php.NOTICE: Undefined index: id [] []", "NOTICE"],
+    // not a channel's level: not in capitals, no colon, or no name before the dot
+    ["[2024-03-02 11:22:39] threw java.lang.Error: out of stack", "UNKNOWN"],
+    ["[2024-03-02 11:22:40] app.Error: something", "UNKNOWN"],
+    ["[2024-03-02 11:22:41] app.ERROR something", "UNKNOWN"],
+    ["[2024-03-02 11:22:42] see .ERROR: here", "UNKNOWN"],
+  ];
+  for (const [line, want] of cases) assert.equal(level(line), want, line);
+});
+
+Deno.test("levelOf: numbered debug levels (debug2 … DEBUG5) are DEBUG, in a header, a JSON field and logfmt", () => {
+  const cases: [string, string][] = [
+    ["2024-03-02 11:22:33 debug2 polled queue", "DEBUG"],
+    ["2024-03-02 11:22:33 DEBUG4 frame dump", "DEBUG"],
+    ["2024-03-02 11:22:33 [debug3] tick", "DEBUG"],
+    ['{"ts":"2024-03-02T11:22:33Z","lvl":"DEBUG5","msg":"x"}', "DEBUG"],
+    ["ts=2024-03-02T11:22:33Z level=debug2 msg=x", "DEBUG"],
+    // only debug is numbered; two digits are not a level
+    ["2024-03-02 11:22:33 info2 x", "UNKNOWN"],
+    ["2024-03-02 11:22:33 debug10 x", "UNKNOWN"],
+    ['{"lvl":"ERROR2"}', "UNKNOWN"],
+  ];
+  for (const [line, want] of cases) assert.equal(level(line), want, line);
+});
+
+Deno.test("levelOf: java.util.logging's names fold (SEVERE ERROR, CONFIG/FINE DEBUG, FINER/FINEST TRACE), in capitals only", () => {
+  const cases: [string, string][] = [
+    ["2024-03-02 11:22:33 SEVERE checkout failed", "ERROR"],
+    ["2024-03-02 11:22:33 WARNING pool low", "WARN"],
+    ["2024-03-02 11:22:33 CONFIG pool size=8", "DEBUG"],
+    ["2024-03-02 11:22:33 FINE resolved host", "DEBUG"],
+    ["2024-03-02 11:22:33 FINER entering add", "TRACE"],
+    ["2024-03-02 11:22:33 FINEST bytes=12", "TRACE"],
+    ["FINE: resolved host", "DEBUG"],
+    ["2024-03-02 11:22:33 [FINER] x", "TRACE"],
+    // the same words in lower case are words, not levels
+    ["2024-03-02 11:22:33 fine weather today", "UNKNOWN"],
+    ["2024-03-02 11:22:33 config reloaded", "UNKNOWN"],
+    ["2024-03-02 11:22:33 Finest hour", "UNKNOWN"],
+  ];
+  for (const [line, want] of cases) assert.equal(level(line), want, line);
+});
+
+Deno.test("levelOf: a numeric level is read on the scale its field names, else UNKNOWN", () => {
+  const cases: [string, string][] = [
+    // journald's PRIORITY and syslog.severity: syslog severities 0–7 (RFC 5424 §6.2.1), strings too
+    ['{"__REALTIME_TIMESTAMP":"1709378553000000","PRIORITY":"3","MESSAGE":"unit failed"}', "ERROR"],
+    ['{ "MESSAGE" : "started", "PRIORITY" : "6" }', "INFO"],
+    ['{"PRIORITY":"0","MESSAGE":"x"}', "FATAL"],
+    ['{"PRIORITY":"2","MESSAGE":"x"}', "FATAL"],
+    ['{"PRIORITY":"4","MESSAGE":"x"}', "WARN"],
+    ['{"PRIORITY":"5","MESSAGE":"x"}', "NOTICE"],
+    ['{"PRIORITY":"7","MESSAGE":"x"}', "DEBUG"],
+    ['{"syslog.severity":4,"msg":"x"}', "WARN"],
+    ['{"PRIORITY":"9","MESSAGE":"x"}', "UNKNOWN"],
+    ['{"priority":"3","task":"x"}', "UNKNOWN"], // a task's priority, not journald's field
+    // OpenTelemetry's severityNumber: 1–4 TRACE … 21–24 FATAL
+    ['{"timeUnixNano":"1","severityNumber":17,"body":"x"}', "ERROR"],
+    ['{"severity_number":9,"body":"x"}', "INFO"],
+    ['{"severityNumber":1}', "TRACE"],
+    ['{"severityNumber":24}', "FATAL"],
+    ['{"severityNumber":0}', "UNKNOWN"],
+    // pino and bunyan: 10–60
+    ['{"level":10,"msg":"x"}', "TRACE"],
+    ['{"level":20,"msg":"x"}', "DEBUG"],
+    ['{"level":40,"msg":"x"}', "WARN"],
+    ['{"level":60,"msg":"x"}', "FATAL"],
+    // a number on a scale the line does not name: Nextcloud's 0–4, Monolog's 100–600, a bare 0 or 1
+    ['{"reqId":"a1","level":1,"message":"x"}', "UNKNOWN"],
+    ['{"level":0,"message":"x"}', "UNKNOWN"],
+    ['{"level":3,"message":"x"}', "UNKNOWN"],
+    ['{"level":400,"message":"x"}', "UNKNOWN"],
+    ['{"message":"x","level":400,"level_name":"ERROR"}', "ERROR"], // Monolog's JsonFormatter
+    ['{"levelname":"WARNING","message":"x"}', "WARN"], // python-json-logger
+    ["ts=1 level=2 msg=x", "UNKNOWN"],
+    ["ts=1 level=50 msg=x", "ERROR"],
+    ['{"level":30.5}', "UNKNOWN"],
+  ];
+  for (const [line, want] of cases) assert.equal(level(line), want, line);
+  // Read in order, the lines whose only level is a number off its scale are UNKNOWN, and counted apart.
+  const off = ['{"level":1,"message":"x"}', "ts=1 level=2 msg=x", '{"PRIORITY":"9"}', '{"severityNumber":0}'];
+  for (const line of off) {
+    const b = enc.encode(line);
+    assert.equal(lineLevel(b, 0, b.length), UNSCALED, line);
+  }
+  for (const line of ['{"msg":"no level"}', '{"level":1,"level_name":"INFO"}', "ts=1 msg=x"]) {
+    const b = enc.encode(line);
+    assert.notEqual(lineLevel(b, 0, b.length), UNSCALED, line);
+  }
+  const t = new LevelTally();
+  for (const line of [...off, '{"level":30}', '{"msg":"x"}']) {
+    const b = enc.encode(line);
+    t.add(b, 0, b.length);
+  }
+  assert.deepEqual([t.unscaled, t.counts[LEVELS.indexOf("UNKNOWN")], t.counts[LEVELS.indexOf("INFO")]], [
+    4,
+    5,
+    1,
+  ]);
+});
+
+Deno.test("lineLevel: continuation lines are CONTINUED, alone UNKNOWN (never TRACE from 'Stack trace:')", () => {
+  const continued = [
+    "    at com.shop.Cart.add(Cart.java:41)",
+    "	at com.shop.Cart.add(Cart.java:41)",
+    "at com.shop.Cart.add(Cart.java:41)",
+    "    at Object.<anonymous> (/srv/app/index.js:12:5)",
+    "at /srv/app/index.js:12:5",
+    "	... 17 more",
+    "... 17 more",
+    "Caused by: java.io.IOException: connection reset",
+    "Suppressed: java.lang.RuntimeException: close failed",
+    "Stack trace:",
+    "#0 /srv/app/src/Kernel.php(88): App\\Kernel->handle()",
+    "#12 {main}",
+    "Traceback (most recent call last):",
+    '  File "/srv/job.py", line 9, in run',
+    'File "/srv/job.py", line 9, in run',
+    "    raise KeyError(name)",
+    "java.lang.IllegalStateException: cart closed",
+    "org.shop.CartException",
+    "KeyError: 'user'",
+    "libfooError: socket gone",
+    "goroutine 7 [running]:",
+    "  thrown at /srv/a.php:3)",
+    "	",
+  ].filter((l) => l.trim() !== "");
+  for (const line of continued) {
+    const b = enc.encode(line);
+    assert.equal(lineLevel(b, 0, b.length), CONTINUED, JSON.stringify(line));
+    assert.equal(levelOf(b, 0, b.length), LEVELS.indexOf("UNKNOWN"), JSON.stringify(line));
+  }
+  // Not continuations: a level in capitals after the indent (log4j %5p, Python %(levelname)8s), a
+  // bare `Error:`, a sentence that starts with "at", an exception word alone.
+  const entries: [string, string][] = [
+    ["  INFO [main] started", "INFO"],
+    [" WARN [main] pool low", "WARN"],
+    ["   DEBUG x=1", "DEBUG"],
+    ["Error: ENOENT: no such file", "ERROR"],
+    ["ERROR: disk full", "ERROR"],
+    ["at noon the job ran", "UNKNOWN"],
+    ["Exception: x", "UNKNOWN"],
+    ["Stack overflow handled", "UNKNOWN"],
+  ];
+  for (const [line, want] of entries) {
+    const b = enc.encode(line);
+    assert.equal(LEVELS[lineLevel(b, 0, b.length)], want, line);
+  }
+});
+
+/** The counts of `lines` read in order by a LevelTally: entries as `L`, continuation lines as `+L`. */
+function tallied(lines: string[]): Record<string, number> {
+  const t = new LevelTally();
+  for (const line of lines) {
+    const b = enc.encode(line);
+    t.add(b, 0, b.length);
+  }
+  const out: Record<string, number> = {};
+  t.counts.forEach((n, code) => {
+    if (n) out[(code >= CONTINUED ? "+" : "") + LEVELS[code % CONTINUED]] = n;
+  });
+  return out;
+}
+
+Deno.test("LevelTally: continuation lines take their entry's level and are counted apart", () => {
+  // A Java error with its trace, then an INFO entry with an XML body (lines without its header's digits).
+  assert.deepEqual(
+    tallied([
+      "2024-03-02 11:22:33,100 ERROR [http-1] c.s.Cart - checkout failed",
+      "java.lang.IllegalStateException: cart closed",
+      "\tat com.shop.Cart.add(Cart.java:41)",
+      "Caused by: java.io.IOException: reset",
+      "\t... 17 more",
+      "2024-03-02 11:22:34,000 INFO [http-1] c.s.Cart - request body:",
+      '<?xml version="1.0"?>',
+      "<cart/>",
+    ]),
+    { ERROR: 1, "+ERROR": 4, INFO: 1, "+INFO": 2 },
+  );
+  // A Monolog/Laravel error: its `[stacktrace]`, frames and closing `"}` are the error's, none TRACE.
+  assert.deepEqual(
+    tallied([
+      '[2024-03-02 11:22:33] production.ERROR: boom {"exception":"[object] (RuntimeException(code: 0): boom',
+      "[stacktrace]",
+      "#0 /srv/app/a.php(3): run()",
+      "#1 {main}",
+      '"} ',
+      "[2024-03-02 11:22:34] production.ERROR: Uncaught RuntimeException: boom in /srv/app/a.php:3",
+      "Stack trace:",
+      "#0 {main}",
+      "  thrown in /srv/app/a.php on line 3",
+      "[2024-03-02 11:22:35] production.INFO: next [] []",
+    ]),
+    { ERROR: 2, "+ERROR": 7, INFO: 1 },
+  );
+  // java.util.logging's SimpleFormatter: the time and source, then `LEVEL: message` on the next line.
+  assert.deepEqual(
+    tallied([
+      "Mar 02, 2024 11:22:33 AM com.shop.Cart add",
+      "SEVERE: checkout failed",
+      "Mar 02, 2024 11:22:34 AM com.shop.Cart add",
+      "INFO: retry ok",
+      "Mar 02, 2024 11:22:35 AM com.shop.Cart close",
+      "FINE: closed",
+    ]),
+    { ERROR: 1, "+ERROR": 1, INFO: 1, "+INFO": 1, DEBUG: 1, "+DEBUG": 1 },
+  );
+});
+
+Deno.test("LevelTally: without a header to lack, a line is an entry; a written level starts a new one", () => {
+  // No line has a digit near its start: nothing continues anything (but rule 0's own shapes).
+  assert.deepEqual(tallied(["starting", "ERROR: x", "    at a.B(B.java:1)", "done"]), {
+    UNKNOWN: 2,
+    ERROR: 1,
+    "+ERROR": 1,
+  });
+  // A line with its own level after an entry with one is an entry, with or without digits.
+  assert.deepEqual(
+    tallied(["2024-03-02 11:22:33 INFO up", "WARNING: deprecated flag", "2024-03-02 11:22:34 INFO ok"]),
+    { INFO: 2, WARN: 1 },
+  );
+  // An entry with a header and no level: its continuation lines are UNKNOWN too, counted as such.
+  assert.deepEqual(tallied(["2024-03-02 11:22:33 started", "  details", "more details"]), {
+    UNKNOWN: 1,
+    "+UNKNOWN": 2,
+  });
+  // Continuation lines before any entry: under UNKNOWN.
+  assert.deepEqual(tallied(["\tat a.B(B.java:1)", "2024-03-02 11:22:33 ERROR x"]), {
+    "+UNKNOWN": 1,
+    ERROR: 1,
+  });
 });

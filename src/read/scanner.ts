@@ -22,7 +22,7 @@
  */
 
 import { POSITIONS, simdScanner } from "./simd.ts";
-import { levelOf } from "./level.ts";
+import type { LevelTally } from "./level.ts";
 import { foldPartners, KELVIN_BYTES, LONG_S_BYTES, matchSpan } from "./fold.ts";
 
 /**
@@ -153,12 +153,12 @@ export interface ScanOptions {
   /** The least time between two `onProgress` calls, in ms. */
   progressMs?: number;
   /**
-   * Count lines by level instead of handing them on: each line's `levelOf` code (an index into
-   * `LEVELS`, `level.ts`) adds 1 to `levelCounts[code]`, and the sink is never called. The line is the
+   * Count lines by level instead of handing them on: each line goes to `levelCounts.add` (`level.ts`
+   * `LevelTally`: entries and continuation lines by level), and the sink is never called. The line is the
    * one the sink would have had (its first `headBytes` bytes when longer than the buffer). Without a
    * needle only. Why: a sink call per line costs as much as finding the lines (issue #11).
    */
-  levelCounts?: Float64Array;
+  levelCounts?: LevelTally;
   /**
    * Called when the sink has stopped the scan (returned false). When it resolves true, the scan goes on
    * with the next line as if the sink had returned true: a sink that must await something between two
@@ -322,7 +322,7 @@ class LineScan {
   /** A long line's first bytes. */
   readonly head: Uint8Array;
   /** Lines counted by level here instead of by the sink ({@linkcode ScanOptions.levelCounts}). */
-  readonly levels: Float64Array | undefined;
+  readonly levels: LevelTally | undefined;
   // The needle's rare pair (offsets, bytes, case masks), chosen after the first read.
   o1 = 0;
   o2 = 0;
@@ -566,9 +566,9 @@ class LineScan {
 
   /**
    * Every line counted by level (see {@linkcode ScanOptions.levelCounts}): the hot loop of `log_levels`,
-   * with `levelOf` called here rather than through a sink.
+   * with `LevelTally.add` called here rather than through a sink.
    */
-  countEveryLine(counts: Float64Array): boolean {
+  countEveryLine(tally: LevelTally): boolean {
     const { simd, end, buf } = this;
     const positions = simd.positions;
     let ls = this.ls;
@@ -577,7 +577,7 @@ class LineScan {
       for (let k = 0; k < count; k++) {
         const entry = positions[k];
         const nl = entry & 0xffffff;
-        counts[levelOf(buf, ls, nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl, entry >>> 24)]++;
+        tally.add(buf, ls, nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl, entry >>> 24);
         ls = nl + 1;
       }
       this.lineNo += count;
@@ -765,7 +765,7 @@ class LineScan {
     let e = nl;
     if (hasNewline && e > a && this.buf[e - 1] === 13) e--;
     if (this.levels) {
-      this.levels[levelOf(this.buf, a, e, hint)]++;
+      this.levels.add(this.buf, a, e, hint);
       return true;
     }
     return this.sink.line(this.buf, a, e, this.lineNo, false, hint, this.bytesRead - this.end + a);
@@ -795,7 +795,7 @@ class LineScan {
 
   /** Counts the line buf[a, e) by level ({@linkcode ScanOptions.levelCounts}); true. */
   count(buf: Uint8Array, a: number, e: number): boolean {
-    this.levels![levelOf(buf, a, e)]++;
+    this.levels!.add(buf, a, e);
     return true;
   }
 

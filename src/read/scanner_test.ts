@@ -225,7 +225,7 @@ Deno.test("ignoreCase: a K (U+212A) before the needle on one line never hides th
 });
 
 Deno.test("levelCounts counts every line's level, whole or cut, as the lines split whole would, at every piece size", async () => {
-  const { levelOf, LEVELS } = await import("./level.ts");
+  const { LevelTally } = await import("./level.ts");
   let seed = 9;
   const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const parts = [
@@ -233,6 +233,9 @@ Deno.test("levelCounts counts every line's level, whole or cut, as the lines spl
     "Dec 10 09:48:23 ",
     "host ",
     "ERROR ",
+    "  at x.Y(Y.java:1)", // continuation lines: their level is their entry's, across pieces too
+    "Stack trace:",
+    "SEVERE: ",
     "warn",
     "[info] ",
     "x",
@@ -255,22 +258,22 @@ Deno.test("levelCounts counts every line's level, whole or cut, as the lines spl
       for (const pieceSize of PIECES) {
         const headBytes = 16;
         // The reference: the file split whole (refLines); a line as long as a piece is seen by its head.
-        const want = new Float64Array(LEVELS.length);
+        const want = new LevelTally();
         const ref = refLines(bytes);
         for (let i = firstLineWhole || bytes.length === 0 ? 0 : 1; i < ref.length; i++) {
           const raw = rawLine(bytes, i);
           const cut = raw.length >= pieceSize && raw.length > headBytes;
           const line = new Uint8Array(cut ? raw.slice(0, headBytes) : ref[i]);
-          want[levelOf(line, 0, line.length)]++;
+          want.add(line, 0, line.length);
         }
-        const counts = new Float64Array(LEVELS.length);
+        const tally = new LevelTally();
         let sinkCalls = 0;
         const r = await scan(memorySource(bytes, 1 + Math.floor(rnd() * 70)), {
           line: () => (sinkCalls++, true),
-        }, { pieceSize, headBytes, levelCounts: counts, firstLineWhole });
+        }, { pieceSize, headBytes, levelCounts: tally, firstLineWhole });
         const where = `case ${t} piece ${pieceSize} first whole ${firstLineWhole}: ${JSON.stringify(text)}`;
-        assert.deepEqual(Array.from(counts), Array.from(want), where);
-        assert.equal(r.lines, counts.reduce((a, b) => a + b, 0), where);
+        assert.deepEqual(Array.from(tally.counts), Array.from(want.counts), where);
+        assert.equal(r.lines, tally.counts.reduce((a, b) => a + b, 0), where);
         assert.equal(sinkCalls, 0);
       }
     }
@@ -281,7 +284,7 @@ Deno.test("levelCounts is refused with a needle", async () => {
   await assert.rejects(
     scan(memorySource(new Uint8Array()), { line: () => true }, {
       needle: new Uint8Array([65]),
-      levelCounts: new Float64Array(8),
+      levelCounts: new (await import("./level.ts")).LevelTally(),
     }),
     TypeError,
   );

@@ -84,8 +84,8 @@ const outputSchema = z.object({
 });
 
 const config = {
-  title: "List log files",
-  description: "The logs under the roots (size, modified): the names other tools take as file. " +
+  title: "List logs",
+  description: "Logs under the roots (size, modified), as other tools name them. " +
     `${MAX_FILES} a page (next_cursor); unreadable ones say why.`,
   inputSchema,
   outputSchema: outputSchema.shape,

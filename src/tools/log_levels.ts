@@ -58,7 +58,21 @@ const countsSchema = z.object(Object.fromEntries(LEVELS.map((l) => [l, z.number(
 
 const outputSchema = z.object({
   file: z.string(),
-  counts: countsSchema.describe("lines per level; UNKNOWN: lines with no level (with a window: lines in it)"),
+  counts: countsSchema.describe(
+    "lines per level; UNKNOWN: lines with no level (with a window: lines in it). A continuation line (a stack " +
+      "frame, `Caused by:`, an indented line, a line without its entry's header) is counted under its entry's level",
+  ),
+  entries: countsSchema.describe(
+    "entries (log messages) per level: the lines counts has, less the continuation lines; what the level " +
+      "filter of log_tail and log_search selects",
+  ),
+  continuation_lines: z.number().int().describe(
+    "lines that continue the entry before them (counted in counts under its level, not in entries)",
+  ),
+  unscaled_levels: z.number().int().describe(
+    "lines counted as UNKNOWN because their level field holds a number on no scale the line names " +
+      '(pino/bunyan 10-60 in level, syslog 0-7 in PRIORITY, OpenTelemetry 1-24 in severityNumber): e.g. {"level":1}',
+  ),
   total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
   last_line: z.number().int().nullable().describe(
     "the number of the last line read, from the file's start (null when not known: after a time seek, or over many logs)",
@@ -85,6 +99,7 @@ const outputSchema = z.object({
       ),
     scanned_lines: z.number().int(),
     counts: countsSchema.optional(),
+    entries: countsSchema.optional(),
   })).optional().describe("a call over a glob: each matching log, in the order read (newest first)"),
   not_read: z.array(z.string()).optional().describe(
     "a call over a glob: matching entries no page reads, each 'name: why' (the first 20): not complete",
@@ -98,10 +113,20 @@ const outputSchema = z.object({
 
 /** Renders level counts for the model. */
 export function renderLevels(file: string, r: LevelsResult): string {
-  const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) => `${l} ${r.counts[l]}`);
+  const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) =>
+    `${l} ${r.counts[l]}` + (r.entries[l] !== r.counts[l] ? ` (${r.entries[l]} entries)` : "")
+  );
   const zero = LEVELS.filter((l) => r.counts[l] === 0);
+  const cont = r.continuation_lines
+    ? `; ${r.continuation_lines} of the lines continue the entry before them (stack traces, indented lines) ` +
+      "and are counted under its level"
+    : "";
+  const unscaled = r.unscaled_levels
+    ? `; ${r.unscaled_levels} UNKNOWN line(s) hold a numeric level on a scale logpeek cannot tell ` +
+      '(such as {"level":1}: info on one scale, alert on another), so it was not read'
+    : "";
   return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
-    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + `. ` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + `. ` +
     (r.complete
       ? "complete: every line was counted."
       : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
@@ -134,8 +159,9 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): Regist
   return server.registerTool(
     "log_levels",
     {
-      title: "Count lines by level",
-      description: "Counts a log's (or a glob's logs') lines per level, optionally within since/until. " +
+      title: "Count levels",
+      description:
+        "Counts a log's (or a glob's) lines per level (stack traces under their entry), optionally within since/until. " +
         `Stops after ${deps.limits.levelsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
@@ -197,10 +223,16 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
   const counts = Object.fromEntries(
     LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.counts[l], 0)]),
   ) as LevelsResult["counts"];
+  const entries = Object.fromEntries(
+    LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.entries[l], 0)]),
+  ) as LevelsResult["entries"];
   const last = runs[runs.length - 1].page;
   const known = !many.glob && (last.time?.lineKnown ?? true);
   const r: LevelsResult = {
     counts,
+    entries,
+    continuation_lines: runs.reduce((n, x) => n + x.page.continuation_lines, 0),
+    unscaled_levels: runs.reduce((n, x) => n + x.page.unscaled_levels, 0),
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
     last_line: last.last_line,
     complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && untimed.length === 0,
@@ -223,6 +255,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
           | null,
         scanned_lines: x.page.last_line,
         counts: x.page.counts,
+        entries: x.page.entries,
       })),
       ...many.pending.map((file) => ({
         file,
@@ -230,6 +263,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
         stop_reason: "not_reached" as const,
         scanned_lines: 0,
         counts: undefined,
+        entries: undefined,
       })),
     ]
     : undefined;

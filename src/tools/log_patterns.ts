@@ -211,9 +211,8 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): Regi
   return server.registerTool(
     "log_patterns",
     {
-      title: "Group lines into templates",
-      description:
-        "Groups a log's (or a glob's logs') lines into templates (variable parts <*>) with exact " +
+      title: "Line templates",
+      description: "Groups a log's (or a glob's) lines into templates (variable parts <*>) with exact " +
         "counts, most frequent first, or most changed against a baseline (baseline_since/until or " +
         "baseline_file). " +
         `Stops after ${deps.limits.patternsMs} ms (next_cursor).`,

@@ -246,10 +246,9 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): Regist
     "log_search",
     {
       title: "Search a log",
-      description: "Finds lines holding a text (or RE2 regex, or log_patterns template) with line numbers " +
-        "and context, in a log or a glob's logs. Stops at limit, " +
-        `${deps.limits.searchMs} ms or ${deps.limits.searchBytes} bytes: complete false then proves no ` +
-        "absence; pass next_cursor as cursor.",
+      description: "Finds lines holding a text (or RE2 regex, or log_patterns template), with context, " +
+        "in a log or a glob's logs. Stops at limit or " +
+        `${deps.limits.searchMs} ms: complete false then proves no absence; pass next_cursor as cursor.`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,

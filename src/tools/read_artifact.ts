@@ -58,9 +58,8 @@ export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): Reg
   return server.registerTool(
     "read_artifact",
     {
-      title: "Read a saved result",
-      description: "Pages through a result too long to show whole, saved by another tool " +
-        `(expires after ${deps.limits.artifactTtlS} s).`,
+      title: "Read a saved answer",
+      description: `Pages through an answer too long to show whole (kept ${deps.limits.artifactTtlS} s).`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,

@@ -505,6 +505,9 @@ export async function tableLevels(
   return okResult({
     file: args.file,
     counts,
+    entries: counts, // a row is an entry: no continuation lines
+    continuation_lines: 0,
+    unscaled_levels: 0, // a stored level text is folded as a name (levelOfName), never as a number
     total_lines: total,
     last_line: null,
     next_cursor,
