@@ -320,7 +320,7 @@ Deno.test("a deadline that passes inside a piece stops the scan between two line
         while (performance.now() <= deadline) { /* a slow disk */ }
         return read(into);
       };
-      const counts = mode === "levelCounts" ? new Float64Array(8) : undefined;
+      const tally = mode === "levelCounts" ? new (await import("./level.ts")).LevelTally() : undefined;
       const r = await scan(slow, {
         line(buf, s, e) {
           got.push(String.fromCharCode(...buf.subarray(s, e)));
@@ -331,9 +331,9 @@ Deno.test("a deadline that passes inside a piece stops the scan between two line
         deadline,
         lineBase: lines,
         needle: mode === "needle" ? needle : undefined,
-        levelCounts: counts,
+        levelCounts: tally,
       });
-      if (counts) got.push(...Array(counts.reduce((a, b) => a + b, 0)).fill("counted"));
+      if (tally) got.push(...Array(tally.counts.reduce((a, b) => a + b, 0)).fill("counted"));
       if (r.stop === null) break;
       assert.equal(r.stop, "time_budget");
       if (r.bytesRead === 0) continue; // a loaded machine: the deadline passed before the read
