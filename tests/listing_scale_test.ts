@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { connect, type Session } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
+import { bySegments, find, newest } from "./find_files.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const FOLDERS = 200;
@@ -33,25 +34,6 @@ function wideTree(): string {
   Deno.utimeSync(last, 1_700_099_999, 1_700_099_999);
   return dir;
 }
-
-/** `find -type f -printf '%T@ %P'`: every file's name and modified time in ms. */
-function find(dir: string): { file: string; ms: number }[] {
-  const out = new Deno.Command("find", { args: [dir, "-type", "f", "-printf", "%T@ %P\\n"], stdout: "piped" })
-    .outputSync();
-  return new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => {
-    const sp = l.indexOf(" ");
-    return { file: l.slice(sp + 1), ms: Math.round(Number(l.slice(0, sp)) * 1000) };
-  });
-}
-
-const bySegments = (a: string, b: string) => {
-  const x = a.split("/");
-  const y = b.split("/");
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return x.length - y.length;
-};
-const newest = (a: { file: string; ms: number }, b: { file: string; ms: number }) =>
-  b.ms - a.ms || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 
 /** Every page of a listing; each page's checks; the names and times in order, and the calls made. */
 async function allPages(s: Session, sort: "name" | "modified", limit: number) {

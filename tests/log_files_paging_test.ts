@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { connect } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";
+import { bySegments, find, newest } from "./find_files.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const T0 = 1_700_000_000;
@@ -37,25 +38,6 @@ function tree(): string {
   }
   return dir;
 }
-
-/** `find -type f -printf '%T@ %P'`: every file's name and modified time in ms. */
-function find(dir: string): { file: string; ms: number }[] {
-  const out = new Deno.Command("find", { args: [dir, "-type", "f", "-printf", "%T@ %P\\n"], stdout: "piped" })
-    .outputSync();
-  return new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => {
-    const sp = l.indexOf(" ");
-    return { file: l.slice(sp + 1), ms: Math.round(Number(l.slice(0, sp)) * 1000) };
-  });
-}
-
-const bySegments = (a: string, b: string) => {
-  const x = a.split("/");
-  const y = b.split("/");
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return x.length - y.length;
-};
-const newest = (a: { file: string; ms: number }, b: { file: string; ms: number }) =>
-  b.ms - a.ms || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 
 Deno.test({
   name:
