@@ -45,15 +45,18 @@ Deno.test("serverFlags ends with the V8 flags, after the permissions", () => {
 });
 
 Deno.test({
-  name: "the V8 flag keeps the young generation at 2 × 4 MiB where this Deno's default lets it grow past it",
+  name:
+    "the V8 flag keeps the young generation near 2 × 4 MiB (at most 24 MiB) where this Deno's default grows it to 64 MiB",
   ...opts,
   async fn() {
     const capped = await newSpace([V8_FLAG]);
     const dflt = await newSpace([]);
-    // 8 MiB exactly with the flag and 64 MiB without, in every quiet run here; 8.25 MiB was seen once on a
-    // loaded machine (V8 rounds to pages): a margin, and the default at least 4x over it.
-    assert.ok(capped > 0 && capped <= 10 * 1024 * 1024, `with ${V8_FLAG}: ${capped} bytes`);
-    assert.ok(dflt >= 4 * capped, `without it: ${dflt} bytes (the flag would change little)`);
+    // With the flag: 8 MiB in most runs, and in 12 runs on a quiet machine (2026-12-01) also 8.5, 10.25,
+    // 16.25 and 17.5 MiB once each (V8 holds more pages for a while around a scavenge; a bound of 10 MiB
+    // failed one fresh clone in six). Without it: 64 MiB in every run. So: at most 24 MiB (three times the
+    // nominal size), and the default at least twice that.
+    assert.ok(capped > 0 && capped <= 24 * 1024 * 1024, `with ${V8_FLAG}: ${capped} bytes`);
+    assert.ok(dflt >= 2 * capped, `without it: ${dflt} bytes (the flag would change little)`);
   },
 });
 
