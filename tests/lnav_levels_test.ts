@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { type LnavRow, lnavRows as peerRows } from "./lnav_peer.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect } from "./mcp_client.ts";
@@ -122,32 +123,13 @@ function fold(level: string): string {
   return names[level];
 }
 
-interface Row {
-  log_line: number;
-  log_level: string;
-  log_format: string;
-  log_raw_text: string;
-}
+type Row = LnavRow;
 
 /** lnav's rows (one per log message) for `file`, as its README runs it; [] when lnav reads no format. */
 function lnavRows(file: string): Row[] {
   const home = Deno.makeTempDirSync({ prefix: "logpeek-lnav-home-" });
   try {
-    const out = new Deno.Command("lnav", {
-      args: [
-        "-n",
-        "-c",
-        ";SELECT log_line, log_actual_time, log_level, log_format, log_raw_text FROM all_logs ORDER BY log_line",
-        "-c",
-        ":write-json-to -",
-        file,
-      ],
-      env: { HOME: home, TZ: "UTC" },
-      stdout: "piped",
-      stderr: "piped",
-    }).outputSync();
-    const text = new TextDecoder().decode(out.stdout).trim();
-    return text ? JSON.parse(text) : []; // no rows: lnav matched no format ("no query result to write")
+    return peerRows(file, home);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { lnavRows } from "./lnav_peer.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sharedDir } from "./shared_dir.ts";
@@ -28,25 +29,6 @@ if (!lnav) console.log("SKIP tests/lnav_times_test.ts: lnav is not installed (ap
 
 /** The modification time given to each copy: year-less lines are dated from it by both readers. */
 const MTIME = new Date(Date.UTC(2024, 5, 15, 12));
-
-/** lnav's rows for `path` (headless, TZ=UTC). */
-function lnavRows(path: string, home: string): { log_actual_time: string; log_raw_text: string }[] {
-  const out = new Deno.Command("lnav", {
-    args: [
-      "-n",
-      "-c",
-      ";SELECT log_line, log_actual_time, log_level, log_format, log_raw_text FROM all_logs ORDER BY log_line",
-      "-c",
-      ":write-json-to -",
-      path,
-    ],
-    env: { HOME: home, TZ: "UTC" },
-    stdout: "piped",
-    stderr: "null",
-  }).outputSync();
-  const text = new TextDecoder().decode(out.stdout).trim();
-  return text ? JSON.parse(text) : [];
-}
 
 /**
  * lnav's time of each file line (seconds since the epoch, UTC), placed by each row's first raw line (lnav
