@@ -18,6 +18,12 @@ function grepCount(file: string, text: string, flags: string[] = []): number {
   return Number(new TextDecoder().decode(out.stdout).trim() || "0");
 }
 
+/** `wc -l < file`. */
+function wcLines(file: string): number {
+  const out = new Deno.Command("wc", { args: ["-l", file], stdout: "piped" }).outputSync();
+  return Number(new TextDecoder().decode(out.stdout).trim().split(/\s+/)[0]);
+}
+
 Deno.test({
   name:
     "errors that teach: level in any case, unknown arguments, a 1,500-character text, limits, closest names",
@@ -88,8 +94,21 @@ Deno.test({
     const lines500 = await s.call("log_tail", { file: "app.log", lines: 500 });
     assert.match(
       lines500.content[0].text,
-      /lines is a whole number from 1 to 200: for more, log_search with since\/until/,
+      /lines is a whole number from 1 to 200: for more, log_search \(text="\^", regex=true: every line;/,
     );
+    // The way past it works: every line, as many as wc -l counts.
+    const every = await s.call("log_search", { file: "app.log", text: "^", regex: true, limit: 5000 });
+    assert.equal(every.structuredContent.matches.length, wcLines(`${dir}/app.log`));
+    assert.equal(every.structuredContent.complete, true);
+
+    // A missing or mistyped file says it is required and where names come from.
+    for (const tool of ["log_tail", "log_search", "log_levels", "log_patterns"]) {
+      const r = await s.call(tool, tool === "log_search" ? { text: "x" } : {});
+      assert.equal(r.isError, true, tool);
+      assert.match(r.content[0].text, /file is required: a log's name as log_files lists it/, tool);
+    }
+    const mistyped = await s.call("log_tail", { file: 3 });
+    assert.match(mistyped.content[0].text, /file is a log's name as log_files lists it \(a string\)/);
     const ctx = await s.call("log_search", { file: "app.log", text: "x", context: 50 });
     assert.match(ctx.content[0].text, /context is a whole number from 0 to 10: /);
     const lim = await s.call("log_search", { file: "app.log", text: "x", limit: 0 });
@@ -105,5 +124,44 @@ Deno.test({
         tool,
       );
     }
+  },
+});
+
+Deno.test({
+  name:
+    "errors that teach: a tail that stops at a line longer than its window says so, and the way past it works",
+  ...opts,
+  async fn() {
+    const dir = tempDir("logpeek-teach-long-");
+    const before = Array.from({ length: 7 }, (_, i) => `2024-05-01 10:00:0${i} INFO step ${i}`);
+    const text = [...before, "x".repeat(3_000_000), "2024-05-01 10:00:09 ERROR end"].join("\n") + "\n";
+    Deno.writeTextFileSync(`${dir}/big.log`, text);
+    await using s = await connect([dir], { LOGPEEK_INLINE_CHARS: "1000000" });
+    const t = await s.call("log_tail", { file: "big.log", lines: 5 });
+    assert.equal(t.structuredContent.lines.length, 1);
+    assert.equal(t.structuredContent.dropped_partial, true);
+    assert.match(
+      t.content[0].text,
+      /fewer lines than the 5 asked: a line longer than the window stands before them/,
+    );
+    // Following it: every line until the first returned line's time, as grep counts them before it.
+    const r = await s.call("log_search", {
+      file: "big.log",
+      text: "^",
+      regex: true,
+      until: "2024-05-01T10:00:09Z",
+      limit: 100,
+    });
+    const grep = new Deno.Command("grep", {
+      args: ["-c", "^2024-05-01 10:00:0[0-8]", `${dir}/big.log`],
+      stdout: "piped",
+    })
+      .outputSync();
+    const dated = r.structuredContent.matches.filter((m: { text: string }) => m.text.startsWith("2024"));
+    assert.equal(dated.length, Number(new TextDecoder().decode(grep.stdout).trim()));
+    assert.equal(dated.length, 7);
+    // Asked for no more lines than it gave, the tail adds nothing.
+    const one = await s.call("log_tail", { file: "big.log", lines: 1 });
+    assert.doesNotMatch(one.content[0].text, /fewer lines than/);
   },
 });

@@ -74,3 +74,24 @@ export function wholeNumber(name: string, min: number, max: number, past = ""): 
     .min(min, { error: () => range })
     .max(max, { error: () => `${range}${past ? `: ${past}` : ""}` });
 }
+
+/**
+ * A `file` argument (a log's name as `log_files` lists it; a glob where the tool takes one) whose
+ * refusal teaches: a call without it is told it is required and where names come from, rather than
+ * zod's "Invalid input: expected string, received undefined".
+ *
+ * @param globs Whether the tool takes a glob too (for the message).
+ * @returns The zod string schema.
+ * @example
+ * ```ts
+ * import { fileArg } from "./args.ts";
+ * console.log(fileArg(false).safeParse(undefined).error?.issues[0].message);
+ * // file is required: a log's name as log_files lists it
+ * ```
+ */
+export function fileArg(globs: boolean): z.ZodString {
+  const what = `a log's name as log_files lists it${globs ? ", or a glob (**/app*.log)" : ""}`;
+  return z.string({
+    error: (iss) => iss.input === undefined ? `file is required: ${what}` : `file is ${what} (a string)`,
+  });
+}

@@ -8,7 +8,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Limits } from "../core/config.ts";
-import { strictArgs } from "./args.ts";
+import { fileArg, strictArgs } from "./args.ts";
 import { tableLevels } from "./table_calls.ts";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
@@ -41,7 +41,7 @@ import {
 import { renderStop } from "./render.ts";
 
 const inputSchema = strictArgs("log_levels", {
-  file: z.string().describe("from log_files, or a glob").meta({
+  file: fileArg(true).describe("from log_files, or a glob").meta({
     details: "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every " +
       "matching log is counted, newest first, under one budget",
   }),

@@ -10,7 +10,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Limits } from "../core/config.ts";
-import { levelArg, strictArgs, wholeNumber } from "./args.ts";
+import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { LEVELS } from "../read/level.ts";
 import type { MinePage } from "../read/mine_templates.ts";
@@ -51,7 +51,7 @@ import { plural, renderStop } from "./render.ts";
 export const MAX_PATTERNS_LIMIT = 1000;
 
 const inputSchema = strictArgs("log_patterns", {
-  file: z.string().describe("from log_files, or a glob").meta({
+  file: fileArg(true).describe("from log_files, or a glob").meta({
     details: "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every " +
       "matching log is mined, newest first, into one set of templates, under one budget",
   }),

@@ -9,7 +9,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Limits } from "../core/config.ts";
-import { levelArg, strictArgs, wholeNumber } from "./args.ts";
+import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableSearch } from "./table_calls.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
@@ -59,7 +59,7 @@ export const MAX_TEXT = 4096;
 export const MAX_CONTEXT = 10;
 
 const inputSchema = strictArgs("log_search", {
-  file: z.string().describe("from log_files, or a glob")
+  file: fileArg(true).describe("from log_files, or a glob")
     .meta({
       details:
         "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*, nginx/*: * " +

@@ -7,7 +7,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/server/mcp.d.ts"
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { levelArg, strictArgs, wholeNumber } from "./args.ts";
+import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { tableTail } from "./table_calls.ts";
 import { type Level } from "../read/level.ts";
 import { printable } from "../guard/printable.ts";
@@ -36,12 +36,12 @@ import {
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 const inputSchema = strictArgs("log_tail", {
-  file: z.string().describe("from log_files"),
+  file: fileArg(false).describe("from log_files"),
   lines: wholeNumber(
     "lines",
     1,
     200,
-    "for more, log_search with since/until (or a text) pages through any number of lines with next_cursor",
+    'for more, log_search (text="^", regex=true: every line; since/until for a window) pages through any number of lines with next_cursor',
   ).default(20).meta({ details: "how many lines at most (1..200)" }),
   level: levelArg.optional().meta({ details: "keep only lines of this level" }),
   ...windowArgs,
@@ -64,13 +64,33 @@ const outputSchema = z.object({
   spill_summary: spillSummarySchema,
 });
 
-/** The first line of a tail's text: what was read and what was not. */
-export function tailHeader(file: string, r: TailResult, tailBytes: number, level?: Level): string {
+/**
+ * The first line of a tail's text: what was read and what was not.
+ *
+ * @param file The log's name.
+ * @param r The tail read.
+ * @param tailBytes The window's size in bytes (LOGPEEK_TAIL_BYTES).
+ * @param level The level asked for, if any.
+ * @param asked How many lines were asked for; fewer from a window that began inside a line means a line
+ *   longer than the window stands before them, and the header says how to read past it.
+ * @returns The sentence.
+ */
+export function tailHeader(
+  file: string,
+  r: TailResult,
+  tailBytes: number,
+  level?: Level,
+  asked = 0,
+): string {
   const what = `${r.lines.length} line(s)${level ? ` of level ${level}` : ""}`;
   const scope = r.whole_file
     ? "the window covered the whole file, so line numbers are exact"
     : `read only the last ${tailBytes} bytes, so line numbers are unknown (-)` +
-      (r.dropped_partial ? "; the window began inside a line and that fragment was dropped" : "");
+      (r.dropped_partial ? "; the window began inside a line and that fragment was dropped" : "") +
+      (r.dropped_partial && !level && r.lines.length < asked
+        ? ` (fewer lines than the ${asked} asked: a line longer than the window stands before them; ` +
+          'log_search with text="^", regex=true and until= the first line\'s time reads the lines before it)'
+        : "");
   const bad = r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "";
   const secrets = r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "";
   const more = level && !r.whole_file
@@ -145,7 +165,7 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
   requireTimestamps(span, [r.time], r.read_lines, log.name);
   const time = timeFields(span, zone, [r.time]);
   const header = withWindow(
-    tailHeader(log.name, r, ctx.limits.tailBytes, args.level) +
+    tailHeader(log.name, r, ctx.limits.tailBytes, args.level, args.lines) +
       (r.unplaced_lines
         ? ` ${r.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
         : ""),
