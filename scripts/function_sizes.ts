@@ -61,7 +61,9 @@ export function longBlocks(file: string, text: string): LongBlock[] {
     if (kind) {
       const first = lineOf(node.getStart(src));
       const lines = lineOf(node.getEnd()) - first + 1;
-      if (lines > (kind === "class" ? CLASS_LINES : FUNCTION_LINES)) out.push({ kind, name, file, line: first, lines });
+      if (lines > (kind === "class" ? CLASS_LINES : FUNCTION_LINES)) {
+        out.push({ kind, name, file, line: first, lines });
+      }
     }
     ts.forEachChild(node, (c) => visit(c, kind === "class" ? name : owner));
   };
@@ -101,7 +103,9 @@ export function longBlocksUnder(dir: string): LongBlock[] {
 if (import.meta.main) {
   const dir = Deno.args[0] ?? "src";
   const rows = longBlocksUnder(dir);
-  for (const r of rows) console.log(`${String(r.lines).padStart(4)}  ${r.file}:${r.line}  ${r.kind} ${r.name}`);
+  for (const r of rows) {
+    console.log(`${String(r.lines).padStart(4)}  ${r.file}:${r.line}  ${r.kind} ${r.name}`);
+  }
   console.log(`${rows.length} over a screen (functions > ${FUNCTION_LINES} lines, classes > ${CLASS_LINES})`);
   if (rows.length) Deno.exit(1);
 }

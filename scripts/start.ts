@@ -26,7 +26,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commaProblem, netOfRoots, serverFlags } from "../src/cli/flags.ts";
-import { isClickHouseRoot } from "../src/source/clickhouse_target.ts";
+import { isClickHouseRoot } from "../src/source/clickhouse/target.ts";
 import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src/cli/cli.ts";
 import { parseCommandLine, SEE_HELP, toArgs } from "../src/cli/command_line.ts";
 import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/confine.ts";

@@ -10,7 +10,7 @@ import { NEEDS_CLICKHOUSE, READER_PASSWORD, startClickHouse } from "./clickhouse
 import { connect } from "./mcp_client.ts";
 import { FUZZ } from "./clickhouse_fuzz.ts";
 import { allPages, text } from "./clickhouse_calls.ts";
-import { BLOCK_ROWS } from "../src/source/clickhouse_http.ts";
+import { BLOCK_ROWS } from "../src/source/clickhouse/http.ts";
 
 /** One row as loaded. */
 interface Row {

@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { netOfRoots, serverFlags } from "../src/cli/flags.ts";
-import { isClickHouseRoot } from "../src/source/clickhouse_target.ts";
+import { isClickHouseRoot } from "../src/source/clickhouse/target.ts";
 import { tempDir } from "./fixtures.ts";
 import { LineStdioTransport } from "./line_transport.ts";
 

@@ -13,7 +13,7 @@ import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from 
 import { ArtifactStore } from "../state/artifacts.ts";
 import { envReader, readLimits } from "../core/config.ts";
 import { openRoots, RootError } from "../source/roots.ts";
-import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse_target.ts";
+import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse/target.ts";
 import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";

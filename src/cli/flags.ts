@@ -11,7 +11,7 @@
 
 import { ENV_NAMES } from "../core/config.ts";
 import { patternWorkerFolder } from "../read/pattern_offload.ts";
-import { isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse_target.ts";
+import { isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse/target.ts";
 
 /**
  * The V8 flags logpeek runs with (issue #10, item 16: resident memory grew from 98 to 258 MB over 12,000

@@ -93,7 +93,7 @@ const VARS: [Exclude<keyof Limits, "tz">, string, number][] = [
 export const STATE_ENV_NAMES: readonly string[] = ["LOGPEEK_STATE_DIR", "XDG_STATE_HOME", "HOME"];
 
 /**
- * The variables of a ClickHouse root (issue #14; `source/clickhouse_target.ts`): the user, the password
+ * The variables of a ClickHouse root (issue #14; `source/clickhouse/target.ts`): the user, the password
  * (only ever from here), and the column names.
  */
 export const CLICKHOUSE_ENV_NAMES: readonly string[] = [

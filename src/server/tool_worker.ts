@@ -20,7 +20,7 @@ import type { Limits } from "../core/config.ts";
 import { localDispatch } from "./handlers.ts";
 import type { OffloadOutcome, PatternTester } from "../read/pattern_offload.ts";
 import type { Root } from "../source/roots.ts";
-import type { ClickHouseTarget } from "../source/clickhouse_target.ts";
+import type { ClickHouseTarget } from "../source/clickhouse/target.ts";
 import type { Dispatch } from "../tools/deps.ts";
 
 /** What the worker is started with (plain data: it crosses `postMessage`). */

@@ -5,7 +5,7 @@
  * (`ToolContext.source`); they never import an implementation.
  *
  * Implementations: `local_source.ts` (files under the roots given on the command line, confined and
- * opened race-free), and `clickhouse_source.ts` (a ClickHouse table, issue #14). A table is not bytes:
+ * opened race-free), and `clickhouse/` (a ClickHouse table, issue #14). A table is not bytes:
  * it answers queries itself (the engine filters, sorts and counts), so a source that is a table has a
  * {@linkcode LogTable} in `table`, and the reading tools ask it instead of opening a log (`list` and
  * `open` of such a source refuse). The local source has no `table`; its tools scan.

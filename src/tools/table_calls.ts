@@ -6,7 +6,7 @@
  * shown as one line `TIME LEVEL BODY` (the time in RFC 3339 in `LOGPEEK_TZ`, the level as stored, `-` when
  * empty); `text`/`regex` are matched against the body only, on the server (`position`,
  * `positionCaseInsensitiveUTF8`, RE2's `match`); `scanned_lines` counts the rows the server read; a
- * budget is ClickHouse's own limit, honoured to within a second and a block (see `clickhouse_source.ts`).
+ * budget is ClickHouse's own limit, honoured to within a second and a block (see `source/clickhouse/pager.ts`).
  * Secrets are masked as in files, and as over files a literal text is matched on the raw body (a guessed
  * secret finds its row, shown masked) and a pattern on the text as shown (the server's raw match is tested
  * again on the masked body). `context`, `template_id` and `log_patterns` are not

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isClickHouseRoot, OTEL_COLUMNS, parseClickHouseRoot, readColumns } from "./clickhouse_target.ts";
+import { isClickHouseRoot, OTEL_COLUMNS, parseClickHouseRoot, readColumns } from "./target.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
 

@@ -3,7 +3,7 @@
  *
  * Why not `npm:@clickhouse/client-web`: it works against 18.16 for plain queries, but its main safety
  * gain, query parameters, needs a newer server, so literals are escaped here either way
- * (`clickhouse_sql.ts`); what logpeek needs from an answer is the `JSON` format's `statistics`
+ * (`sql.ts`); what logpeek needs from an answer is the `JSON` format's `statistics`
  * (`elapsed`, `rows_read`, `bytes_read`), which tell whether a limit with overflow mode `break` cut the
  * query, and one POST with settings as URL parameters gives that with no dependency in the single-file
  * binary.
@@ -19,10 +19,10 @@
  * @module
  */
 
-import { ToolError } from "../core/errors.ts";
-import { cutText } from "../core/text_cut.ts";
-import { redactLine } from "../guard/redact.ts";
-import type { ClickHouseTarget } from "./clickhouse_target.ts";
+import { ToolError } from "../../core/errors.ts";
+import { cutText } from "../../core/text_cut.ts";
+import { redactLine } from "../../guard/redact.ts";
+import type { ClickHouseTarget } from "./target.ts";
 
 /** A query's limits (issue #14: the call's budgets, as ClickHouse's own limits). */
 export interface QueryLimits {

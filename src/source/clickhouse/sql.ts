@@ -7,7 +7,7 @@
  * is written as `\xHH`, and all else (UTF-8 included) stands as it is. Inside a quoted literal nothing is
  * syntax — not `--`, `/*`, `;`, `{…}` or a keyword — so no text can end the literal or add to the query.
  * Identifiers are never built from client input: they come from the root and
- * `LOGPEEK_CLICKHOUSE_COLUMNS`, checked as plain identifiers at start (`clickhouse_target.ts`), and are
+ * `LOGPEEK_CLICKHOUSE_COLUMNS`, checked as plain identifiers at start (`target.ts`), and are
  * quoted with backquotes.
  *
  * @module
@@ -20,7 +20,7 @@
  * @returns `'…'`.
  * @example
  * ```ts
- * import { sqlString } from "./clickhouse_sql.ts";
+ * import { sqlString } from "./sql.ts";
  * console.assert(sqlString("it's a\\b\n") === "'it\\'s a\\\\b\\x0A'");
  * ```
  */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { sqlIdent, sqlInt, sqlString } from "./clickhouse_sql.ts";
-import { NEEDS_CLICKHOUSE, startClickHouse } from "../../tests/clickhouse_server.ts";
-import { FUZZ } from "../../tests/clickhouse_fuzz.ts";
+import { sqlIdent, sqlInt, sqlString } from "./sql.ts";
+import { NEEDS_CLICKHOUSE, startClickHouse } from "../../../tests/clickhouse_server.ts";
+import { FUZZ } from "../../../tests/clickhouse_fuzz.ts";
 
 /** Strings made of what can end a literal or start syntax, and random code points (controls, NUL, astral). */
 function fuzzStrings(n: number, seed = 7): string[] {

@@ -88,7 +88,7 @@ export function isClickHouseRoot(arg: string): boolean {
  *   in `LOGPEEK_CLICKHOUSE_COLUMNS`.
  * @example
  * ```ts
- * import { parseClickHouseRoot } from "./clickhouse_target.ts";
+ * import { parseClickHouseRoot } from "./target.ts";
  * const t = parseClickHouseRoot("clickhouse://127.0.0.1:8123/otel.otel_logs", () => undefined);
  * console.assert(t.netPermission === "127.0.0.1:8123" && t.columns.body === "Body" && t.user === "default");
  * ```

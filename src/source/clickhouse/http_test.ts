@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { ToolError } from "../core/errors.ts";
-import { runQuery } from "./clickhouse_http.ts";
-import { parseClickHouseRoot } from "./clickhouse_target.ts";
-import { NEEDS_CLICKHOUSE, startClickHouse } from "../../tests/clickhouse_server.ts";
+import { ToolError } from "../../core/errors.ts";
+import { runQuery } from "./http.ts";
+import { parseClickHouseRoot } from "./target.ts";
+import { NEEDS_CLICKHOUSE, startClickHouse } from "../../../tests/clickhouse_server.ts";
 
 Deno.test(
   "runQuery: readonly=1 on every query, a cut told by the statistics, errors explained",

@@ -1,0 +1,10 @@
+/**
+ * The ClickHouse backend (issue #14): a table of log rows, each distinct source one log. What the rest of
+ * logpeek takes from this folder: the source (`table.ts`), and the root's parsing (`target.ts`).
+ *
+ * Permission: `--allow-net=HOST:PORT`.
+ *
+ * @module
+ */
+
+export { clickHouseSource, MAX_SOURCES } from "./table.ts";
