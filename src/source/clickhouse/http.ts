@@ -140,76 +140,9 @@ export async function runQuery<Row>(
   signal?: AbortSignal,
 ): Promise<QueryAnswer<Row>> {
   const seconds = Math.max(1, Math.ceil(limits.seconds));
-  const params = new URLSearchParams({
-    database: target.database,
-    max_execution_time: String(seconds),
-    timeout_overflow_mode: "break",
-    ...(limits.bytes !== null
-      ? {
-        max_bytes_to_read: String(Math.max(1, Math.ceil(limits.bytes))),
-        read_overflow_mode: "break",
-        max_block_size: String(BLOCK_ROWS),
-      }
-      : {}),
-    output_format_json_quote_64bit_integers: "1",
-    ...limits.settings,
-    // Last: a server applies the URL's settings in order, and once readonly=1 holds a newer one refuses
-    // to change others.
-    readonly: "1",
-  });
-  const host = target.host;
-  const url = `http://${host}:${target.port}/?${params}`;
   const timeout = AbortSignal.timeout(seconds * 1000 + ANSWER_SLACK_MS);
-  const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: "POST",
-      body: `${sql}\nFORMAT JSON`,
-      headers: { authorization: basicAuth(target) },
-      // A redirect would lead elsewhere than the root names (and Deno's --allow-net would refuse it).
-      redirect: "manual",
-      signal: both,
-    });
-  } catch (e) {
-    if (signal?.aborted) throw signal.reason ?? e;
-    if (e instanceof Deno.errors.NotCapable) {
-      throw new ToolError(
-        "permission_denied",
-        `Deno's permissions do not let logpeek reach ${target.netPermission}: start it with ` +
-          `--allow-net=${target.netPermission} (deno task start and logpeek config add it)`,
-      );
-    }
-    const why = timeout.aborted
-      ? `no answer within ${seconds * 1000 + ANSWER_SLACK_MS} ms`
-      : scrub(target, e instanceof Error ? e.message : String(e), 300);
-    throw new ToolError(
-      "source_unreachable",
-      `the ClickHouse server at ${target.netPermission} did not answer (${why}): check that it runs and ` +
-        "listens there (HTTP interface, e.g. port 8123), and the root's host and port",
-    );
-  }
-  if (res.status >= 300 && res.status < 400) {
-    await res.body?.cancel();
-    throw new ToolError(
-      "source_error",
-      `${target.netPermission} answered with a redirect (HTTP ${res.status}), which logpeek does not follow: ` +
-        "name ClickHouse's own HTTP host and port in the root",
-    );
-  }
-  let text: string;
-  try {
-    text = await readCapped(res, MAX_ANSWER_BYTES);
-  } catch (e) {
-    if (e instanceof RangeError) throw new AnswerTooLargeError(target.netPermission);
-    if (signal?.aborted) throw signal.reason ?? e;
-    throw new ToolError(
-      timeout.aborted ? "source_unreachable" : "source_error",
-      `the answer of ${target.netPermission} could not be read whole (${
-        timeout.aborted ? `not within ${seconds * 1000 + ANSWER_SLACK_MS} ms` : scrub(target, String(e), 200)
-      })`,
-    );
-  }
+  const res = await post(target, queryUrl(target, limits, seconds), sql, { timeout, seconds }, signal);
+  const text = await answerText(target, res, timeout, seconds, signal);
   if (!res.ok) throw serverError(target, res.status, scrub(target, text, 2000));
   let parsed: {
     data?: Row[];
@@ -239,6 +172,106 @@ export async function runQuery<Row>(
       ? "size_budget"
       : null,
   };
+}
+
+/** The URL of a query: the database, the limits (overflow mode `break`), and `readonly=1` last. */
+function queryUrl(target: ClickHouseTarget, limits: QueryLimits, seconds: number): string {
+  const params = new URLSearchParams({
+    database: target.database,
+    max_execution_time: String(seconds),
+    timeout_overflow_mode: "break",
+    ...(limits.bytes !== null
+      ? {
+        max_bytes_to_read: String(Math.max(1, Math.ceil(limits.bytes))),
+        read_overflow_mode: "break",
+        max_block_size: String(BLOCK_ROWS),
+      }
+      : {}),
+    output_format_json_quote_64bit_integers: "1",
+    ...limits.settings,
+    // Last: a server applies the URL's settings in order, and once readonly=1 holds a newer one refuses
+    // to change others.
+    readonly: "1",
+  });
+  return `http://${target.host}:${target.port}/?${params}`;
+}
+
+/**
+ * POSTs the query; a redirect is refused, not followed.
+ *
+ * @throws {ToolError} `permission_denied` (Deno's network permission), `source_unreachable`, `source_error`
+ *   (a redirect); an aborted request rejects with the signal's reason.
+ */
+async function post(
+  target: ClickHouseTarget,
+  url: string,
+  sql: string,
+  { timeout, seconds }: { timeout: AbortSignal; seconds: number },
+  signal?: AbortSignal,
+): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      body: `${sql}\nFORMAT JSON`,
+      headers: { authorization: basicAuth(target) },
+      // A redirect would lead elsewhere than the root names (and Deno's --allow-net would refuse it).
+      redirect: "manual",
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason ?? e;
+    if (e instanceof Deno.errors.NotCapable) {
+      throw new ToolError(
+        "permission_denied",
+        `Deno's permissions do not let logpeek reach ${target.netPermission}: start it with ` +
+          `--allow-net=${target.netPermission} (deno task start and logpeek config add it)`,
+      );
+    }
+    const why = timeout.aborted
+      ? `no answer within ${seconds * 1000 + ANSWER_SLACK_MS} ms`
+      : scrub(target, e instanceof Error ? e.message : String(e), 300);
+    throw new ToolError(
+      "source_unreachable",
+      `the ClickHouse server at ${target.netPermission} did not answer (${why}): check that it runs and ` +
+        "listens there (HTTP interface, e.g. port 8123), and the root's host and port",
+    );
+  }
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel();
+    throw new ToolError(
+      "source_error",
+      `${target.netPermission} answered with a redirect (HTTP ${res.status}), which logpeek does not follow: ` +
+        "name ClickHouse's own HTTP host and port in the root",
+    );
+  }
+  return res;
+}
+
+/**
+ * The answer's text, at most {@linkcode MAX_ANSWER_BYTES}.
+ *
+ * @throws {AnswerTooLargeError} past the cap; {@linkcode ToolError} when it could not be read whole.
+ */
+async function answerText(
+  target: ClickHouseTarget,
+  res: Response,
+  timeout: AbortSignal,
+  seconds: number,
+  signal?: AbortSignal,
+): Promise<string> {
+  try {
+    return await readCapped(res, MAX_ANSWER_BYTES);
+  } catch (e) {
+    if (e instanceof RangeError) throw new AnswerTooLargeError(target.netPermission);
+    if (signal?.aborted) throw signal.reason ?? e;
+    throw new ToolError(
+      timeout.aborted ? "source_unreachable" : "source_error",
+      `the answer of ${target.netPermission} could not be read whole (${
+        timeout.aborted ? `not within ${seconds * 1000 + ANSWER_SLACK_MS} ms` : scrub(target, String(e), 200)
+      })`,
+    );
+  }
 }
 
 /** The `Authorization: Basic` value of the target's user and password (RFC 7617: UTF-8, base64). */
