@@ -11,10 +11,16 @@ import { fileURLToPath } from "node:url";
 import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_config.ts";
 import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from "./command_line.ts";
 import { ArtifactStore } from "../state/artifacts.ts";
-import { envReader, readLimits } from "../core/config.ts";
-import { openRoots, RootError } from "../source/roots.ts";
+import { envReader, type Limits, readLimits } from "../core/config.ts";
+import { openRoots, type Root, RootError } from "../source/roots.ts";
 import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse/target.ts";
-import { checkAncestors, checkBeforeServing, processTrust, withoutName } from "../source/confine.ts";
+import {
+  checkAncestors,
+  checkBeforeServing,
+  processTrust,
+  type Trust,
+  withoutName,
+} from "../source/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
 import {
@@ -359,18 +365,7 @@ export async function main(
   }
   if (parsed.positionals[0] === "trace-report") {
     if (parsed.positionals.length > 1) return usageError(io, "trace-report takes no ROOT");
-    try {
-      const report = await traceReport(stateDirFrom(v["state-dir"], io));
-      if (v.json) io.stdout(JSON.stringify(report, null, 2) + "\n");
-      else {
-        if (report.files.length === 0) io.stderr("logpeek: no calls traced yet\n");
-        io.stdout(renderReport(report));
-      }
-      return 0;
-    } catch (e) {
-      io.stderr(`logpeek: trace-report: ${e instanceof Error ? e.message : e}\n`);
-      return 1;
-    }
+    return await traceReportCommand(v, io);
   }
   if (parsed.positionals[0] === "config") {
     return configCommand(parsed.positionals.slice(1), v, io, workerUrl);
@@ -378,147 +373,7 @@ export async function main(
   const mistake = serveUsageError(parsed);
   if (mistake) return usageError(io, mistake);
   try {
-    const stderr = (line: string) => io.stderr(line + "\n");
-    const limits = readLimits(io.env, stderr);
-    const trustGids = parseTrustGids(v["trust-gid"]) as number[];
-    // A ClickHouse root (issue #14) is served alone: its tools ask the table, not files.
-    const clickhouse = clickHouseRootOf(parsed.positionals, io.env, stderr);
-    const roots = clickhouse ? [] : openRoots(parsed.positionals, io.cwd());
-    // A relative --state-dir is a usage mistake (exit 1); a state directory that cannot be had or
-    // used only turns spilling and tracing off.
-    // A named one that is a file, or whose parent folder does not exist (mistyped), is refused (exit 1).
-    const named = v["state-dir"] !== undefined && !isDefault(stateDirFrom(v["state-dir"], io), io);
-    if (named) {
-      const problem = namedStateDirProblem(stateDirFrom(v["state-dir"], io));
-      if (problem) throw new RangeError(problem);
-    }
-    let stateDir = "";
-    let artifacts: ArtifactStore | null = null;
-    let artifactsOff: string | null = null;
-    let trace: TraceWriter | null = null;
-    let uid: number | null = null;
-    try {
-      stateDir = stateDirFrom(v["state-dir"], io);
-      uid = prepareStateDir(stateDir, !named);
-      artifacts = new ArtifactStore(
-        join(stateDir, "artifacts"),
-        limits.artifactTtlS * 1000,
-        limits.artifactMaxBytes,
-      );
-      artifacts.sweep();
-      if (!v["no-trace"]) {
-        trace = new TraceWriter(join(stateDir, "traces", "calls.jsonl"), limits.traceMaxBytes, stderr);
-      }
-    } catch (e) {
-      artifacts = null;
-      const why = e instanceof Error ? e.message : String(e);
-      artifactsOff = stateDir
-        ? `the state directory ${stateDir} cannot be used (${why})`
-        : `there is no state directory (${
-          why.replace(/^no state directory: /, "").replace(/:? (or )?pass --state-dir \/absolute\/path$/, "")
-        })`;
-      stderr(
-        `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
-          (!stateDir
-            ? "Pass --state-dir."
-            : e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied
-            ? `Grant --allow-read and --allow-write=${stateDir}, or pass --state-dir.`
-            : "Pass --state-dir a folder of logpeek's own."),
-      );
-    }
-    // Who may be trusted not to swap folders on a log's path (confine.ts), and the folders above each
-    // root where this process may read them (with read access to the roots only it may not: the
-    // launcher, `deno task start`, checks them before it starts the server).
-    const trust = processTrust(uid, trustGids, stderr);
-    let unchecked = 0;
-    for (const root of roots) {
-      root.trust = trust;
-      try {
-        if (checkAncestors(root.real, trust)) unchecked++;
-      } catch (e) {
-        if (e instanceof ToolError) throw new RootError(`root ${root.path}: ${e.message}`);
-        throw e;
-      }
-    }
-    // The state directory too: another user who could swap it (or a folder above it) could plant
-    // artifacts for read_artifact and links for the trace to write through.
-    if (artifacts) {
-      try {
-        if (checkAncestors(Deno.realPathSync(stateDir), trust)) unchecked++;
-      } catch (e) {
-        if (!(e instanceof ToolError)) throw e;
-        artifacts = null;
-        trace = null;
-        artifactsOff = `the state directory ${stateDir} cannot be used (${withoutName(e.message)})`;
-        stderr(
-          `logpeek: ${artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
-            "Pass --state-dir with a folder only root and logpeek's user can change.",
-        );
-      }
-    }
-    if (unchecked) {
-      stderr(
-        "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
-          "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
-          "server, and `logpeek config` when it prints the entry (docs/security.md: What is confined, and against whom)",
-      );
-    }
-    const redact = !v["no-redact"];
-    let dispatch: Dispatch;
-    let closeWorker: (() => void) | undefined;
-    if (Deno.permissions.querySync({ name: "read" }).state === "granted") {
-      // The process may read everything (a compiled binary, or --allow-read with no list): the code
-      // that touches log files runs in a worker narrowed to the roots and the state directory.
-      // Deno ends the process (exit 70) when --unstable-worker-options is missing; say first what for.
-      stderr(
-        "logpeek: read permission covers everything: narrowing it to the roots in a worker " +
-          "(needs --unstable-worker-options, or grant --allow-read for the roots only)",
-      );
-      const worker = await startToolWorker(workerUrl, {
-        roots,
-        clickhouse,
-        limits,
-        stateDir: artifacts ? stateDir : null,
-        artifactsOff,
-        redact,
-      });
-      dispatch = worker.dispatch;
-      closeWorker = worker.close;
-      stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
-    } else {
-      // Tools run on this thread: a pattern's costly lines are tested in a worker started from here.
-      const patterns = new PatternOffload();
-      dispatch = localDispatch({
-        roots,
-        clickhouse,
-        limits,
-        stderr,
-        artifacts,
-        artifactsOff,
-        redact,
-        patterns,
-      });
-      closeWorker = () => patterns.close();
-    }
-    const server = createServer({ limits, dispatch });
-    // The trace is always redacted; --no-redact is about returned log text only (issue #8).
-    const transport = new TracingTransport(
-      new StdioFrameTransport(),
-      trace ? (r) => trace.append(r) : null,
-      stderr,
-    );
-    // Errors the SDK would drop (a refused frame, an answer that could not be sent) go to stderr.
-    server.server.onerror = (e: Error) => stderr(`logpeek: ${maskAndCut(e.message, MAX_ERROR_CHARS)}`);
-    // When the client closes stdin the calls in flight are answered, then the transport closes and the
-    // server is done; the tool worker must not keep the process alive.
-    server.server.onclose = () => closeWorker?.();
-    await server.connect(transport);
-    stderr(
-      `logpeek ${VERSION}: serving ${
-        clickhouse ? clickhouse.shown : roots.map((r) => r.path).join(", ")
-      } over stdio; ` +
-        (artifacts ? `state in ${stateDir}` : "no state directory"),
-    );
+    await serve(parsed.positionals, v, io, workerUrl);
     return null;
   } catch (e) {
     if (e instanceof RootError || e instanceof RangeError || e instanceof WorkerPermissionError) {
@@ -527,6 +382,204 @@ export async function main(
     }
     io.stderr(`logpeek: cannot start: ${e instanceof Error ? e.stack : e}\n`);
     return 1;
+  }
+}
+
+/** The options of a command line, as parsed. */
+type Values = OptionValues;
+
+/** `logpeek trace-report [--json]`: the report of the traced calls, or exit 1 naming why not. */
+async function traceReportCommand(v: Values, io: CliIo): Promise<number> {
+  try {
+    const report = await traceReport(stateDirFrom(v["state-dir"], io));
+    if (v.json) io.stdout(JSON.stringify(report, null, 2) + "\n");
+    else {
+      if (report.files.length === 0) io.stderr("logpeek: no calls traced yet\n");
+      io.stdout(renderReport(report));
+    }
+    return 0;
+  } catch (e) {
+    io.stderr(`logpeek: trace-report: ${e instanceof Error ? e.message : e}\n`);
+    return 1;
+  }
+}
+
+/** The state directory as the server uses it: artifacts and trace, or why they are off. */
+interface ServerState {
+  stateDir: string;
+  artifacts: ArtifactStore | null;
+  /** Why there are no artifacts (a sentence), or null. */
+  artifactsOff: string | null;
+  trace: TraceWriter | null;
+  /** The state directory's owner, when known. */
+  uid: number | null;
+}
+
+/**
+ * Starts the server on `positionals` (the roots) and connects it to stdio.
+ *
+ * @throws {RootError} for a root that cannot be served; {@linkcode RangeError} for a bad variable or
+ *   state directory; {@linkcode WorkerPermissionError} when the tool worker cannot be narrowed.
+ */
+async function serve(positionals: string[], v: Values, io: CliIo, workerUrl: string): Promise<void> {
+  const stderr = (line: string) => io.stderr(line + "\n");
+  const limits = readLimits(io.env, stderr);
+  const trustGids = parseTrustGids(v["trust-gid"]) as number[];
+  // A ClickHouse root (issue #14) is served alone: its tools ask the table, not files.
+  const clickhouse = clickHouseRootOf(positionals, io.env, stderr);
+  const roots = clickhouse ? [] : openRoots(positionals, io.cwd());
+  const state = openState(v, io, limits, stderr);
+  checkFolders(roots, state, processTrust(state.uid, trustGids, stderr), stderr);
+  const redact = !v["no-redact"];
+  const { artifacts, artifactsOff, stateDir, trace } = state;
+  let dispatch: Dispatch;
+  let closeWorker: (() => void) | undefined;
+  if (Deno.permissions.querySync({ name: "read" }).state === "granted") {
+    // The process may read everything (a compiled binary, or --allow-read with no list): the code
+    // that touches log files runs in a worker narrowed to the roots and the state directory.
+    // Deno ends the process (exit 70) when --unstable-worker-options is missing; say first what for.
+    stderr(
+      "logpeek: read permission covers everything: narrowing it to the roots in a worker " +
+        "(needs --unstable-worker-options, or grant --allow-read for the roots only)",
+    );
+    const worker = await startToolWorker(workerUrl, {
+      roots,
+      clickhouse,
+      limits,
+      stateDir: artifacts ? stateDir : null,
+      artifactsOff,
+      redact,
+    });
+    dispatch = worker.dispatch;
+    closeWorker = worker.close;
+    stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
+  } else {
+    // Tools run on this thread: a pattern's costly lines are tested in a worker started from here.
+    const patterns = new PatternOffload();
+    dispatch = localDispatch({
+      roots,
+      clickhouse,
+      limits,
+      stderr,
+      artifacts,
+      artifactsOff,
+      redact,
+      patterns,
+    });
+    closeWorker = () => patterns.close();
+  }
+  const server = createServer({ limits, dispatch });
+  // The trace is always redacted; --no-redact is about returned log text only (issue #8).
+  const transport = new TracingTransport(
+    new StdioFrameTransport(),
+    trace ? (r) => trace.append(r) : null,
+    stderr,
+  );
+  // Errors the SDK would drop (a refused frame, an answer that could not be sent) go to stderr.
+  server.server.onerror = (e: Error) => stderr(`logpeek: ${maskAndCut(e.message, MAX_ERROR_CHARS)}`);
+  // When the client closes stdin the calls in flight are answered, then the transport closes and the
+  // server is done; the tool worker must not keep the process alive.
+  server.server.onclose = () => closeWorker?.();
+  await server.connect(transport);
+  stderr(
+    `logpeek ${VERSION}: serving ${
+      clickhouse ? clickhouse.shown : roots.map((r) => r.path).join(", ")
+    } over stdio; ` +
+      (artifacts ? `state in ${stateDir}` : "no state directory"),
+  );
+}
+
+/**
+ * The state directory: made (the default one with its parents), swept, its trace opened. A relative
+ * --state-dir is a usage mistake (exit 1); a named one that is a file, or whose parent folder does not
+ * exist (mistyped), is refused (exit 1); a state directory that cannot be had or used only turns
+ * spilling and tracing off (said on stderr).
+ *
+ * @throws {RangeError} for a named state directory that is refused.
+ */
+function openState(v: Values, io: CliIo, limits: Limits, stderr: (line: string) => void): ServerState {
+  const named = v["state-dir"] !== undefined && !isDefault(stateDirFrom(v["state-dir"], io), io);
+  if (named) {
+    const problem = namedStateDirProblem(stateDirFrom(v["state-dir"], io));
+    if (problem) throw new RangeError(problem);
+  }
+  const state: ServerState = { stateDir: "", artifacts: null, artifactsOff: null, trace: null, uid: null };
+  try {
+    state.stateDir = stateDirFrom(v["state-dir"], io);
+    state.uid = prepareStateDir(state.stateDir, !named);
+    state.artifacts = new ArtifactStore(
+      join(state.stateDir, "artifacts"),
+      limits.artifactTtlS * 1000,
+      limits.artifactMaxBytes,
+    );
+    state.artifacts.sweep();
+    if (!v["no-trace"]) {
+      state.trace = new TraceWriter(
+        join(state.stateDir, "traces", "calls.jsonl"),
+        limits.traceMaxBytes,
+        stderr,
+      );
+    }
+  } catch (e) {
+    state.artifacts = null;
+    const why = e instanceof Error ? e.message : String(e);
+    state.artifactsOff = state.stateDir
+      ? `the state directory ${state.stateDir} cannot be used (${why})`
+      : `there is no state directory (${
+        why.replace(/^no state directory: /, "").replace(/:? (or )?pass --state-dir \/absolute\/path$/, "")
+      })`;
+    stderr(
+      `logpeek: ${state.artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
+        (!state.stateDir
+          ? "Pass --state-dir."
+          : e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied
+          ? `Grant --allow-read and --allow-write=${state.stateDir}, or pass --state-dir.`
+          : "Pass --state-dir a folder of logpeek's own."),
+    );
+  }
+  return state;
+}
+
+/**
+ * Checks the folders above each root and above the state directory (`source/confine.ts`), where this
+ * process may read them (with read access to the roots only it may not: the launcher, `deno task start`,
+ * checks them before it starts the server). A state directory another user could swap is not used
+ * (`state` loses its artifacts and trace, said on stderr): they could plant artifacts for read_artifact
+ * and links for the trace to write through.
+ *
+ * @throws {RootError} for a root under a folder another user could swap.
+ */
+function checkFolders(roots: Root[], state: ServerState, trust: Trust, stderr: (line: string) => void): void {
+  let unchecked = 0;
+  for (const root of roots) {
+    root.trust = trust;
+    try {
+      if (checkAncestors(root.real, trust)) unchecked++;
+    } catch (e) {
+      if (e instanceof ToolError) throw new RootError(`root ${root.path}: ${e.message}`);
+      throw e;
+    }
+  }
+  if (state.artifacts) {
+    try {
+      if (checkAncestors(Deno.realPathSync(state.stateDir), trust)) unchecked++;
+    } catch (e) {
+      if (!(e instanceof ToolError)) throw e;
+      state.artifacts = null;
+      state.trace = null;
+      state.artifactsOff = `the state directory ${state.stateDir} cannot be used (${withoutName(e.message)})`;
+      stderr(
+        `logpeek: ${state.artifactsOff}: long answers are cut instead of saved, and calls are not traced. ` +
+          "Pass --state-dir with a folder only root and logpeek's user can change.",
+      );
+    }
+  }
+  if (unchecked) {
+    stderr(
+      "logpeek: note: this server may read only its roots and state directory, so it cannot check the " +
+        "folders above them for swaps by other users; `deno task start` checks them before it starts the " +
+        "server, and `logpeek config` when it prints the entry (docs/security.md: What is confined, and against whom)",
+    );
   }
 }
 
