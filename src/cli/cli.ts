@@ -220,27 +220,33 @@ function parseTrustGids(given: string[] | undefined): number[] | string {
   return gids;
 }
 
-/** `logpeek config --client NAME [--binary PATH | --bundle PATH] [--state-dir DIR] ROOT...`. */
-function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModule: string): number {
-  const trustGids = parseTrustGids(v["trust-gid"]);
-  if (typeof trustGids === "string") return usageError(io, trustGids);
+/** Why a `config` command line is a usage mistake (a sentence), or null. */
+function configUsageError(rootArgs: string[], v: OptionValues): string | null {
   if (!v.client || !(CLIENTS as readonly string[]).includes(v.client)) {
     const near = v.client ? suggestWords(v.client, CLIENTS) : [];
     const not = v.client
       ? `${shownArg(v.client)} is not a client${near.length ? `; did you mean ${near.join(" / ")}?` : ";"} `
       : "";
-    return usageError(io, `${not}config needs --client ${CLIENTS.join("|")}`);
+    return `${not}config needs --client ${CLIENTS.join("|")}`;
   }
   if (rootArgs.length === 0 || rootArgs.some((r) => r.trim() === "")) {
-    return usageError(io, "config needs the ROOTs to serve");
+    return "config needs the ROOTs to serve";
   }
-  if (v.binary && v.bundle) return usageError(io, "give --binary or --bundle, not both");
+  if (v.binary && v.bundle) return "give --binary or --bundle, not both";
+  return null;
+}
+
+/**
+ * The state directory a `config` entry names (absolute), checked; or an exit code (1) once stderr says
+ * why not. An entry without a state directory would let the server pick one from the client's
+ * environment that it may not write: the entry names one, so one is needed here. A ClickHouse root
+ * (issue #14) is checked here too.
+ */
+function configStateDir(rootArgs: string[], v: OptionValues, io: CliIo): string | number {
   let stateDir: string;
   try {
     stateDir = resolve(stateDirFrom(v["state-dir"], io));
   } catch (e) {
-    // An entry without a state directory would let the server pick one from the client's environment
-    // that it may not write: the entry names one, so one is needed here.
     io.stderr(`logpeek: config: ${e instanceof Error ? e.message : e}\n`);
     return 1;
   }
@@ -258,6 +264,17 @@ function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModul
     io.stderr(`logpeek: config: ${e instanceof Error ? e.message : e}\n`);
     return 1;
   }
+  return stateDir;
+}
+
+/** `logpeek config --client NAME [--binary PATH | --bundle PATH] [--state-dir DIR] ROOT...`. */
+function configCommand(rootArgs: string[], v: OptionValues, io: CliIo, mainModule: string): number {
+  const trustGids = parseTrustGids(v["trust-gid"]);
+  if (typeof trustGids === "string") return usageError(io, trustGids);
+  const mistake = configUsageError(rootArgs, v);
+  if (mistake) return usageError(io, mistake);
+  const stateDir = configStateDir(rootArgs, v, io);
+  if (typeof stateDir === "number") return stateDir;
   const { net, files } = netOfRoots(rootArgs);
   const roots = files.map((r) => resolve(io.cwd(), r));
   const readPaths = [...roots];

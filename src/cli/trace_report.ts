@@ -81,75 +81,94 @@ export async function traceReport(stateDir: string): Promise<TraceReport> {
   if (!info.isDirectory) throw new Error(`the state directory ${stateDir} is not a folder`);
   const acc = new Map<string, Acc>();
   const files: string[] = [];
-  let lines = 0;
-  let unreadable = 0;
-  const dec = new TextDecoder();
+  const counts = { lines: 0, unreadable: 0 };
   for (const name of ["calls.jsonl.1", "calls.jsonl"]) {
     const path = join(stateDir, "traces", name);
-    let file: Deno.FsFile;
-    try {
-      file = Deno.openSync(path, { read: true });
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) continue;
-      throw e;
-    }
-    files.push(path);
-    try {
-      await scan({ readSync: (b) => file.readSync(b), atEnd: () => true }, {
-        line(buf, s, e, _no, cut) {
-          lines++;
-          let r;
-          try {
-            if (cut) throw new Error("too long");
-            r = JSON.parse(dec.decode(buf.subarray(s, e)));
-          } catch {
-            unreadable++;
-            return true;
-          }
-          if (typeof r?.tool !== "string" || typeof r?.ms !== "number") {
-            unreadable++;
-            return true;
-          }
-          const tool = acc.has(r.tool) || acc.size < MAX_TOOLS ? r.tool : OTHER_TOOLS;
-          let a = acc.get(tool);
-          if (!a) acc.set(tool, a = { calls: 0, failures: 0, spills: 0, sum: 0, max: 0, hist: new Map() });
-          a.calls++;
-          if (r.ok === false) a.failures++;
-          if (r.spilled === true) a.spills++;
-          a.sum += r.ms;
-          a.max = Math.max(a.max, r.ms);
-          const b = bucketOf(r.ms);
-          a.hist.set(b, (a.hist.get(b) ?? 0) + 1);
+    if (await readTrace(path, acc, counts)) files.push(path);
+  }
+  const tools = [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tool, a]) =>
+    toolRow(tool, a)
+  );
+  return { tools, lines: counts.lines, unreadable: counts.unreadable, files };
+}
+
+/**
+ * Adds one trace file's records to `acc` (and its lines to `counts`); a line that is not a record
+ * (not JSON, too long, no `tool` and `ms`) is counted as unreadable.
+ *
+ * @returns False when the file does not exist.
+ * @throws Deno's errors other than NotFound.
+ */
+async function readTrace(
+  path: string,
+  acc: Map<string, Acc>,
+  counts: { lines: number; unreadable: number },
+): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+  const dec = new TextDecoder();
+  try {
+    await scan({ readSync: (b) => file.readSync(b), atEnd: () => true }, {
+      line(buf, s, e, _no, cut) {
+        counts.lines++;
+        let r;
+        try {
+          if (cut) throw new Error("too long");
+          r = JSON.parse(dec.decode(buf.subarray(s, e)));
+        } catch {
+          counts.unreadable++;
           return true;
-        },
-      }, { headBytes: 65536 });
-    } finally {
-      file.close();
+        }
+        if (typeof r?.tool !== "string" || typeof r?.ms !== "number") {
+          counts.unreadable++;
+          return true;
+        }
+        const tool = acc.has(r.tool) || acc.size < MAX_TOOLS ? r.tool : OTHER_TOOLS;
+        let a = acc.get(tool);
+        if (!a) acc.set(tool, a = { calls: 0, failures: 0, spills: 0, sum: 0, max: 0, hist: new Map() });
+        a.calls++;
+        if (r.ok === false) a.failures++;
+        if (r.spilled === true) a.spills++;
+        a.sum += r.ms;
+        a.max = Math.max(a.max, r.ms);
+        const b = bucketOf(r.ms);
+        a.hist.set(b, (a.hist.get(b) ?? 0) + 1);
+        return true;
+      },
+    }, { headBytes: 65536 });
+  } finally {
+    file.close();
+  }
+  return true;
+}
+
+/** One tool's row: calls, failures, spills, mean, p95 (from the histogram's buckets) and max, in ms. */
+function toolRow(tool: string, a: Acc) {
+  const rank = Math.ceil(0.95 * a.calls);
+  let seen = 0;
+  let p95 = a.max;
+  for (const b of [...a.hist.keys()].sort((x, y) => x - y)) {
+    seen += a.hist.get(b)!;
+    if (seen >= rank) {
+      p95 = Math.min(upperEdge(b), a.max);
+      break;
     }
   }
-  const tools = [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tool, a]) => {
-    const rank = Math.ceil(0.95 * a.calls);
-    let seen = 0;
-    let p95 = a.max;
-    for (const b of [...a.hist.keys()].sort((x, y) => x - y)) {
-      seen += a.hist.get(b)!;
-      if (seen >= rank) {
-        p95 = Math.min(upperEdge(b), a.max);
-        break;
-      }
-    }
-    const round = (x: number) => Math.round(x * 100) / 100;
-    return {
-      tool,
-      calls: a.calls,
-      failures: a.failures,
-      spills: a.spills,
-      avg_ms: round(a.sum / a.calls),
-      p95_ms: round(p95),
-      max_ms: round(a.max),
-    };
-  });
-  return { tools, lines, unreadable, files };
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    tool,
+    calls: a.calls,
+    failures: a.failures,
+    spills: a.spills,
+    avg_ms: round(a.sum / a.calls),
+    p95_ms: round(p95),
+    max_ms: round(a.max),
+  };
 }
 
 /**
