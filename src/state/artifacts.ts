@@ -20,6 +20,7 @@ import { ToolError } from "../core/errors.ts";
 import { cutText } from "../core/text_cut.ts";
 import { printable } from "../guard/printable.ts";
 import { scan } from "../read/scanner.ts";
+import { ArtifactFile } from "./artifact_file.ts";
 
 /** The form of an artifact id. */
 export const ARTIFACT_ID = /^a[0-9a-f]{24}$/;
@@ -94,7 +95,7 @@ export type ArtifactFs = Pick<
  */
 export const CHANGES_FILE = ".changes";
 /** {@linkcode ArtifactStore.write} encodes its items into a buffer of this many bytes (1 MiB), written when full. */
-export const WRITE_BATCH_BYTES = 1024 * 1024;
+export { WRITE_BATCH_BYTES } from "./artifact_file.ts";
 /** The change counter is replaced by an empty one when it reaches this size, in bytes. */
 const CHANGES_MAX_BYTES = 65536;
 const ONE_BYTE = new Uint8Array([0x2b]);
@@ -285,73 +286,30 @@ export class ArtifactStore {
     const bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
     const id = "a" + Array.from(bytes.subarray(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
-    const path = join(this.dir, `${id}.txt`);
-    const enc = new TextEncoder();
-    // Each item is encoded into one reused buffer at once: no item outlives its `add` (strings kept for a
-    // batch were promoted to V8's old space, whose garbage grew the peak by tens of MiB).
-    const buf = new Uint8Array(WRITE_BATCH_BYTES);
-    let used = 0;
-    let size = 0;
-    let count = 0;
-    let first = true;
-    const flush = () => {
-      this.fs.writeFileSync(
-        path,
-        buf.subarray(0, used),
-        first ? { mode: 0o600 } : { append: true, mode: 0o600 },
-      );
-      size += used;
-      used = 0;
-      first = false;
-    };
-    /** Encodes `s` after what the buffer holds, writing the buffer out whenever it is full. */
-    const put = (s: string) => {
-      let rest = s;
-      for (;;) {
-        // encodeInto never splits a character: a pair that does not fit waits for the next buffer.
-        const { read, written } = enc.encodeInto(rest, buf.subarray(used));
-        used += written;
-        if (read === rest.length) return;
-        rest = rest.slice(read);
-        flush();
-      }
-    };
-    const add = (l: string) => {
-      put(l.includes("\n") ? l.replaceAll("\n", " ") : l);
-      put("\n");
-      count++;
-    };
+    const file = new ArtifactFile(join(this.dir, `${id}.txt`), this.fs);
     const finish = (): ArtifactRef => {
+      let written;
       try {
-        if (first || used > 0) flush();
+        written = file.close();
       } catch (e) {
         this.#remove(id);
         throw e;
       }
       const before = this.#stamp();
       if (this.#entries === null || before !== this.#seen) this.#scan();
-      const meta: Meta = { tool, total_lines: count, created_ms: this.now() };
+      const meta: Meta = { tool, total_lines: written.count, created_ms: this.now() };
       this.fs.writeFileSync(join(this.dir, `${id}.json`), new TextEncoder().encode(JSON.stringify(meta)), {
         mode: 0o600,
       });
-      this.#add({ id, created: meta.created_ms, bytes: size });
+      this.#add({ id, created: meta.created_ms, bytes: written.bytes });
       this.#evict();
       this.#noteChange(before);
-      return { artifact_id: id, total_lines: count };
-    };
-    const rollback = (m: ArtifactMark) => {
-      if (m.bytes >= size) used = m.bytes - size;
-      else {
-        this.fs.truncateSync(path, m.bytes);
-        size = m.bytes;
-        used = 0;
-      }
-      count = m.count;
+      return { artifact_id: id, total_lines: written.count };
     };
     return {
-      add,
-      mark: () => ({ bytes: size + used, count }),
-      rollback,
+      add: (l) => file.add(l),
+      mark: () => file.mark(),
+      rollback: (m) => file.rollback(m),
       finish,
       abort: () => this.#remove(id),
     };
@@ -411,19 +369,7 @@ export class ArtifactStore {
       if (!current) this.#seen = ""; // another server's change came first: the next save lists the folder
       throw new ToolError("artifact_not_found", `artifact ${id} expired; call the original tool again`);
     }
-    const lines: string[] = [];
-    const dec = new TextDecoder();
-    try {
-      await scan({ readSync: (b) => file.readSync(b), atEnd: () => true }, {
-        line(buf, s, e, no) {
-          if (no <= offset) return true;
-          lines.push(dec.decode(buf.subarray(s, e)));
-          return lines.length < limit;
-        },
-      }, { headBytes: 65536 });
-    } finally {
-      file.close();
-    }
+    const lines = await pageOf(file, offset, limit);
     const next = offset + lines.length;
     return { lines, total_lines: meta.total_lines, next_offset: next < meta.total_lines ? next : null };
   }
@@ -451,27 +397,53 @@ export class ArtifactStore {
    * @throws {ToolError} `artifact_not_found` when it is unknown, expired, removed, or another tool's.
    */
   readState(tool: string, id: string): string {
-    const gone = () =>
-      new ToolError(
-        "artifact_not_found",
-        `the saved state of this call (${id}) is gone: it expired (artifacts live ${
-          this.ttlMs / 1000
-        } s) or ` +
-          "was removed to keep the size cap; call again without cursor",
-      );
-    if (!ARTIFACT_ID.test(id)) throw gone();
-    let meta: Meta;
-    let text: string;
-    try {
-      meta = JSON.parse(this.fs.readTextFileSync(join(this.dir, `${id}.json`))) as Meta;
-      text = this.fs.readTextFileSync(join(this.dir, `${id}.txt`));
-    } catch {
-      throw gone();
-    }
-    if (meta.tool !== STATE_PREFIX + tool || this.now() - meta.created_ms > this.ttlMs) throw gone();
-    return text.endsWith("\n") ? text.slice(0, -1) : text;
+    return readStateFile(this, tool, id);
   }
 }
 
 /** The `tool` of a saved state's metadata starts with this: `read_artifact` never returns such a file. */
 const STATE_PREFIX = "state:";
+
+/** {@linkcode ArtifactStore.readState}: the text of a saved state, checked to be `tool`'s and alive. */
+function readStateFile(store: ArtifactStore, tool: string, id: string): string {
+  const gone = () =>
+    new ToolError(
+      "artifact_not_found",
+      `the saved state of this call (${id}) is gone: it expired (artifacts live ${
+        store.ttlMs / 1000
+      } s) or ` +
+        "was removed to keep the size cap; call again without cursor",
+    );
+  if (!ARTIFACT_ID.test(id)) throw gone();
+  let meta: Meta;
+  let text: string;
+  try {
+    meta = JSON.parse(store.fs.readTextFileSync(join(store.dir, `${id}.json`))) as Meta;
+    text = store.fs.readTextFileSync(join(store.dir, `${id}.txt`));
+  } catch {
+    throw gone();
+  }
+  if (meta.tool !== STATE_PREFIX + tool || store.now() - meta.created_ms > store.ttlMs) throw gone();
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+/**
+ * The lines `offset` (0-based) to `offset + limit` of an artifact's open file, which it closes.
+ * Memory: one piece plus the page.
+ */
+async function pageOf(file: Deno.FsFile, offset: number, limit: number): Promise<string[]> {
+  const lines: string[] = [];
+  const dec = new TextDecoder();
+  try {
+    await scan({ readSync: (b) => file.readSync(b), atEnd: () => true }, {
+      line(buf, s, e, no) {
+        if (no <= offset) return true;
+        lines.push(dec.decode(buf.subarray(s, e)));
+        return lines.length < limit;
+      },
+    }, { headBytes: 65536 });
+  } finally {
+    file.close();
+  }
+  return lines;
+}
