@@ -36,6 +36,39 @@ export class WorkerPermissionError extends Error {
 }
 
 /**
+ * The tool worker, with read permission on `read` only, write on `write`, the network only for a
+ * ClickHouse root's HOST:PORT (issue #14), and nothing else.
+ *
+ * @throws {WorkerPermissionError} when `--unstable-worker-options` is missing.
+ */
+function narrowedWorker(moduleUrl: string, read: string[], write: string[], init: WorkerInit): Worker {
+  try {
+    return new Worker(moduleUrl, {
+      type: "module",
+      name: "logpeek-tools",
+      // @ts-ignore: `deno.permissions` is an unstable Worker option (--unstable-worker-options)
+      deno: {
+        permissions: {
+          read,
+          write: write.length ? write : false,
+          env: false,
+          net: init.clickhouse ? [init.clickhouse.netPermission] : false,
+          run: false,
+          ffi: false,
+          sys: false,
+          import: false,
+        },
+      },
+    });
+  } catch (e) {
+    throw new WorkerPermissionError(
+      "logpeek narrows its read permission to the roots in a worker, which needs --unstable-worker-options " +
+        `(or grant --allow-read for the roots only): ${e instanceof Error ? e.message : e}`,
+    );
+  }
+}
+
+/**
  * Starts the tool worker.
  *
  * @param moduleUrl The module the worker runs (the program's main module).
@@ -51,32 +84,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
     write.push(init.stateDir);
   }
   if (moduleUrl.startsWith("file:")) read.push(dirname(fileURLToPath(moduleUrl)));
-  let worker: Worker;
-  try {
-    worker = new Worker(moduleUrl, {
-      type: "module",
-      name: "logpeek-tools",
-      // @ts-ignore: `deno.permissions` is an unstable Worker option (--unstable-worker-options)
-      deno: {
-        permissions: {
-          read,
-          write: write.length ? write : false,
-          env: false,
-          // A ClickHouse root's HOST:PORT only (issue #14); nothing for files.
-          net: init.clickhouse ? [init.clickhouse.netPermission] : false,
-          run: false,
-          ffi: false,
-          sys: false,
-          import: false,
-        },
-      },
-    });
-  } catch (e) {
-    throw new WorkerPermissionError(
-      "logpeek narrows its read permission to the roots in a worker, which needs --unstable-worker-options " +
-        `(or grant --allow-read for the roots only): ${e instanceof Error ? e.message : e}`,
-    );
-  }
+  const worker = narrowedWorker(moduleUrl, read, write, init);
   const pending = new Map<number, { resolve: (r: ToolResult) => void; call?: CallContext }>();
   let nextId = 1;
   let ready!: () => void;
@@ -97,7 +105,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
   // The worker's pattern tests (read/pattern_offload.ts), run in a worker started from this thread.
   // This thread may read everything (that is why the tools run in a narrowed worker): the pattern worker
   // gets no permission at all (--unstable-worker-options is on, or the tool worker would not have started).
-  const patterns = new PatternOffload({ noPermissions: true });
+  const patterns = new PatternOffload({ noPermissions: true, rewarm: true });
   const tests = new Map<number, AbortController>();
   worker.onmessage = (e: MessageEvent<FromWorker>) => {
     const m = e.data;
