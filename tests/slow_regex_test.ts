@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { caseLogs } from "./case_logs.ts";
-import { tempDir } from "./fixtures.ts";
+import { loadScaled, tempDir } from "./fixtures.ts";
 import { type CallResult, connect, type Session } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 
@@ -48,37 +48,6 @@ async function cancelThenList(s: Session, args: Record<string, unknown>) {
   await assert.rejects(call);
   const files = await s.call("log_files", {});
   return { ms: performance.now() - at, files };
-}
-
-/**
- * How oversubscribed this machine's CPUs are now: the 1-minute load average over the cores
- * (`/proc/loadavg`, `navigator.hardwareConcurrency`), at least 1. The issue's bounds (budget + 100 ms, 250 ms after a cancel) are
- * for a machine with a core free; on one running three times as many threads as it has cores (measured
- * here beside other suites: load 6.5 on 2 cores) the server waits for a core at every turn of its event
- * loop, and a call stopped at its deadline answered 1,110–1,250 ms into a 1,000 ms budget every time. So
- * the slack past a budget is the issue's, times this factor: the issue's exactly on a quiet machine.
- */
-function oversubscribed(): number {
-  try {
-    // Read by `cat`: Deno reads /proc only with every permission.
-    const out = new Deno.Command("cat", { args: ["/proc/loadavg"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    const load = Number(new TextDecoder().decode(out.stdout).split(" ")[0]);
-    if (!Number.isFinite(load)) return 1;
-    const cores = navigator.hardwareConcurrency || 1;
-    return Math.max(1, load / cores);
-  } catch {
-    return 1; // no /proc: no scaling
-  }
-}
-
-/** The issue's slack of `ms`, scaled by {@linkcode oversubscribed}; printed with the factor. */
-function slack(ms: number): number {
-  const f = oversubscribed();
-  if (f > 1) {
-    console.error(`load ${f.toFixed(2)}× the cores: ${ms} ms of slack counts as ${Math.round(ms * f)}`);
-  }
-  return Math.round(ms * f);
 }
 
 /**
@@ -152,7 +121,7 @@ for (const mode of ["main thread", "worker"] as const) {
     ...opts,
     async fn() {
       await using s = await connect([dir], { LOGPEEK_SEARCH_MS: "1000" }, [], extra);
-      const bound = 1000 + slack(100);
+      const bound = 1000 + loadScaled(100);
       const least = await leastOfThree(s, { file: "light.log", text: LIGHT, regex: true }, bound);
       const { ms, traced } = least;
       const r = least.r.structuredContent;
@@ -174,10 +143,10 @@ for (const mode of ["main thread", "worker"] as const) {
       const { ms: after, all } = await cancelLeastOfThree(
         s,
         { file: "light.log", text: LIGHT, regex: true },
-        slack(250),
+        loadScaled(250),
       );
       console.error(`light lines (${mode}): log_files answered ${after.toFixed(0)} ms after the cancel`);
-      assert.ok(after <= slack(250), all);
+      assert.ok(after <= loadScaled(250), all);
     },
   });
 
@@ -203,7 +172,7 @@ for (const mode of ["main thread", "worker"] as const) {
         // A page that could not test one line in its budget (a loaded machine) gives no cursor: tried again.
         const stuck = () =>
           r?.structuredContent.stop_reason === "time_budget" && !r?.structuredContent.next_cursor;
-        const pageBound = 500 + slack(500);
+        const pageBound = 500 + loadScaled(500);
         for (let i = 0; i < 3 && (ms > pageBound || stuck()); i++) {
           const t = performance.now();
           r = await s.call("log_search", { file: "blob.log", text: B64, regex: true, cursor });
@@ -235,7 +204,7 @@ for (const mode of ["main thread", "worker"] as const) {
     async fn() {
       await using s = await connect([dir], { LOGPEEK_SEARCH_MS: "1000" }, [], extra);
       // The server's own time for the call (its trace), and the client's, which adds the round trip.
-      const bound = 1000 + slack(100);
+      const bound = 1000 + loadScaled(100);
       const { r, ms, traced, runs } = await leastOfThree(
         s,
         { file: "slow.log", text: SLOW, regex: true },
@@ -245,7 +214,7 @@ for (const mode of ["main thread", "worker"] as const) {
         `slow pattern (${mode}): answered in ${ms.toFixed(0)} ms (server ${runs}) for a 1000 ms budget`,
       );
       assert.ok(traced <= bound, `server ${runs} (issue #11: within the budget + 100 ms; ${bound} here)`);
-      assert.ok(ms < 1000 + slack(400), `${ms} ms`);
+      assert.ok(ms < 1000 + loadScaled(400), `${ms} ms`);
       const sc = r.structuredContent;
       assert.deepEqual([sc.complete, sc.stop_reason, sc.matches.length], [false, "time_budget", 0]);
       assert.ok(sc.next_cursor);
@@ -261,15 +230,15 @@ for (const mode of ["main thread", "worker"] as const) {
       const { ms, files, all } = await cancelLeastOfThree(
         s,
         { file: "slow.log", text: SLOW, regex: true },
-        slack(250),
+        loadScaled(250),
       );
       console.error(`cancel (${mode}): log_files answered ${ms.toFixed(0)} ms after the cancel`);
       assert.equal(files.isError, undefined);
-      assert.ok(ms <= slack(250), `${all} (case 24: ≤ 250 ms, scaled by the load)`);
+      assert.ok(ms <= loadScaled(250), `${all} (case 24: ≤ 250 ms, scaled by the load)`);
       // And the search is really stopped: the trace says cancelled, and a later call is quick too.
       await new Promise((r) => setTimeout(r, 200));
       const tails: number[] = [];
-      const quick = slack(250);
+      const quick = loadScaled(250);
       for (let i = 0; i < 3 && !(tails.at(-1)! < quick); i++) {
         const t = performance.now();
         await s.call("log_tail", { file: "slow.log", lines: 1 });
