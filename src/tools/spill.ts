@@ -131,11 +131,7 @@ export function spill(
     }
   };
 
-  const counts: Record<string, number> = {};
-  if (levels) {
-    for (const l of LEVELS) counts[l] = 0;
-    for (const l of levels) counts[l]++;
-  }
+  const { counts, levelText } = levelSummary(levels, n);
   // A small LOGPEEK_INLINE_CHARS leaves less room for the two summary items.
   const itemChars = Math.max(
     40,
@@ -146,47 +142,11 @@ export function spill(
     first: cutItem(at(0), itemChars),
     last: cutItem(at(n - 1), itemChars),
   };
-  // With context, the items are more than the matches whose levels are counted: say both (issue #24:
-  // "levels of all 120: ERROR 20" counted context lines among 20 matches).
-  const levelText = levels
-    ? (levels.length === n
-      ? `levels of all ${n}: `
-      : `levels of the ${levels.length} matches (the ${n} items also hold ${
-        n - levels.length
-      } context lines, separators and headings): `) +
-      LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
-    : `${n} items`;
-  let artifact: Spilled["artifact"];
-  let failure = saved ? saved.failure : deps.artifactsOff;
-  if (saved) {
-    if (saved.artifact) artifact = { ...saved.artifact, next_offset: 0 };
-  } else if (deps.artifacts) {
-    try {
-      const ref = deps.artifacts.write(tool, all());
-      artifact = { ...ref, next_offset: 0 };
-    } catch (e) {
-      failure = `the artifact could not be written: ${e instanceof Error ? e.message : e}`;
-      deps.stderr(`logpeek: ${failure}`);
-    }
-  }
+  const { artifact, failure } = saveItems(deps, tool, saved, all);
   while (counted < n) whole += 1 + at(counted++).length;
   const intro = `Too long to show whole (${whole} characters): ${levelText}.\n` +
     `First: ${summary.first}\nLast: ${summary.last}`;
-  const shownText = (k: number) =>
-    k === 0
-      ? `none of the ${n} items fits within LOGPEEK_INLINE_CHARS (${deps.limits.inlineChars})`
-      : newest
-      ? `items ${n - k + 1}..${n} of ${n} (the newest)`
-      : `items 1..${k} of ${n}`;
-  const footerFor = (k: number) =>
-    artifact
-      ? newest && k > 0
-        ? `Shown: ${shownText(k)}. All ${n} are saved: read the ${n - k} older one(s) with ` +
-          `read_artifact(artifact_id="${artifact.artifact_id}", offset=0, limit=${Math.min(200, n - k)}).`
-        : `Shown: ${shownText(k)}. All ${n} are saved: read ${k === 0 ? "them" : "the rest"} with ` +
-          `read_artifact(artifact_id="${artifact.artifact_id}", offset=${k}, limit=200).`
-      : `NOT all shown: ${shownText(k)}; the ${newest && k > 0 ? "older ones" : "rest"} could not be saved ` +
-        `(${failure}). Narrow the request (a level, a rarer text, fewer lines) to see them.`;
+  const footerFor = (k: number) => spillFooter(k, n, newest, deps.limits.inlineChars, artifact, failure);
   const fixed = header.length + intro.length + Math.max(footerFor(n).length, footerFor(1).length) + 8;
   let room = deps.limits.inlineChars - fixed;
   let k = 0;
@@ -203,4 +163,77 @@ export function spill(
   if (artifact) artifact.next_offset = newest ? 0 : k;
   const text = [header, intro, "", ...shown, "", footerFor(k)].join("\n");
   return { shown: k, from, text, artifact, summary };
+}
+
+/**
+ * The level counts of a spilled answer's items and their sentence. With context, the items are more
+ * than the matches whose levels are counted: say both (issue #24: "levels of all 120: ERROR 20" counted
+ * context lines among 20 matches).
+ */
+function levelSummary(levels: Level[] | undefined, n: number) {
+  const counts: Record<string, number> = {};
+  if (levels) {
+    for (const l of LEVELS) counts[l] = 0;
+    for (const l of levels) counts[l]++;
+  }
+  const levelText = levels
+    ? (levels.length === n
+      ? `levels of all ${n}: `
+      : `levels of the ${levels.length} matches (the ${n} items also hold ${
+        n - levels.length
+      } context lines, separators and headings): `) +
+      LEVELS.filter((l) => counts[l]).map((l) => `${l} ${counts[l]}`).join(", ")
+    : `${n} items`;
+  return { counts, levelText };
+}
+
+/**
+ * The artifact that holds every item (written now from `all`, unless the items were saved as they were
+ * made), or why there is none (no state directory; a write that failed, said on stderr too).
+ */
+function saveItems(
+  deps: ToolContext,
+  tool: string,
+  saved: ItemList["saved"],
+  all: () => Generator<string>,
+): { artifact: Spilled["artifact"]; failure: string | null } {
+  if (saved) {
+    return {
+      artifact: saved.artifact ? { ...saved.artifact, next_offset: 0 } : undefined,
+      failure: saved.failure,
+    };
+  }
+  if (!deps.artifacts) return { artifact: undefined, failure: deps.artifactsOff };
+  try {
+    return { artifact: { ...deps.artifacts.write(tool, all()), next_offset: 0 }, failure: deps.artifactsOff };
+  } catch (e) {
+    const failure = `the artifact could not be written: ${e instanceof Error ? e.message : e}`;
+    deps.stderr(`logpeek: ${failure}`);
+    return { artifact: undefined, failure };
+  }
+}
+
+/** The last line of a spilled answer: which of the `n` items are shown (`k`), and how to read the rest. */
+function spillFooter(
+  k: number,
+  n: number,
+  newest: boolean,
+  inlineChars: number,
+  artifact: Spilled["artifact"],
+  failure: string | null,
+): string {
+  const shownText = k === 0
+    ? `none of the ${n} items fits within LOGPEEK_INLINE_CHARS (${inlineChars})`
+    : newest
+    ? `items ${n - k + 1}..${n} of ${n} (the newest)`
+    : `items 1..${k} of ${n}`;
+  if (!artifact) {
+    return `NOT all shown: ${shownText}; the ${newest && k > 0 ? "older ones" : "rest"} could not be saved ` +
+      `(${failure}). Narrow the request (a level, a rarer text, fewer lines) to see them.`;
+  }
+  return newest && k > 0
+    ? `Shown: ${shownText}. All ${n} are saved: read the ${n - k} older one(s) with ` +
+      `read_artifact(artifact_id="${artifact.artifact_id}", offset=0, limit=${Math.min(200, n - k)}).`
+    : `Shown: ${shownText}. All ${n} are saved: read ${k === 0 ? "them" : "the rest"} with ` +
+      `read_artifact(artifact_id="${artifact.artifact_id}", offset=${k}, limit=200).`;
 }
