@@ -1,0 +1,293 @@
+/**
+ * The miner's last step (issue #23, item 4): clusters that Drain's tree keeps apart but whose templates
+ * say they are one event are merged, as a function of the clusters alone (so every pass over the same
+ * lines gives the same merge, and a restored miner the same as the one saved):
+ *
+ * - **Overlap.** Two clusters of the same message length that could hold the same line (at every
+ *   position the two tokens are equal, or one is `<*>` because its lines differ there, and the same for
+ *   the spaces between) are one template: otherwise a line of the more general one may match the more
+ *   specific one too, and a template's text would not tell which lines it counts (a general template and a
+ *   specific one both matching; two templates with `<*>` in different places). A cluster with no literal
+ *   message token left is not merged this way (it would take every line of its length).
+ * - **A varying word.** Drain sends a line down its tree by its message's first words, so lines that
+ *   differ only in such a word (a program: `chrome.exe - … open through proxy …`, `Dropbox.exe - …`) never
+ *   meet. Clusters of the same length, with the same tree words but at one position, and similar
+ *   elsewhere (Drain's similarity over the other positions at least `similarity`, no pair of tokens
+ *   naming different things) are one template when that position takes at least `variants` different
+ *   words among them: a word that takes many values is data; two or three (`Accepted` / `Failed`) name
+ *   different events. `variants` is chosen by leave-one-out with the other parameters
+ *   (`bench/grouping_accuracy.ts`).
+ *
+ * Both are applied until nothing changes. Cost: per round, each cluster's tokens once into an index and
+ * its candidates compared (those sharing its rarest literal token or `<*>` there); at most
+ * {@linkcode GROUPS_TRIED} groups tried per cluster for a varying word.
+ *
+ * @module
+ */
+
+/** The text of a masked token that varies in its cluster (rendered `<*>`). */
+const WILD = "<*>";
+
+/** The most rounds of merging (each round merges, or the merge is done). */
+const ROUNDS = 8;
+
+/** The most groups a cluster is compared with when looking for a varying word's group. */
+const GROUPS_TRIED = 64;
+
+/** What the merge reads of a cluster (as the miner holds it: see `SnapshotCluster`). */
+export interface MergeInput {
+  /** Header fields among `tokens`, or -1 when its lines' headers differ in their field count. */
+  h: number;
+  /** Masked text per token, null where its lines differ. */
+  tokens: readonly (string | null)[];
+  /** Whitespace before each token and after the last, null where its lines differ. */
+  seps: readonly (string | null)[];
+}
+
+/** A merged group's template: as {@linkcode MergeInput}, the join of its clusters. */
+export interface Joined {
+  h: number;
+  tokens: (string | null)[];
+  seps: (string | null)[];
+}
+
+/** The merge's parameters. */
+export interface MergeOptions {
+  /** Drain's similarity threshold (the miner's). */
+  similarity: number;
+  /** How many first literal message words the tree keys on (the miner's depth − 2). */
+  prefix: number;
+  /** The least number of different words at one position that make it a variable (≥ 2; Infinity: never). */
+  variants: number;
+  /** Whether two tokens name different things (the miner's rule: never in one template). */
+  distinct: (a: string, b: string) => boolean;
+}
+
+/** The merge: per cluster its group's representative (a cluster index), and each representative's join. */
+export interface Merged {
+  rep: Int32Array;
+  joined: Map<number, Joined>;
+}
+
+/** The message's length of a cluster. */
+function msgLen(c: MergeInput): number {
+  return c.tokens.length - Math.max(c.h, 0);
+}
+
+/** A copy of a cluster as a join. */
+function copy(c: MergeInput): Joined {
+  return { h: c.h, tokens: [...c.tokens], seps: [...c.seps] };
+}
+
+/** The join of two clusters of the same message length: where they differ, null. */
+function join(a: Joined, b: Joined): Joined {
+  const L = msgLen(a), ah = Math.max(a.h, 0), bh = Math.max(b.h, 0);
+  if (a.h === b.h) {
+    return {
+      h: a.h,
+      tokens: a.tokens.map((t, i) => (t === b.tokens[i] ? t : null)),
+      seps: a.seps.map((s, i) => (s === b.seps[i] ? s : null)),
+    };
+  }
+  const tokens: (string | null)[] = [], seps: (string | null)[] = [];
+  for (let i = 0; i < L; i++) {
+    const t = a.tokens[ah + i];
+    tokens.push(t === b.tokens[bh + i] ? t : null);
+  }
+  for (let i = 0; i <= L; i++) {
+    const s = a.seps[ah + i];
+    seps.push(s === b.seps[bh + i] ? s : null);
+  }
+  return { h: -1, tokens, seps };
+}
+
+/**
+ * Whether one line could have both tokens there: equal, or one varies in its cluster (null). Two unequal
+ * masked tokens never hold the same word: a `<*>` masked whole was a token with a digit and no letter,
+ * a token masked in part holds a letter, and a token left as it was holds no digit.
+ */
+function tokensMeet(x: string | null, y: string | null): boolean {
+  return x === y || x === null || y === null;
+}
+
+/** Whether one line could match both clusters (same message length; headers alike or one `<*>`). */
+function meet(a: Joined, b: Joined): boolean {
+  const L = msgLen(a), ah = Math.max(a.h, 0), bh = Math.max(b.h, 0);
+  if (a.h >= 0 && b.h >= 0) {
+    if (a.h !== b.h) return false;
+    for (let i = 0; i < a.h; i++) {
+      if (!tokensMeet(a.tokens[i], b.tokens[i])) return false;
+      const s = a.seps[i], t = b.seps[i];
+      if (s !== t && s !== null && t !== null) return false;
+    }
+  }
+  for (let i = 0; i < L; i++) if (!tokensMeet(a.tokens[ah + i], b.tokens[bh + i])) return false;
+  for (let i = 1; i <= L; i++) {
+    const s = a.seps[ah + i], t = b.seps[bh + i];
+    if (s !== t && s !== null && t !== null) return false;
+  }
+  return true;
+}
+
+/** Union-find over cluster indexes, each root keeping its group's join. */
+class Groups {
+  readonly rep: Int32Array;
+  readonly joined = new Map<number, Joined>();
+  constructor(all: readonly MergeInput[]) {
+    this.rep = new Int32Array(all.length).map((_, i) => i);
+    all.forEach((c, i) => this.joined.set(i, copy(c)));
+  }
+  find(i: number): number {
+    const rep = this.rep;
+    while (rep[i] !== i) i = rep[i] = rep[rep[i]];
+    return i;
+  }
+  /** Merges the groups of i and j (the smaller index is the root); true when they were apart. */
+  union(i: number, j: number): boolean {
+    let a = this.find(i), b = this.find(j);
+    if (a === b) return false;
+    if (b < a) [a, b] = [b, a];
+    this.rep[b] = a;
+    this.joined.set(a, join(this.joined.get(a)!, this.joined.get(b)!));
+    this.joined.delete(b);
+    return true;
+  }
+}
+
+/**
+ * Merges clusters that are one template (see the module's doc).
+ *
+ * @param all The clusters, by index.
+ * @param o The parameters.
+ * @returns Each cluster's group and each group's join.
+ */
+export function mergeClusters(all: readonly MergeInput[], o: MergeOptions): Merged {
+  const g = new Groups(all);
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = mergeOverlaps(g), b = o.variants === Infinity ? false : mergeVariants(g, o);
+    if (!a && !b) break;
+  }
+  for (let i = 0; i < all.length; i++) g.find(i);
+  return { rep: g.rep, joined: g.joined };
+}
+
+/** One round of the overlap rule; true when it merged. */
+function mergeOverlaps(g: Groups): boolean {
+  // Per message length: the index (position, token) → groups, and per position the groups with null there.
+  const byLen = new Map<number, number[]>();
+  for (const [r, j] of g.joined) {
+    const L = msgLen(j);
+    const l = byLen.get(L);
+    if (l === undefined) byLen.set(L, [r]);
+    else l.push(r);
+  }
+  let merged = false;
+  for (const [L, roots] of byLen) {
+    if (roots.length < 2) continue;
+    const post = new Map<string, number[]>(), nulls: number[][] = Array.from({ length: L }, () => []);
+    for (const r of roots) {
+      const j = g.joined.get(r)!, h = Math.max(j.h, 0);
+      for (let i = 0; i < L; i++) {
+        const t = j.tokens[h + i];
+        if (t === null) nulls[i].push(r);
+        else {
+          const k = `${i}\u0000${t}`, l = post.get(k);
+          if (l === undefined) post.set(k, [r]);
+          else l.push(r);
+        }
+      }
+    }
+    for (const r of roots) {
+      if (g.find(r) !== r) continue;
+      const j = g.joined.get(r)!, h = Math.max(j.h, 0);
+      // The literal position with the fewest candidates (its token's groups and the groups with null).
+      let best: number[] | null = null, bestN = Infinity;
+      for (let i = 0; i < L; i++) {
+        const t = j.tokens[h + i];
+        if (t === null) continue;
+        const p = post.get(`${i}\u0000${t}`)!;
+        const n = p.length + nulls[i].length;
+        if (n < bestN) bestN = n, best = [...p, ...nulls[i]];
+      }
+      if (best === null) continue; // no literal token: not merged by overlap
+      for (const s of best) {
+        const rs = g.find(s), rr = g.find(r);
+        if (rs === rr) continue;
+        if (meet(g.joined.get(rr)!, g.joined.get(rs)!) && g.union(rr, rs)) merged = true;
+      }
+    }
+  }
+  return merged;
+}
+
+/** The positions (in the message) of the first `prefix` literal words free of `<*>`: the tree's words. */
+function treeWords(j: Joined, prefix: number): number[] {
+  const h = Math.max(j.h, 0), out: number[] = [];
+  for (let i = h; i < j.tokens.length && out.length < prefix; i++) {
+    const t = j.tokens[i];
+    if (t !== null && !t.includes(WILD)) out.push(i - h);
+  }
+  return out;
+}
+
+/**
+ * Drain's similarity of two messages leaving out position p; -1 when a pair names different things or
+ * they share no literal word there.
+ */
+function simWithout(a: Joined, b: Joined, p: number, distinct: MergeOptions["distinct"]): number {
+  const L = msgLen(a), ah = Math.max(a.h, 0), bh = Math.max(b.h, 0);
+  let same = 0, n = 0;
+  for (let i = 0; i < L; i++) {
+    if (i === p) continue;
+    const x = a.tokens[ah + i], y = b.tokens[bh + i];
+    if ((x === WILD || x === null) && (y === WILD || y === null)) continue;
+    n++;
+    if (x === null || y === null) continue;
+    if (x === y) same++;
+    else if (distinct(x, y)) return -1;
+  }
+  // Nothing else to compare (a message of one word, or of `<*>` but there): not alike.
+  return same === 0 ? -1 : same / n;
+}
+
+/** One round of the varying-word rule; true when it merged. */
+function mergeVariants(g: Groups, o: MergeOptions): boolean {
+  // Buckets: the message's length, the tree words' positions and words but one (the one at p).
+  const buckets = new Map<string, { p: number; roots: number[] }>();
+  for (const [r, j] of g.joined) {
+    const words = treeWords(j, o.prefix), h = Math.max(j.h, 0);
+    for (let w = 0; w < words.length; w++) {
+      const key = [msgLen(j), ...words, ...words.map((q, k) => (k === w ? "" : j.tokens[h + q]))].join(
+        "\u0000",
+      );
+      const b = buckets.get(key);
+      if (b === undefined) buckets.set(key, { p: words[w], roots: [r] });
+      else b.roots.push(r);
+    }
+  }
+  let merged = false;
+  for (const { p, roots } of buckets.values()) {
+    if (roots.length < o.variants) continue;
+    // Groups of similar clusters (greedy, in index order); each keeps its join and its words at p.
+    const groups: { join: Joined; members: number[]; words: Set<string> }[] = [];
+    for (const r of roots) {
+      const j = g.joined.get(r);
+      if (j === undefined) continue; // merged earlier in this round
+      const word = j.tokens[Math.max(j.h, 0) + p]!;
+      let home = null;
+      for (let k = 0; k < groups.length && k < GROUPS_TRIED; k++) {
+        if (simWithout(groups[k].join, j, p, o.distinct) >= o.similarity) {
+          home = groups[k];
+          break;
+        }
+      }
+      if (home === null) groups.push({ join: j, members: [r], words: new Set([word]) });
+      else home.join = join(home.join, j), home.members.push(r), home.words.add(word);
+    }
+    for (const gr of groups) {
+      if (gr.words.size < o.variants) continue;
+      for (const m of gr.members.slice(1)) if (g.union(gr.members[0], m)) merged = true;
+    }
+  }
+  return merged;
+}
