@@ -634,8 +634,9 @@ function kindOf(line: string, sc: Scan, i: number): FieldKind {
 
 /**
  * A log's header layout from a sample of its lines (issue #23: the leading fields whose values vary
- * across the file are the header, however many): field by field from the start, the kind most of the
- * sample's lines have there ({@linkcode LAYOUT_AGREE} of them at least, else the layout ends); the header
+ * across the file are the header, however many): field by field from the start, the kind the sample's
+ * lines have there ({@linkcode LAYOUT_AGREE} of them at least, else a word; the layout ends at a field
+ * fewer lines than that reach); the header
  * runs to the last field of a marking kind (a value, a level, a bracketed group) and a tag or separator
  * right after it, or to the first tag (a tag ends a header: `host sshd[12]:`, `dfs.DataNode:`); word fields
  * between such fields are header too (a host, a component). So `- 1117838570 2005.06.03 R02-M1 … RAS
@@ -665,9 +666,15 @@ export function learnHeader(lines: readonly string[]): HeaderLayout | null {
   const kinds: FieldKind[] = [];
   let h = 0;
   for (let i = 0; i < LAYOUT_FIELDS; i++) {
-    let best: FieldKind | null = null, most = 0;
-    for (const [k, c] of counts[i]) if (c > most) best = k, most = c;
-    if (best === null || most < LAYOUT_AGREE * n) break;
+    let best: FieldKind | null = null, most = 0, all = 0;
+    for (const [k, c] of counts[i]) {
+      all += c;
+      if (c > most) best = k, most = c;
+    }
+    // Fewer lines reach this field: the layout ends. A field whose kind the lines do not agree on (a flag
+    // that is `-` or a word) is a word: header only between marking fields.
+    if (best === null || all < LAYOUT_AGREE * n) break;
+    if (most < LAYOUT_AGREE * n) best = "word";
     kinds.push(best);
     if (best === "tag") {
       h = i + 1;
