@@ -3,9 +3,10 @@
  * say they are one event are merged, as a function of the clusters alone (so every pass over the same
  * lines gives the same merge, and a restored miner the same as the one saved):
  *
- * - **Overlap.** Two clusters of the same message length that could hold the same line (at every
- *   position the two tokens are equal, or one is `<*>` because its lines differ there, and the same for
- *   the spaces between) are one template: otherwise a line of the more general one may match the more
+ * - **Overlap.** Two clusters of the same message length where a line of one could match the other's
+ *   template, the other having more literal text (at every position its word could be one the other's
+ *   token matches, `<*>` standing for any run of characters, and the same for the spaces between), are
+ *   one template: otherwise a line of the more general one may match the more
  *   specific one too, and a template's text would not tell which lines it counts (a general template and a
  *   specific one both matching; two templates with `<*>` in different places). A cluster with no literal
  *   message token left is not merged this way (it would take every line of its length).
@@ -19,7 +20,7 @@
  *   (`bench/grouping_accuracy.ts`).
  *
  * Both are applied until nothing changes. Cost: per round, each cluster's tokens once into an index and
- * its candidates compared (those sharing its rarest literal token or `<*>` there); at most
+ * its candidates compared (those with its rarest word there, or null or a `<*>` there); at most
  * {@linkcode GROUPS_TRIED} groups tried per cluster for a varying word.
  *
  * @module
@@ -101,32 +102,69 @@ function join(a: Joined, b: Joined): Joined {
   return { h: -1, tokens, seps };
 }
 
-/**
- * Whether one line could have both tokens there: equal, or one varies in its cluster (null). Two unequal
- * masked tokens never hold the same word: a `<*>` masked whole was a token with a digit and no letter,
- * a token masked in part holds a letter, and a token left as it was holds no digit.
- */
-function tokensMeet(x: string | null, y: string | null): boolean {
-  return x === y || x === null || y === null;
+/** Whether `text` matches `glob` with each `<*>` standing for any run of characters (leftmost placement). */
+function globMatch(glob: string, text: string): boolean {
+  const parts = glob.split(WILD);
+  const first = parts[0], last = parts[parts.length - 1];
+  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last)) {
+    return false;
+  }
+  let at = first.length;
+  const end = text.length - last.length;
+  for (let k = 1; k < parts.length - 1; k++) {
+    const f = text.indexOf(parts[k], at);
+    if (f < 0 || f + parts[k].length > end) return false;
+    at = f + parts[k].length;
+  }
+  return true;
 }
 
-/** Whether one line could match both clusters (same message length; headers alike or one `<*>`). */
-function meet(a: Joined, b: Joined): boolean {
+/**
+ * Whether a line of a cluster whose token here is `a` could hold a word that the template text of a
+ * cluster whose token here is `b` matches there (`<*>` any run of characters): so a line counted under
+ * one could match the other's template. null (its lines differ there) holds any word; a masked token is
+ * tried as its parts with `0` for each `<*>` (a masked part held digits: `a<*>` is `a0`, which `a<*>x<*>`
+ * does not match; a hex id or a path masked whole is not tried as such).
+ */
+function couldMatch(a: string | null, b: string | null): boolean {
+  if (a === null || b === null || a === b) return true;
+  return b.includes(WILD) && globMatch(b, a.replaceAll(WILD, "0"));
+}
+
+/** Whether at every position a line of `a` could hold what `b`'s template matches (same message length). */
+function linesOfMatch(a: Joined, b: Joined): boolean {
   const L = msgLen(a), ah = Math.max(a.h, 0), bh = Math.max(b.h, 0);
   if (a.h >= 0 && b.h >= 0) {
     if (a.h !== b.h) return false;
     for (let i = 0; i < a.h; i++) {
-      if (!tokensMeet(a.tokens[i], b.tokens[i])) return false;
+      if (!couldMatch(a.tokens[i], b.tokens[i])) return false;
       const s = a.seps[i], t = b.seps[i];
       if (s !== t && s !== null && t !== null) return false;
     }
   }
-  for (let i = 0; i < L; i++) if (!tokensMeet(a.tokens[ah + i], b.tokens[bh + i])) return false;
+  for (let i = 0; i < L; i++) if (!couldMatch(a.tokens[ah + i], b.tokens[bh + i])) return false;
   for (let i = 1; i <= L; i++) {
     const s = a.seps[ah + i], t = b.seps[bh + i];
     if (s !== t && s !== null && t !== null) return false;
   }
   return true;
+}
+
+/** A template's literal text's length: its characters outside `<*>`. */
+function literal(j: Joined): number {
+  let n = 0;
+  for (const t of j.tokens) if (t !== null) n += t.length - (t.split(WILD).length - 1) * WILD.length;
+  for (const t of j.seps) if (t !== null) n += t.length;
+  return n;
+}
+
+/**
+ * Whether a line of one of two clusters (same message length) could match the other's template when
+ * that one has more literal text (the line would then match a template more literal than its own).
+ */
+function meet(a: Joined, b: Joined): boolean {
+  const la = literal(a), lb = literal(b);
+  return (lb > la && linesOfMatch(a, b)) || (la > lb && linesOfMatch(b, a));
 }
 
 /** Union-find over cluster indexes, each root keeping its group's join. */
@@ -185,11 +223,13 @@ function mergeOverlaps(g: Groups): boolean {
   for (const [L, roots] of byLen) {
     if (roots.length < 2) continue;
     const post = new Map<string, number[]>(), nulls: number[][] = Array.from({ length: L }, () => []);
+    const globs: number[][] = Array.from({ length: L }, () => []);
     for (const r of roots) {
       const j = g.joined.get(r)!, h = Math.max(j.h, 0);
       for (let i = 0; i < L; i++) {
         const t = j.tokens[h + i];
         if (t === null) nulls[i].push(r);
+        else if (t.includes(WILD)) globs[i].push(r);
         else {
           const k = `${i}\u0000${t}`, l = post.get(k);
           if (l === undefined) post.set(k, [r]);
@@ -200,16 +240,21 @@ function mergeOverlaps(g: Groups): boolean {
     for (const r of roots) {
       if (g.find(r) !== r) continue;
       const j = g.joined.get(r)!, h = Math.max(j.h, 0);
-      // The literal position with the fewest candidates (its token's groups and the groups with null).
-      let best: number[] | null = null, bestN = Infinity;
+      // The position of a word (no `<*>`) with the fewest candidates: the groups with that word there,
+      // with null there, or with a token holding `<*>` (which may match the word); with no word, every
+      // group of the length; with no literal token at all, none (it would take every line of its length).
+      let best: number[] | null = null, bestN = Infinity, literal = false;
       for (let i = 0; i < L; i++) {
         const t = j.tokens[h + i];
         if (t === null) continue;
+        literal = true;
+        if (t.includes(WILD)) continue;
         const p = post.get(`${i}\u0000${t}`)!;
-        const n = p.length + nulls[i].length;
-        if (n < bestN) bestN = n, best = [...p, ...nulls[i]];
+        const n = p.length + nulls[i].length + globs[i].length;
+        if (n < bestN) bestN = n, best = [...p, ...nulls[i], ...globs[i]];
       }
-      if (best === null) continue; // no literal token: not merged by overlap
+      if (!literal) continue;
+      best ??= roots;
       for (const s of best) {
         const rs = g.find(s), rr = g.find(r);
         if (rs === rr) continue;

@@ -24,6 +24,21 @@ Deno.test("mergeClusters: clusters one line could match both are one template, j
   assert.deepEqual(m.joined.get(m.rep[0])!.tokens, ["k1", "k2", null, "b", "c", null, null]);
 });
 
+Deno.test("mergeClusters: a word that another template's <*> matches is an overlap (lnav's bro_conn)", () => {
+  // A's lines hold `SF` (a word) where B's template has `S<*>` (masked from `S0`, `S1`), and any word
+  // where B has `http`: a line of A (less literal text) matches B's template.
+  const a = cluster(["tcp", null, "SF", "-"]), b = cluster(["tcp", "http", "S<*>", "-"]);
+  assert.equal(mergeClusters([a, b], { ...opts, variants: Infinity }).rep[1], 0);
+  const n = cluster(["port", "<*>", "open"]), w = cluster(["port", "ssh", "open"]);
+  // `port ssh open` matches `port <*> open`, which has less literal text than its own; `port 22 open` does
+  // not match `port ssh open`: apart (each line's own template is the most literal it matches).
+  assert.deepEqual([...mergeClusters([n, w], { ...opts, variants: Infinity }).rep], [0, 1]);
+  // `tcp <*>` (a number) against `tcp S<*>`: `tcp 12` does not match `tcp S<*>`; `tcp S0` matches
+  // `tcp <*>`, but that template has less literal text than its own: apart.
+  const x = cluster(["tcp", "<*>"]), y = cluster(["tcp", "S<*>"]);
+  assert.deepEqual([...mergeClusters([x, y], { ...opts, variants: Infinity }).rep], [0, 1]);
+});
+
 Deno.test("mergeClusters: a cluster with no literal word does not take every cluster of its length", () => {
   const all = cluster([null, null]), x = cluster(["x", "y"]);
   // x meets it (x's literal words index it), and the merge is all `<*>`: a line of the all-`<*>` cluster
