@@ -6,10 +6,12 @@
  * - **Overlap.** Two clusters of the same message length where a line of one could match the other's
  *   template, the other having more literal text (at every position its word could be one the other's
  *   token matches, `<*>` standing for any run of characters, and the same for the spaces between), are
- *   one template: otherwise a line of the more general one may match the more
- *   specific one too, and a template's text would not tell which lines it counts (a general template and a
- *   specific one both matching; two templates with `<*>` in different places). A cluster with no literal
- *   message token left is not merged this way (it would take every line of its length).
+ *   one template: otherwise a line would match a template more literal than the one it is counted under,
+ *   and a template's text would not tell which lines it counts (a general template and a specific one
+ *   both matching; two templates with `<*>` in different places, lnav's `w3c_big`). A cluster with no
+ *   literal message token left starts no such merge (it would take every line of its length). Not seen:
+ *   templates of different token counts (a `<*>` can span spaces), and a masked part that is not a
+ *   number (a hex id, a path: a masked token is tried with `0` for each `<*>`).
  * - **A varying word.** Drain sends a line down its tree by its message's first words, so lines that
  *   differ only in such a word (a program: `chrome.exe - … open through proxy …`, `Dropbox.exe - …`) never
  *   meet. Clusters of the same length, with the same tree words but at one position, and similar
@@ -19,14 +21,14 @@
  *   different events. `variants` is chosen by leave-one-out with the other parameters
  *   (`bench/grouping_accuracy.ts`).
  *
- * Both are applied until nothing changes. Cost: per round, each cluster's tokens once into an index and
+ * Both are applied until nothing changes, at most {@linkcode ROUNDS} rounds. Cost: per round, each cluster's tokens once into an index and
  * its candidates compared (those with its rarest word there, or null or a `<*>` there); at most
  * {@linkcode GROUPS_TRIED} groups tried per cluster for a varying word.
  *
  * @module
  */
 
-/** The text of a masked token that varies in its cluster (rendered `<*>`). */
+/** The text of a token masked whole (a token that varies in its cluster is null; both render `<*>`). */
 const WILD = "<*>";
 
 /** The most rounds of merging (each round merges, or the merge is done). */
