@@ -22,7 +22,7 @@ Deno.test("leaveOneOut: each log gets the pair best on the others, scored on its
   const logs = ["p", "q", "r"].map((name) =>
     ({ name, file: "", lines: [], truth: [] }) as unknown as LabelledLog
   );
-  const grid = [{ similarity: 0.5, depth: 4 }, { similarity: 0.7, depth: 4 }];
+  const grid = [{ similarity: 0.5, depth: 4, variants: 4 }, { similarity: 0.7, depth: 4, variants: 4 }];
   // Pair 0: 1.0, 1.0, 0.1; pair 1: 0.8, 0.8, 0.9. Leaving p out: pair 0 mean (1.0 + 0.1) / 2 = 0.55,
   // pair 1 0.85: pair 1, 0.8 on p. Leaving r out: pair 0 (1.0), 0.1 on r.
   const folds = leaveOneOut(logs, [[1, 1, 0.1], [0.8, 0.8, 0.9]], grid);

@@ -23,8 +23,17 @@
  *   their benchmark): UUIDs, IPv4 (and port), IPv6, hex ids, block ids, paths holding a digit, numbers;
  *   a token with digits and no letter (a time, a date, an address) whole; and dates' words (day and
  *   month names among the first tokens, or beside a masked token or another such name).
- * - Headers: a bracketed header field with spaces (a thread `[IPC Server handler 5 on 62270]`) is one
- *   field; members whose headers differ in their field count share a template whose header is `<*>`.
+ * - Headers, per log ({@linkcode learnHeader}): the layout of the header is learned from the log's first
+ *   lines (the leading fields whose kind most lines agree on: values, levels, bracketed groups, the words
+ *   between them, up to a tag), however many fields; a line that does not fit it (a continuation) gets
+ *   the header its own fields give ({@linkcode header}). A bracketed header field with spaces (a thread
+ *   `[IPC Server handler 5 on 62270]`) is one field; members whose headers differ in their field count
+ *   share a template whose header is `<*>`.
+ * - After mining (`template_merge.ts`, a function of the clusters, so every pass and a restored miner
+ *   agree): clusters one line could match both are one template (no line matches two templates), and
+ *   clusters alike but in one of the tree's words, which takes at least `variants` values among them, are
+ *   one template with `<*>` there (`chrome.exe - …`, `Dropbox.exe - …`). {@linkcode TemplateMiner.text}
+ *   and {@linkcode TemplateMiner.id} give a cluster's merged template.
  * - Bounded memory: at most `maxTemplates` templates; a line that fits none once the cap is reached is
  *   counted in {@linkcode TemplateMiner.otherLines}, never dropped silently, and from then on the tree
  *   does not grow. What a miner holds, at worst: per cluster its first line (the example), that line's
@@ -49,6 +58,8 @@
  * @module
  */
 
+import { type Joined, mergeClusters } from "./template_merge.ts";
+
 /** One template and the lines counted under it. */
 export interface Template {
   /**
@@ -70,18 +81,19 @@ export interface Template {
 }
 
 /**
- * The defaults. `similarity` and `depth` are chosen by leave-one-out, not by the best fit on the seven
- * Loghub samples (issue #23): the rule "the pair of the grid (st 0.3–0.9 by 0.05 × depth 3–6) with the best
- * mean GA on the logs at hand, ties to the smaller depth, then the smaller st" picks, on each six of the
- * seven, the pair scored on the seventh; that gives a mean GA of 0.956 on the log left out (least 0.813,
- * Linux, whose best GA over the whole grid is 0.813: the miner's limit there, not the choice's), and it
- * picks depth 4 with st 0.6 in six of the seven folds (st 0.55 when Zookeeper is left out) and on all
- * seven, so that is the default. Around it the GA is flat (depth 4, st 0.55–0.75: mean 0.956–0.960); it
- * falls past st 0.8 (Linux 0.36) and below 0.55 (OpenSSH 0.79), and at depths 5 and 6 (Linux 0.36).
- * Drain uses depth 4 and st 0.4–0.7 per log (He et al. 2017). The table: `deno run --allow-read
- * --allow-run --allow-env --allow-write bench/grouping_accuracy.ts` (bench part `ga`).
+ * The defaults. `similarity` and `variants` are chosen by leave-one-out, not by the best fit on the seven
+ * Loghub samples (issue #23): the rule "the pair of the grid (st 0.3–0.9 by 0.05 × variants 2, 3, 4, 5, 6,
+ * 8, 12, 16) with the best mean GA on the logs at hand, ties to the smaller variants, then the smaller st"
+ * picks, on each six of the seven, the pair scored on the seventh; that gives a mean GA of 0.955 on the
+ * log left out (least 0.806, Linux, whose best GA over the grid is 0.813), and it picks st 0.6 with
+ * variants 12 in five of the seven folds (variants 6 when Linux is left out, st 0.55 when Zookeeper is)
+ * and on all seven, so that is the default. Fewer variants merge Linux's `<daemon> startup succeeded`
+ * lines, which Loghub labels one event per daemon; 2 merges OpenSSH's `Accepted`/`Failed` (0.73). The
+ * depth is Drain's 4 (He et al. 2017), not chosen: with depth 3–6 in the grid the six logs' choice swings
+ * with one log and the leave-one-out mean is 0.931. The table: `deno run --allow-read --allow-run
+ * --allow-env --allow-write bench/grouping_accuracy.ts` (bench part `ga`).
  */
-const DEFAULTS = { maxTemplates: 5000, similarity: 0.6, depth: 4 } as const;
+const DEFAULTS = { maxTemplates: 5000, similarity: 0.6, depth: 4, variants: 12 } as const;
 
 /** The most children a tree node keeps before further first tokens share its `<*>` branch (Drain's maxChild). */
 const MAX_CHILDREN = 100;
@@ -576,6 +588,130 @@ function header(line: string, sc: Scan): number {
   return h;
 }
 
+/**
+ * A header field's kind, as {@linkcode learnHeader} reads it: a bracketed group, a level word, a tag or
+ * logger (a word ending in `:`), a value (a token masked in whole or in part: a time, a date, a number, a
+ * host or node with digits), a separator (no letter and no digit: `-`, `|`), or a word.
+ */
+type FieldKind = "bracket" | "level" | "tag" | "value" | "sep" | "word";
+
+/** The kinds that mark a header by themselves (a word is header only between them). */
+const MARKS: ReadonlySet<FieldKind> = new Set(["bracket", "level", "value"]);
+
+/**
+ * A log's header layout, learned from its first lines ({@linkcode learnHeader}): the number of header
+ * fields, and each field's kind; a line whose fields have those kinds (a word field takes any) has that
+ * header, any other line (a continuation, a line of another writer) the header its own fields give.
+ */
+export interface HeaderLayout {
+  /** The header's field count (≥ 1). */
+  h: number;
+  /** Each field's kind (`h` entries). */
+  kinds: readonly FieldKind[];
+}
+
+/** The fields {@linkcode learnHeader} looks at. */
+const LAYOUT_FIELDS = 12;
+/** The share of the sample's lines that must agree on a field's kind for it to be part of the layout. */
+const LAYOUT_AGREE = 0.9;
+/** The most lines of the sample {@linkcode learnHeader} reads. */
+const LAYOUT_LINES = 200;
+
+/** The kind of scanned token i (bracketed groups joined first, as {@linkcode header} does). */
+function kindOf(line: string, sc: Scan, i: number): FieldKind {
+  if (line.charCodeAt(sc.a[i]) === 91 /* [ */) {
+    const j = bracketEnd(line, sc, i);
+    if (j > i) sc.join(i, j);
+    if (j >= i) return "bracket";
+  }
+  const m = sc.m[i];
+  if (isLevel(m)) return "level";
+  if (sc.b[i] - sc.a[i] > 1 && line.charCodeAt(sc.b[i] - 1) === 58 /* : */) return "tag";
+  if (m.includes(WILD)) return "value";
+  if (noWord(m)) return "sep";
+  return "word";
+}
+
+/**
+ * A log's header layout from a sample of its lines (issue #23: the leading fields whose values vary
+ * across the file are the header, however many): field by field from the start, the kind the sample's
+ * lines have there ({@linkcode LAYOUT_AGREE} of them at least, else a word; the layout ends at a field
+ * fewer lines than that reach); the header
+ * runs to the last field of a marking kind (a value, a level, a bracketed group) and a tag or separator
+ * right after it, or to the first tag (a tag ends a header: `host sshd[12]:`, `dfs.DataNode:`); word fields
+ * between such fields are header too (a host, a component). So `- 1117838570 2005.06.03 R02-M1 … RAS
+ * KERNEL INFO` has nine fields, `[10.30 16:49:06]` one, `app.log 2024-01-01 12:00:00 INFO` four. Lines
+ * that start with whitespace (continuations) are left out of the sample.
+ *
+ * @param lines The log's first lines (decoded; at most {@linkcode LAYOUT_LINES} are read).
+ * @returns The layout, or null when no field has a marking kind in most lines (then each line's header
+ *   is found alone).
+ */
+export function learnHeader(lines: readonly string[]): HeaderLayout | null {
+  const sc = new Scan();
+  const counts: Map<FieldKind, number>[] = Array.from({ length: LAYOUT_FIELDS }, () => new Map());
+  let n = 0;
+  for (const line of lines) {
+    if (n >= LAYOUT_LINES) break;
+    if (line === "" || /^\s/.test(line)) continue;
+    n++;
+    sc.scan(line);
+    if (sc.dates === 1) dateWords(sc.m, sc.n);
+    // The last field is the message's (a header has a message after it).
+    for (let i = 0; i < LAYOUT_FIELDS && i < sc.n - 1; i++) {
+      const k = kindOf(line, sc, i), c = counts[i];
+      c.set(k, (c.get(k) ?? 0) + 1);
+    }
+  }
+  const kinds: FieldKind[] = [];
+  let h = 0;
+  for (let i = 0; i < LAYOUT_FIELDS; i++) {
+    let best: FieldKind | null = null, most = 0, all = 0;
+    for (const [k, c] of counts[i]) {
+      all += c;
+      if (c > most) best = k, most = c;
+    }
+    // Fewer lines reach this field: the layout ends. A field whose kind the lines do not agree on (a flag
+    // that is `-` or a word) is a word: header only between marking fields.
+    if (best === null || all < LAYOUT_AGREE * n) break;
+    if (most < LAYOUT_AGREE * n) best = "word";
+    kinds.push(best);
+    if (best === "tag") {
+      h = i + 1;
+      break;
+    }
+    if (MARKS.has(best)) h = i + 1;
+    else if (best === "sep" && h === i) h = i + 1;
+  }
+  return h === 0 ? null : { h, kinds: kinds.slice(0, h) };
+}
+
+/**
+ * {@linkcode learnHeader} of a log's first bytes (as `scan_source.ts` `logHead` gives them: whole lines),
+ * decoded as UTF-8 (invalid bytes replaced), CR before LF dropped.
+ *
+ * @param head The bytes.
+ * @returns The layout, or null.
+ */
+export function headerOfHead(head: Uint8Array): HeaderLayout | null {
+  const lines = new TextDecoder().decode(head).split("\n", LAYOUT_LINES + 1);
+  return learnHeader(lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)));
+}
+
+/**
+ * The header of a scanned line under its log's layout: the layout's field count when the line's first
+ * fields have its kinds (a word field takes any) and a message follows, else {@linkcode header}'s.
+ */
+function headerOf(line: string, sc: Scan, layout: HeaderLayout): number {
+  const h = layout.h;
+  for (let i = 0; i < h; i++) {
+    if (i >= sc.n - 1) return header(line, sc);
+    const want = layout.kinds[i], got = kindOf(line, sc, i);
+    if (want !== "word" && got !== want) return header(line, sc);
+  }
+  return sc.n > h ? h : header(line, sc);
+}
+
 /** {@linkcode LEVEL}`.test(t)`, without the regex for the words that cannot match. */
 function isLevel(t: string): boolean {
   if (t.length < 3 || t.length > 12) return false;
@@ -638,7 +774,7 @@ export interface MinerSnapshot {
   /** The format's version: 2 (1, without `h`, was the first API's; its snapshots are refused). */
   v: 2;
   /** The options the miner ran with (`restore` uses them unless given others; `depth` must agree). */
-  opts: { maxTemplates: number; similarity: number; depth: number };
+  opts: { maxTemplates: number; similarity: number; depth: number; variants?: number | null };
   /** {@linkcode TemplateMiner.totalLines}. */
   totalLines: number;
   /** {@linkcode TemplateMiner.otherLines}. */
@@ -684,8 +820,8 @@ export interface MinerOptions {
   /** The most clusters held (default 5000); past it, unfitting lines are counted in `otherLines`. */
   maxTemplates?: number;
   /**
-   * Drain's st, in [0, 1] (default 0.6, chosen by leave-one-out: see DEFAULTS): the least fraction of the message's tokens a line must share
-   * with a cluster to join it.
+   * Drain's st, in [0, 1] (default 0.6, chosen by leave-one-out: see DEFAULTS): the least fraction of the
+   * message's tokens a line must share with a cluster to join it.
    */
   similarity?: number;
   /**
@@ -699,6 +835,12 @@ export interface MinerOptions {
    * cluster for every line, `template_miner_test.ts`). Not saved in a snapshot: it changes no result.
    */
   indexAt?: number;
+  /**
+   * The least number of different words at one of the tree's word positions that makes that position a
+   * variable across clusters otherwise alike (default in DEFAULTS, chosen by leave-one-out; at least 2,
+   * Infinity: never): see `template_merge.ts`. Saved in a snapshot.
+   */
+  variants?: number;
 }
 
 function bad(what: string): never {
@@ -723,6 +865,14 @@ export class TemplateMiner {
   readonly #depth: number;
   readonly #prefix: number;
   readonly #indexAt: number;
+  readonly #variants: number;
+  /** The clusters' merge ({@linkcode mergeClusters}) and each group's text and id; null when stale. */
+  #merged: {
+    rep: Int32Array;
+    joined: Map<number, Joined>;
+    text: Map<number, string>;
+    id: Map<number, string>;
+  } | null = null;
   /** The message's token count → the root node of that length. */
   readonly #root = new Map<number, Node>();
   #other = 0;
@@ -740,6 +890,10 @@ export class TemplateMiner {
     const st = opts.similarity ?? DEFAULTS.similarity;
     const depth = opts.depth ?? DEFAULTS.depth;
     const indexAt = opts.indexAt ?? INDEX_AT;
+    const variants = opts.variants ?? DEFAULTS.variants;
+    if (!(variants === Infinity || (Number.isSafeInteger(variants) && variants >= 2))) {
+      throw new RangeError(`variants must be an integer ≥ 2 or Infinity: ${variants}`);
+    }
     if (!(indexAt === Infinity || (Number.isSafeInteger(indexAt) && indexAt >= 1))) {
       throw new RangeError(`indexAt must be an integer ≥ 1 or Infinity: ${indexAt}`);
     }
@@ -753,6 +907,7 @@ export class TemplateMiner {
     this.#depth = depth;
     this.#prefix = depth - 2;
     this.#indexAt = indexAt;
+    this.#variants = variants;
   }
 
   /** Lines not counted under any cluster (the cap was reached and they fit none). */
@@ -778,8 +933,11 @@ export class TemplateMiner {
    * @throws {RangeError} For any other i.
    */
   text(i: number): string {
-    const c = this.#cluster(i);
-    return c.text ??= render(c);
+    this.#cluster(i);
+    const m = this.#merge(), r = m.rep[i];
+    let t = m.text.get(r);
+    if (t === undefined) m.text.set(r, t = render(m.joined.get(r)!));
+    return t;
   }
 
   /**
@@ -789,8 +947,28 @@ export class TemplateMiner {
    * @throws {RangeError} For any other i.
    */
   id(i: number): string {
-    const c = this.#cluster(i);
-    return c.id ??= templateId(c.text ??= render(c));
+    this.#cluster(i);
+    const m = this.#merge(), r = m.rep[i];
+    let id = m.id.get(r);
+    if (id === undefined) m.id.set(r, id = templateId(this.text(i)));
+    return id;
+  }
+
+  /** The clusters' merge now ({@linkcode mergeClusters}), computed again after a line changed a cluster. */
+  #merge(): {
+    rep: Int32Array;
+    joined: Map<number, Joined>;
+    text: Map<number, string>;
+    id: Map<number, string>;
+  } {
+    if (this.#merged !== null) return this.#merged;
+    const m = mergeClusters(this.#all, {
+      similarity: this.#st,
+      prefix: this.#prefix,
+      variants: this.#variants,
+      distinct,
+    });
+    return this.#merged = { ...m, text: new Map(), id: new Map() };
   }
 
   #cluster(i: number): Cluster {
@@ -806,16 +984,18 @@ export class TemplateMiner {
    *
    * @param line Its text, decoded, without its line break.
    * @param lineNo Its line number, 1-based.
+   * @param layout Its log's header layout ({@linkcode learnHeader} of the log's first lines), or null:
+   *   the header is then found by the rules of one line alone.
    * @returns The index of the cluster it joined or started (0-based, creation order), or -1 when it was
    *   counted in {@linkcode TemplateMiner.otherLines}.
    */
-  add(line: string, lineNo: number): number {
+  add(line: string, lineNo: number, layout: HeaderLayout | null = null): number {
     this.#total++;
     const sc = this.#scan;
     sc.scan(line);
     const masked = sc.m;
     if (sc.dates === 1) dateWords(masked, sc.n);
-    const lh = header(line, sc);
+    const lh = layout === null ? header(line, sc) : headerOf(line, sc, layout);
     const len = sc.n - lh;
     // Once the cap is reached the tree stops growing: a line with no path can join no cluster.
     const full = this.#all.length >= this.#max;
@@ -823,7 +1003,7 @@ export class TemplateMiner {
     if (node === null) return this.#other++, -1;
     const best = this.#best(node, masked, lh, len);
     if (best >= 0) {
-      this.#widen(this.#all[best], masked, sc.s, lh);
+      if (this.#widen(this.#all[best], masked, sc.s, lh)) this.#merged = null;
       this.#all[best].lastLine = lineNo;
       return best;
     }
@@ -844,6 +1024,7 @@ export class TemplateMiner {
       id: null,
     };
     this.#all.push(c);
+    this.#merged = null;
     node.leaf.push(i);
     if (node.index !== null) post(node.index, c, node.leaf.length - 1, len);
     return i;
@@ -1002,7 +1183,7 @@ export class TemplateMiner {
    * A line joins cluster c: each token and separator where they differ becomes `<*>` (null), a header
    * of another field count the one `<*>` of the header; the count goes up.
    */
-  #widen(c: Cluster, masked: string[], seps: string[], lh: number): void {
+  #widen(c: Cluster, masked: string[], seps: string[], lh: number): boolean {
     let changed = false;
     if (c.h !== lh && c.h >= 0) {
       // Headers of different field counts: the header becomes one `<*>`.
@@ -1022,6 +1203,7 @@ export class TemplateMiner {
     }
     if (changed) c.text = c.id = null;
     c.count++;
+    return changed;
   }
 
   /**
@@ -1068,7 +1250,12 @@ export class TemplateMiner {
     });
     return {
       v: 2,
-      opts: { maxTemplates: this.#max, similarity: this.#st, depth: this.#depth },
+      opts: {
+        maxTemplates: this.#max,
+        similarity: this.#st,
+        depth: this.#depth,
+        variants: this.#variants === Infinity ? null : this.#variants,
+      },
       totalLines: this.#total,
       otherLines: this.#other,
       clusters: this.#all.map((c) => ({
@@ -1113,6 +1300,7 @@ export class TemplateMiner {
         indexAt: opts.indexAt,
         similarity: opts.similarity ?? so.similarity,
         depth: so.depth,
+        variants: opts.variants ?? (so.variants === null ? Infinity : so.variants as number | undefined),
       });
     } catch (e) {
       bad(String(e));
@@ -1217,7 +1405,7 @@ function rec(x: unknown, where: string): Record<string, unknown> {
 }
 
 /** A cluster's text: separators and tokens in order, `<*>` for variable parts, runs of `<*>` folded. */
-function render(c: Cluster): string {
+function render(c: Joined): string {
   let out = c.h < 0 ? WILD : "";
   for (let i = 0; i < c.tokens.length; i++) {
     out += c.seps[i] ?? WILD;

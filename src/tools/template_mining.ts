@@ -13,7 +13,7 @@
  * @module
  */
 
-import { templateId, TemplateMiner } from "../read/template_miner.ts";
+import { type HeaderLayout, headerOfHead, templateId, TemplateMiner } from "../read/template_miner.ts";
 import { lineClock, SAMPLE_BYTES } from "../read/timestamp.ts";
 import { logHead } from "../read/scan_source.ts";
 import { CUT_MARK, type MinePage, mineTemplates, type MiningSink } from "../read/mine_templates.ts";
@@ -104,12 +104,18 @@ export class MiningRun {
    * @param stats The side the lines count on.
    * @param file The log being read.
    * @param onLine Told each line's cluster and what it shows (`log_search` by template returns lines).
+   * @param layout The log's header layout (`headerOfHead` of its first bytes), or null.
    */
-  sink(stats: TemplateStats, file: string, onLine?: OnMinedLine): MiningSink {
+  sink(
+    stats: TemplateStats,
+    file: string,
+    onLine?: OnMinedLine,
+    layout: HeaderLayout | null = null,
+  ): MiningSink {
     let saved: string | null = null;
     return {
       line: (text, lineNo, level, time, cut, replaced, masked) => {
-        const c = this.miner.add(text, lineNo);
+        const c = this.miner.add(text, lineNo, layout);
         const shown = cut ? text.slice(0, -CUT_MARK.length) : text;
         const w = this.windowTexts;
         // A baseline line counts under a window template only when it matches the window's text of it.
@@ -238,7 +244,7 @@ export async function minePhase(
     opened?.(log);
     return mineTemplates(
       log,
-      run.sink(stats, log.name, onLine),
+      run.sink(stats, log.name, onLine, headerOfHead(logHead(log, SAMPLE_BYTES))),
       {
         pieceSize: ctx.limits.pieceSize,
         maxLine: ctx.limits.maxLine,
