@@ -14,7 +14,10 @@
  * @module
  */
 
-import { CONTINUED, LEVELS, LevelTally, lineLevel, UNKNOWN } from "./level.ts";
+import { CONTINUED, levelOf, LEVELS, LevelTally, lineLevel, UNKNOWN } from "./level.ts";
+import type { ReadableLog } from "./readable_log.ts";
+import { logHead } from "./scan_source.ts";
+import { SAMPLE_BYTES } from "./timestamp.ts";
 
 /** A level name of logpeek's ({@linkcode LEVELS}). */
 type LevelName = (typeof LEVELS)[number];
@@ -201,7 +204,7 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     kind: "database",
     url: "https://www.postgresql.org/docs/current/runtime-config-logging.html",
     line:
-      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} [A-Z]{2,5} \[\d+\] (?<lvl>DEBUG[1-5]|INFO|NOTICE|WARNING|ERROR|LOG|FATAL|PANIC):  /,
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} [A-Z]{2,5} \[\d+\] (?<lvl>DEBUG[1-5]|INFO|NOTICE|WARNING|ERROR|LOG|FATAL|PANIC): {2}/,
     levels: {
       DEBUG1: "DEBUG",
       DEBUG2: "DEBUG",
@@ -217,7 +220,7 @@ export const LOG_FORMATS: readonly LogFormat[] = [
       PANIC: "FATAL",
     },
     continues:
-      /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} [A-Z]{2,5} \[\d+\] (DETAIL|HINT|QUERY|CONTEXT|LOCATION|STATEMENT):  |\t)/,
+      /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} [A-Z]{2,5} \[\d+\] (DETAIL|HINT|QUERY|CONTEXT|LOCATION|STATEMENT): {2}|\t)/,
     time: "%m: yyyy-mm-dd hh:mm:ss.mmm ZONE (the zone's abbreviation)",
     continuation:
       "DETAIL:/HINT:/QUERY:/CONTEXT:/LOCATION:/STATEMENT: lines after the entry; tab-indented lines of a statement",
@@ -994,4 +997,23 @@ export function formatLevelOf(
 ): number {
   const code = f?.own ? formatLevel(f, buf, start, end, hint) : lineLevel(buf, start, end, hint);
   return code >= CONTINUED ? UNKNOWN : code;
+}
+
+/**
+ * The format of an open log ({@linkcode detectFormat} on its first `SAMPLE_BYTES`, decompressed for a gzip
+ * log), or null for the general rules. Reads those bytes once; a few ms of patterns on them.
+ */
+export function formatOf(log: ReadableLog): LogFormat | null {
+  return detectFormat(logHead(log, SAMPLE_BYTES));
+}
+
+/** A reader of one line's level alone: `(buf, start, end, hint?) => level code` (`level.ts` `levelOf`'s shape). */
+export type LevelReader = (buf: Uint8Array, start: number, end: number, hint?: number) => number;
+
+/**
+ * How the lines of a log of format `f` get their level one by one (`log_tail`, `log_search`): `level.ts`
+ * `levelOf` itself unless the format reads its own levels, then {@linkcode formatLevelOf} for `f`.
+ */
+export function levelReader(f: LogFormat | null): LevelReader {
+  return f?.own ? (buf, start, end, hint = -1) => formatLevelOf(f, buf, start, end, hint) : levelOf;
 }
