@@ -148,6 +148,18 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     continuation: "none",
   },
   {
+    name: "apache_vhost_combined",
+    program:
+      "Apache httpd on Debian/Ubuntu (other_vhosts_access.log, the `vhost_combined` format of apache2.conf)",
+    kind: "web server",
+    url: "https://httpd.apache.org/docs/2.4/mod/mod_log_config.html#formats",
+    line:
+      /^[^\s:]+:\d+ \S+ \S+ \S+ \[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "[^"]*" \d{3} (\d+|-) "[^"]*" "[^"]*"/,
+    levels: NONE,
+    time: "%t: [dd/Mon/yyyy:hh:mm:ss ±hhmm]",
+    continuation: "none",
+  },
+  {
     name: "nginx_error",
     program: "nginx (error_log)",
     kind: "web server",
@@ -191,7 +203,8 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     program: "Microsoft IIS (W3C Extended Log File Format, the default)",
     kind: "web server",
     url: "https://learn.microsoft.com/en-us/windows/win32/http/w3c-logging",
-    line: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (\S+ ){4,}\d{3} \d+ \d+ \d+$/,
+    // The default fields end sc-status sc-substatus sc-win32-status time-taken (IIS 8.5+ may add sc-bytes, cs-bytes).
+    line: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (\S+ ){4,}\d{3} \d+ \d+( \d+){1,3}$/,
     levels: NONE,
     continues: /^#(Software|Version|Date|Fields|Remark):/,
     time: "date and time columns (yyyy-mm-dd hh:mm:ss, UTC), named by #Fields:",
@@ -888,7 +901,7 @@ function textOf(buf: Uint8Array, start: number, end: number): string {
  * The rule: of the first {@linkcode SAMPLE_LINES} non-empty lines of `sample` (at most `SAMPLE_BYTES`, as
  * `timestamp.ts` `learnLayout` reads), a line the general rules call a continuation (`level.ts` rule 0: an
  * indented line, a stack frame, `Caused by:`) is not counted; nor, for one format, a line of its own
- * `continues` pattern (PostgreSQL's `DETAIL:`, W3C's `#Fields:`). A format wins when its entry lines are
+ * `continues` pattern (PostgreSQL's `DETAIL:`, W3C's `#Fields:`). ANSI colour codes are skipped. A format wins when its entry lines are
  * more than half of the lines left for it and at least {@linkcode MIN_MATCH} of them (or every line of a
  * shorter sample); the most entry lines wins, a tie the format first in the table (the more specific).
  *
@@ -906,8 +919,9 @@ export function detectFormat(sample: Uint8Array): LogFormat | null {
     const a = s;
     s = e + 1;
     if (b === a) continue;
-    const text = textOf(sample, a, b);
     if (lineLevel(sample, a, b) === CONTINUED) continue;
+    // ANSI colour codes (a log written for a terminal) are not part of the format.
+    const text = textOf(sample, a, b).replace(ANSI, "");
     lines++;
     LOG_FORMATS.forEach((f, i) => {
       if (f.line.test(text)) hits[i]++;
@@ -921,6 +935,10 @@ export function detectFormat(sample: Uint8Array): LogFormat | null {
   });
   return best < 0 ? null : LOG_FORMATS[best];
 }
+
+/** An ANSI escape sequence (SGR colours and the like), skipped by detection. */
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /** How many sample lines at least a format must match to be detected (fewer only when the sample is shorter). */
 export const MIN_MATCH = 3;

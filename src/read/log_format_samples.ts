@@ -46,6 +46,18 @@ export const SAMPLES: Record<string, SampleLine[]> = {
       "2000-10-10T20:56:00.000Z",
     ],
   ],
+  apache_vhost_combined: [
+    [
+      'www.example.com:443 192.0.2.10 - - [01/Mar/2024:10:15:32 +0000] "GET / HTTP/1.1" 200 3477 "-" "curl/8.5.0"',
+      "UNKNOWN",
+      "2024-03-01T10:15:32.000Z",
+    ],
+    [
+      'blog.example.com:80 198.51.100.7 - - [01/Mar/2024:10:15:33 +0000] "GET /feed HTTP/1.1" 304 247 "https://example.com/" "Mozilla/5.0"',
+      "UNKNOWN",
+      "2024-03-01T10:15:33.000Z",
+    ],
+  ],
   nginx_error: [
     [
       '2024/03/01 10:15:32 [notice] 1234#1234: using the "epoll" event method',

@@ -88,7 +88,7 @@ const outputSchema = z.object({
 
 const config = {
   title: "List logs",
-  description: "Logs under the roots (size, modified, format) as other tools name them; " +
+  description: "Logs under the roots (size, modified, format) as tools name them; " +
     `${MAX_FILES} a page (next_cursor); unreadable: why.`,
   inputSchema,
   outputSchema: outputSchema.shape,

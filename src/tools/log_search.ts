@@ -91,7 +91,7 @@ const inputSchema = strictArgs("log_search", {
       "match letters in either case by Unicode simple case folding (σ/ς/Σ, ß/ẞ, k/K (U+212A), s/ſ; İ " +
       "and ı only themselves): an ASCII text on the raw bytes, any other on each line's first 64 KiB, decoded",
   }),
-  regex: z.boolean().default(false).describe("RE2: no backreferences, no lookaround").meta({
+  regex: z.boolean().default(false).describe("RE2 syntax: no backreferences or lookaround").meta({
     details:
       "text is a regular expression in RE2 syntax (RE2's, not JavaScript's: (?P<name>…), [[:digit:]], \\pL, " +
       "(?i) work; backreferences and lookaround do not; repeat counts up to 1000), run " +
