@@ -126,3 +126,13 @@ Deno.test("a file of no format, or of mixed formats with no clear majority, fall
   assert.equal(tallyFor(null).constructor, LevelTally);
   assert.equal(tallyFor(formatByName("nginx_error")!).constructor, LevelTally, "not own: the general tally");
 });
+
+Deno.test("docs/formats.md is current (scripts/format_docs.ts) and names every format, its program and source", async () => {
+  const { FORMATS_MD, formatsDoc } = await import("../../scripts/format_docs.ts");
+  const page = Deno.readTextFileSync(FORMATS_MD);
+  assert.equal(page, formatsDoc(), "docs/formats.md differs from what scripts/format_docs.ts makes: run it");
+  for (const f of LOG_FORMATS) {
+    const row = page.split("\n").find((l) => l.startsWith(`| \`${f.name}\` |`));
+    assert.ok(row?.includes(f.url.replaceAll("|", "\\|")), f.name);
+  }
+});
