@@ -51,10 +51,10 @@ export function formatsDoc(): string {
     "`log_patterns`) and every text log in `log_files` names the format it read the log as in `log_format`;",
     "`null` means none matched and the general rules of `src/read/level.ts` read the levels.",
     "",
-    "**Detection** (`detectFormat`): once per file, on its first 32 KiB (at most " +
-    `${SAMPLE_LINES} lines, the head the time`,
-    "layer learns from). Lines the general rules call continuation lines (stack frames, indented lines) are",
-    "not counted, nor, for one format, lines of its own continuation pattern (PostgreSQL's `DETAIL:`, W3C's",
+    "**Detection** (`detectFormat`): once per file, on the first " +
+    `${SAMPLE_LINES} lines of its first 32 KiB (the head the time`,
+    "layer learns from) that are not continuation lines: the lines the general rules call continuation",
+    "lines (stack frames, indented lines) are not counted, nor, for one format, lines of its own continuation pattern (PostgreSQL's `DETAIL:`, W3C's",
     "`#Fields:`); ANSI colour codes are skipped. A format wins when it matches more than half of the lines",
     `left and at least ${MIN_MATCH} of them (or every line of a shorter sample); the most matching lines win, a`,
     "tie the format listed first (the more specific). A file of mixed formats with no clear majority, or of",
