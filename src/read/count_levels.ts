@@ -86,8 +86,8 @@ export interface PageEnd {
  * @returns The counts so far, and whether they cover the whole file.
  */
 export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
+  const format = formatOf(log); // before the page's budget starts: a page of a tiny budget still counts
   const deadline = opts.deadline ?? performance.now() + opts.levelsMs;
-  const format = formatOf(log);
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
