@@ -19,6 +19,8 @@ import { join } from "node:path";
 import { connect } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 import { CONTINUED, LEVELS, LevelTally } from "../src/read/level.ts";
+import { detectFormat, tallyFor } from "../src/read/log_format.ts";
+import { SAMPLE_BYTES } from "../src/read/timestamp.ts";
 
 const shared = sharedDir("the lnav level comparison");
 const logs = shared ? join(shared, "corpus", "lnav", "logs") : "";
@@ -70,6 +72,29 @@ const DERIVED: Record<string, string> = {
 type Verdict = [file: string, from: number, to: number, lnav: string, logpeek: string, why: string];
 
 const VERDICTS: Verdict[] = [
+  ...([[1, 1], [3, 4]] as const).map(([a, b]): Verdict => [
+    "logfile_mysql_error.0",
+    a,
+    b,
+    "UNKNOWN",
+    "INFO",
+    "logpeek right: read as mysql_error (read/log_format.ts), whose `[Note]` (and `[System]`) label is an " +
+    "informational message (MySQL 8.0 error-log-format); lnav's generic_log reads no level there",
+  ]),
+  ...([["logfile_postgres.1", 2, 40], ["logfile_postgres.1", 43, 43], ["logfile_postgres.2", 2, 4], [
+    "logfile_postgres.2",
+    6,
+    8,
+  ]] as const).map(([f, a, b]): Verdict => [
+    f,
+    a,
+    b,
+    "UNKNOWN",
+    "ERROR",
+    "logpeek right: read as postgresql (read/log_format.ts): a STATEMENT:/DETAIL:/CONTEXT: line, and the " +
+    "tab-indented lines of its statement, belong to the ERROR entry before them (PostgreSQL's " +
+    "runtime-config-logging: they report that error's statement and detail); lnav's generic_log has no level",
+  ]),
   [
     "logfile_laravel.0",
     1,
@@ -148,9 +173,21 @@ function lineSpans(bytes: Uint8Array): [number, number][] {
   return out;
 }
 
-/** logpeek's level of each line of `bytes`, read in order as `log_levels` reads them. */
-function logpeekLevels(bytes: Uint8Array): string[] {
-  const tally = new LevelTally();
+/** The head a log's format is detected from (`read/scan_source.ts` `logHead`: after a BOM, whole lines). */
+function headOf(bytes: Uint8Array): Uint8Array {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const head = bytes.subarray(bom, bom + SAMPLE_BYTES);
+  if (head.length < SAMPLE_BYTES) return head;
+  const nl = head.lastIndexOf(10);
+  return nl < 0 ? head : head.subarray(0, nl + 1);
+}
+
+/**
+ * logpeek's level of each line of `bytes`, read in order as `log_levels` reads them: by the log's format
+ * (`read/log_format.ts`, detected from its head) or, with `general`, by the general rules alone.
+ */
+function logpeekLevels(bytes: Uint8Array, general = false): string[] {
+  const tally = general ? new LevelTally() : tallyFor(detectFormat(headOf(bytes)));
   return lineSpans(bytes).map(([a, b]) => LEVELS[tally.add(bytes, a, b) % CONTINUED]);
 }
 
@@ -212,7 +249,7 @@ Deno.test({
         }
       }
     }
-    assert.deepEqual(unjudged.slice(0, 20), [], `${unjudged.length} differences without a verdict`);
+    assert.deepEqual(unjudged.slice(0, 60), [], `${unjudged.length} differences without a verdict`);
     for (const v of VERDICTS) {
       assert.equal(used.get(v), v[2] - v[1] + 1, `verdict still needed on every line: ${v}`);
     }

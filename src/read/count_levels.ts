@@ -4,7 +4,8 @@
  * @module
  */
 
-import { CONTINUED, HEADER_BYTES, LEVELS, LevelTally, STRUCTURED_BYTES } from "./level.ts";
+import { CONTINUED, HEADER_BYTES, LEVELS, STRUCTURED_BYTES } from "./level.ts";
+import { formatOf, type LogFormat, tallyFor } from "./log_format.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
@@ -47,6 +48,11 @@ export interface LevelsResult extends PageEnd {
   unscaled_levels: number;
   /** Lines counted in this page (the sum of `counts`). */
   total_lines: number;
+  /**
+   * The format the log was read as (`log_format.ts`, detected from its first lines), or null: the general
+   * rules of `level.ts`.
+   */
+  log_format: string | null;
   /** The number of the last line counted, from the file's start (pages continue from it). */
   last_line: number;
 }
@@ -80,12 +86,13 @@ export interface PageEnd {
  * @returns The counts so far, and whether they cover the whole file.
  */
 export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
+  const format = formatOf(log); // before the page's budget starts: a page of a tiny budget still counts
   const deadline = opts.deadline ?? performance.now() + opts.levelsMs;
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
     opts.resume,
-    (from, known, order, probes) => countPage(log, opts, from, deadline, known, order, probes),
+    (from, known, order, probes) => countPage(log, opts, format, from, deadline, known, order, probes),
   );
   return page;
 }
@@ -94,13 +101,14 @@ export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promis
 async function countPage(
   log: ReadableLog,
   opts: LevelsOptions,
+  format: LogFormat | null,
   from: ResumePoint,
   deadline: number,
   lineKnown: boolean,
   order: TimeReport["order"] | null,
   probes: number,
 ): Promise<LevelsResult & { disorder: boolean }> {
-  const tally = new LevelTally();
+  const tally = tallyFor(format);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
@@ -158,6 +166,7 @@ async function countPage(
     unscaled_levels: tally.unscaled,
     stuck: next !== null && progressed(from, next) === null,
     total_lines: times ? inWindow : r.lines - from.line,
+    log_format: format?.name ?? null,
     last_line: r.lines,
     complete: stop === null,
     stop_reason: stop,

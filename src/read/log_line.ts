@@ -43,6 +43,8 @@ export type LogLine = z.infer<typeof logLineSchema>;
  * @param partial True when the bytes are only the line's start.
  * @param maxLine The most characters of text, in Unicode code points (`LOGPEEK_MAX_LINE`).
  * @param redactor Masks secrets in the text (and counts them); none: the text is returned as read.
+ * @param readLevel How the line's level is read (a log format's own way, `log_format.ts` `levelReader`);
+ *   default the general rules, `level.ts` `levelOf`.
  * @returns The line and how many of its bytes were replaced.
  */
 export function toLogLine(
@@ -53,6 +55,7 @@ export function toLogLine(
   partial: boolean,
   maxLine: number,
   redactor?: LineRedactor,
+  readLevel: (buf: Uint8Array, start: number, end: number) => number = levelOf,
 ): { line: LogLine; replaced: number } {
   // Each character takes at most 4 bytes: no more are needed for maxLine characters (and one more
   // to know whether there is more).
@@ -61,7 +64,7 @@ export function toLogLine(
   return {
     line: {
       line_no: lineNo,
-      level: LEVELS[levelOf(buf, start, end)],
+      level: LEVELS[readLevel(buf, start, end)],
       text: redactor ? redactor.line(d.text, d.cut) : d.text,
       cut: d.cut,
     },

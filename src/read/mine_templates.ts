@@ -14,7 +14,8 @@
  */
 
 import { decodeLine } from "./decode.ts";
-import { HEADER_BYTES, levelOf, STRUCTURED_BYTES } from "./level.ts";
+import { HEADER_BYTES, STRUCTURED_BYTES } from "./level.ts";
+import { formatOf, type LevelReader, levelReader } from "./log_format.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import type { PageEnd } from "./count_levels.ts";
@@ -91,6 +92,8 @@ export interface MinePage extends PageEnd {
   total_lines: number;
   /** The number of the last line read, from the log's start (or from the seek's point). */
   last_line: number;
+  /** The format the log was read as (`log_format.ts`, detected from its first lines), or null: the general rules. */
+  log_format: string | null;
 }
 
 /** The mark a line cut at `LOGPEEK_MAX_LINE` is mined with after its shown start. */
@@ -110,13 +113,15 @@ export async function mineTemplates(
   sink: MiningSink,
   opts: MineOptions,
 ): Promise<MinePage> {
+  const format = formatOf(log);
+  const levelAt = levelReader(format);
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
     opts.resume,
-    (from, known, order, probes) => minePage(log, sink, opts, from, known, order, probes),
+    (from, known, order, probes) => minePage(log, sink, opts, levelAt, from, known, order, probes),
   );
-  return page;
+  return { ...page, log_format: format?.name ?? null };
 }
 
 /**
@@ -141,11 +146,12 @@ async function minePage(
   log: ReadableLog,
   sink: MiningSink,
   opts: MineOptions,
+  levelAt: LevelReader,
   from: ResumePoint,
   lineKnown: boolean,
   order: TimeReport["order"] | null,
   probes: number,
-): Promise<MinePage & { disorder: boolean }> {
+): Promise<Omit<MinePage, "log_format"> & { disorder: boolean }> {
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES, opts.maxLine * 4 + 1);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
@@ -193,7 +199,7 @@ async function minePage(
           if (!times.inside(t)) return !pause;
         }
       }
-      const level = levelOf(buf, s, e, hint);
+      const level = levelAt(buf, s, e, hint);
       if (want >= 0 && level !== want) return !pause;
       const end = Math.min(e, s + take);
       const d = decodeLine(buf.subarray(s, end), opts.maxLine, isCut || end < e);

@@ -2,7 +2,8 @@
  * # src/read/
  *
  * The byte reader and what is computed from it: the scanner with one fixed buffer (`scanner.ts`, SIMD in
- * `simd.ts`), decoding (`decode.ts`), levels (`level.ts`), the returned line (`log_line.ts`), gzip
+ * `simd.ts`), decoding (`decode.ts`), levels (`level.ts`; programs' default formats, detected per file:
+ * `log_format.ts`), the returned line (`log_line.ts`), gzip
  * (`gzip_source.ts`), tail, search and level counts (`tail.ts`, `search.ts`, `count_levels.ts`), resume
  * cursors (`cursor.ts`), formats it refuses (`format.ts`), Unicode simple case folding for `ignore_case`
  * (`fold.ts`), context lines (`context.ts`), time windows (`time_window.ts`: each line's time, the order

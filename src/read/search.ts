@@ -8,7 +8,8 @@
  * @module
  */
 
-import { type Level, levelOf, LEVELS } from "./level.ts";
+import { type Level, LEVELS } from "./level.ts";
+import { formatOf, levelReader, type LogFormat } from "./log_format.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
@@ -29,6 +30,8 @@ export interface SearchOptions {
   text: string;
   /** Keep only matching lines of this level. */
   level?: Level;
+  /** The log's format (`log_format.ts`), its lines' levels read its way; absent: detected from the log. */
+  format?: LogFormat | null;
   /** The most matches. */
   limit: number;
   /** Time budget in ms. */
@@ -119,10 +122,27 @@ export interface SearchResult {
   contexts?: WithContext<LogLine>[];
   /** With a window: how the log's times were read. */
   time?: TimeReport;
+  /** The format the log was read as (`log_format.ts`), or null: the general rules. */
+  log_format?: string | null;
 }
 
 /**
- * Searches an open log.
+ * Searches an open log, its lines' levels read the way of its format (`log_format.ts`, detected from its
+ * first lines unless `opts.format` gives it).
+ *
+ * @param log The open log.
+ * @param opts The text, filters, limit and budgets.
+ * @returns The matches, how far the search got, and the format.
+ * @throws {TypeError} when the text holds a line feed.
+ * @throws {ToolError} `invalid_pattern` for a `regex` that RE2 cannot run ({@linkcode compilePattern}).
+ */
+export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
+  const format = opts.format === undefined ? formatOf(log) : opts.format;
+  return { ...await searchFormatted(log, { ...opts, format }), log_format: format?.name ?? null };
+}
+
+/**
+ * {@linkcode searchLog} once the format is known (`opts.format`).
  *
  * Memory: one piece plus the returned lines.
  *
@@ -132,13 +152,14 @@ export interface SearchResult {
  * @throws {TypeError} when the text holds a line feed.
  * @throws {ToolError} `invalid_pattern` for a `regex` that RE2 cannot run ({@linkcode compilePattern}).
  */
-export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
+async function searchFormatted(log: ReadableLog, opts: SearchOptions): Promise<SearchResult> {
   const every = (opts.context ?? 0) > 0 || opts.window !== undefined;
   // deno-lint-ignore no-control-regex
   if (every || opts.regex || (opts.ignoreCase && /[^\x00-\x7f]/.test(opts.text))) {
     return await searchByLine(log, opts);
   }
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const levelAt = levelReader(opts.format ?? null);
   const matches: LogLine[] = [];
   let replaced = 0;
   let lastReported = 0;
@@ -157,8 +178,8 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
   const r = await scan(src, {
     line(buf, s, e, lineNo, cut) {
       if (lineNo === from.skip) return true; // returned (cut) by the page before
-      if (want >= 0 && levelOf(buf, s, e) !== want) return true;
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
+      if (want >= 0 && levelAt(buf, s, e) !== want) return true;
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor, levelAt);
       matches.push(line);
       lastReported = lineNo;
       replaced += bad;
@@ -358,6 +379,7 @@ async function searchPage(
   probes: number,
 ): Promise<SearchResult & { disorder: boolean }> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const levelAt = levelReader(opts.format ?? null);
   // A page after one a budget stopped, with context: the lines before its start that the page before did
   // not show are read again, for context only (a match right after the cut keeps its before-lines).
   let contextUntil = -1;
@@ -401,7 +423,7 @@ async function searchPage(
   const shownNo = (lineNo: number) => (lineKnown ? lineNo : null);
   const collector = n > 0
     ? new ContextCollector<LogLine>(n, opts.maxLine * 4 + 1, (bytes, len, lineNo, cut) => {
-      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor);
+      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor, levelAt);
       replaced += bad;
       return line;
     })
@@ -443,7 +465,16 @@ async function searchPage(
       redactions: redactor.count,
     };
     lastShown = lineNo;
-    const { line, replaced: bad } = toLogLine(buf, s, e, shownNo(lineNo), cut, opts.maxLine, redactor);
+    const { line, replaced: bad } = toLogLine(
+      buf,
+      s,
+      e,
+      shownNo(lineNo),
+      cut,
+      opts.maxLine,
+      redactor,
+      levelAt,
+    );
     matches.push(line);
     replaced += bad;
     if (collector) contexts.push(collector.match(shownNo(lineNo)));
@@ -557,7 +588,7 @@ async function searchPage(
       }
       if (lineNo === first.skip) return other(buf, s, e, lineNo, cut); // returned (cut) by the page before
       if (times && !times.inside(t)) return other(buf, s, e, lineNo, cut);
-      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return other(buf, s, e, lineNo, cut);
+      if (want >= 0 && levelAt(buf, s, e, hint) !== want) return other(buf, s, e, lineNo, cut);
       if (plain) {
         // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
         if (cut) partial++;

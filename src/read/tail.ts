@@ -9,7 +9,8 @@
  * @module
  */
 
-import { type Level, levelOf, LEVELS } from "./level.ts";
+import { type Level, LEVELS } from "./level.ts";
+import { formatOf, levelReader } from "./log_format.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { LogBytes, ReadableLog } from "./readable_log.ts";
 import { gzipSource } from "./gzip_source.ts";
@@ -69,6 +70,8 @@ export interface TailResult {
    * and the timestamped line before them lies before the window): not returned.
    */
   unplaced_lines?: number;
+  /** The format the log was read as (`log_format.ts`, detected from its first lines), or null: the general rules. */
+  log_format: string | null;
 }
 
 interface Kept {
@@ -136,6 +139,8 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   const ring: Kept[] = [];
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const format = formatOf(log);
+  const levelAt = levelReader(format);
   const gz = log.gzip ? gzipSource(log) : null;
   const src = gz ?? log.bytes(start, end);
   // The inflater's native state is freed as soon as the scan ends (`check()` and `corrupt` still answer).
@@ -146,7 +151,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
         if (t !== t && !placed) unplaced++;
         if (!times.inside(t)) return true;
       }
-      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return true;
+      if (want >= 0 && levelAt(buf, s, e, hint) !== want) return true;
       let slot = ring[next];
       if (!slot) slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false };
       const len = Math.min(e - s, keepBytes);
@@ -195,7 +200,16 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   const redactor = new LineRedactor(opts.redact, want < 0);
   const lines = ordered.map((k) => {
     const lineNo = whole ? k.lineNo : null;
-    const { line, replaced: bad } = toLogLine(k.bytes, 0, k.len, lineNo, k.cut, opts.maxLine, redactor);
+    const { line, replaced: bad } = toLogLine(
+      k.bytes,
+      0,
+      k.len,
+      lineNo,
+      k.cut,
+      opts.maxLine,
+      redactor,
+      levelAt,
+    );
     replaced += bad;
     return line;
   });
@@ -209,5 +223,6 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     read_lines: r.lines,
     time: times?.report(times.disorder ? "out_of_order" : order, probes, whole),
     unplaced_lines: times ? unplaced : undefined,
+    log_format: format?.name ?? null,
   };
 }

@@ -592,6 +592,7 @@ function entryOf(file: string, st: Stat, real: string): LogEntry {
     size_bytes: st.size,
     modified: st.ms === null ? null : new Date(st.ms).toISOString(),
     format: sniffed?.format ?? null,
+    log_format: sniffed?.logFormat,
     unsupported,
     compression: sniffed?.format.startsWith("gzip") ? "gzip" : null,
     readable: reason === null,

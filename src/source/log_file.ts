@@ -15,6 +15,8 @@ import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
 import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
 import { refusalText, SNIFF_BYTES, type Sniffed, sniffFormat, sniffGzipInner } from "../read/format.ts";
+import { detectFormat } from "../read/log_format.ts";
+import { SAMPLE_BYTES as HEAD_SAMPLE } from "../read/timestamp.ts";
 
 /** An open log file: a {@linkcode ReadableLog} over a file descriptor. Close it with `using` or `close()`. */
 export interface OpenLog extends ReadableLog {
@@ -41,13 +43,15 @@ function openNonBlocking(path: string): number {
  * @param real The file's real path.
  * @param info Its device and inode, from the listing's `lstat` (the opened file must be that one).
  * @param name Its name as listed (for login records, known by name).
- * @returns What it is; null when it could not be opened or was swapped meanwhile.
+ * @returns What it is, and for a text log the format of its lines (`read/log_format.ts` `detectFormat` on
+ *   its first `SAMPLE_BYTES`, as the reading tools detect it; absent for a gzip or refused log); null when
+ *   it could not be opened or was swapped meanwhile.
  */
 export function sniffListed(
   real: string,
   info: { dev: number; ino: number | null },
   name: string,
-): Sniffed | null {
+): (Sniffed & { logFormat?: string | null }) | null {
   let fd: number;
   try {
     fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
@@ -57,7 +61,12 @@ export function sniffListed(
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.dev !== info.dev || st.ino !== info.ino) return null;
-    return sniffOpen(fd, name);
+    const sniffed = sniffOpen(fd, name);
+    if (sniffed.format !== "text" || sniffed.refusal) return sniffed;
+    return {
+      ...sniffed,
+      logFormat: detectFormat(wholeLines(readAt(fd, sniffed.bomLength, HEAD_SAMPLE)))?.name ?? null,
+    };
   } catch {
     return null;
   } finally {
@@ -147,6 +156,13 @@ export function openLogSync(roots: Root[], name: string): OpenLog {
 function sniffOpen(fd: number, name: string): Sniffed {
   const sniffed = sniffFormat(readHead(fd, SNIFF_BYTES), name);
   return sniffed.format === "gzip" ? sniffGzipInner((offset, n) => readAt(fd, offset, n), name) : sniffed;
+}
+
+/** `head` cut after its last end of line when it fills `SAMPLE_BYTES` (as `read/scan_source.ts` `logHead`). */
+function wholeLines(head: Uint8Array): Uint8Array {
+  if (head.length < HEAD_SAMPLE) return head;
+  const nl = head.lastIndexOf(10);
+  return nl < 0 ? head : head.subarray(0, nl + 1);
 }
 
 /** Up to `n` bytes of an open file at `offset` (fewer at its end). */

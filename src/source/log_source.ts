@@ -39,6 +39,11 @@ export interface LogEntry {
    * refuse (`xz`, `zip`, `journal`, `utf-16le`, …); null when it could not be opened to look.
    */
   format: string | null;
+  /**
+   * A text log's format (`read/log_format.ts`, detected from its first lines as the reading tools do), or
+   * null when it matches none (the general rules); absent for a gzip, refused or unopened log and a table's.
+   */
+  log_format?: string | null;
   /** Null when the reading tools read it; else why they refuse it and what to run instead. */
   unsupported: string | null;
   /** `"gzip"` for a gzip-compressed log (read, or refused for what it holds), else null. */

@@ -32,7 +32,7 @@ export const MAX_FILES = 1000;
 export const MAX_GLOB = 4096;
 
 const inputSchema = strictArgs("log_files", {
-  glob: z.string().min(1).max(MAX_GLOB).optional().describe("bash globstar: **/app*.log*, {a,b}")
+  glob: z.string().min(1).max(MAX_GLOB).optional().describe("globstar: **/app*.log*, {a,b}")
     .meta({
       details: "only logs whose names match: * and ? never cross /, ** matches any folders (**/app*.log*), " +
         "[abc] [a-z] [!a], {a,b}, \\ escapes (bash globstar rules; dot files too)",
@@ -57,6 +57,9 @@ const outputSchema = z.object({
     modified: z.string().nullable().describe("last modification, ISO 8601"),
     format: z.string().nullable().describe(
       "what its first bytes say: text, gzip, or a format the reading tools refuse (xz, zip, journal, utf-16le, …); null if it could not be opened",
+    ),
+    log_format: z.string().nullable().optional().describe(
+      "a text log's format (docs/formats.md), detected from its first lines; null: none known (general rules)",
     ),
     unsupported: z.string().nullable().describe(
       "null when log_tail, log_search and log_levels read it; else what it is and what to run instead",
@@ -85,8 +88,8 @@ const outputSchema = z.object({
 
 const config = {
   title: "List logs",
-  description: "Logs under the roots (size, modified), as other tools name them. " +
-    `${MAX_FILES} a page (next_cursor); unreadable ones say why.`,
+  description: "Logs under the roots (size, modified, format) as tools name them; " +
+    `${MAX_FILES} a page (next_cursor); unreadable: why.`,
   inputSchema,
   outputSchema: outputSchema.shape,
   annotations: READ_ONLY,
@@ -164,6 +167,7 @@ export function filesHeader(list: LogList, call: FilesCall = {}): string {
 export function renderEntry(f: LogEntry): string {
   return `${printable(f.file)}\t${f.size_bytes} bytes\t${f.modified ?? "?"}` +
     (f.compression ? `\t${f.compression}` : "") +
+    (f.log_format ? `\tformat ${f.log_format}` : "") +
     (f.unsupported ? `\tNOT READ: ${printable(f.unsupported)}` : "") +
     (!f.readable && !f.unsupported ? `\tNOT READ: ${printable(f.reason ?? "?")}` : "");
 }

@@ -38,10 +38,10 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { renderStop } from "./render.ts";
+import { logFormatSchema, renderFormat, renderStop } from "./render.ts";
 
 const inputSchema = strictArgs("log_levels", {
-  file: fileArg(true).describe("from log_files, or a glob").meta({
+  file: fileArg(true).describe("from log_files or a glob").meta({
     details: "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every " +
       "matching log is counted, newest first, under one budget",
   }),
@@ -82,6 +82,7 @@ const outputSchema = z.object({
     "false when this page counted nothing within its budget (then there is no cursor: calling again would not help)",
   ),
   scanned_bytes: z.number().int().describe("bytes read by this call (probes of a time seek included)"),
+  log_format: logFormatSchema,
   logs: z.array(z.object({
     file: z.string(),
     complete: z.boolean(),
@@ -161,7 +162,7 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): Regist
     {
       title: "Count levels",
       description:
-        "Counts a log's (or a glob's) lines per level (stack traces under their entry), optionally within since/until. " +
+        "Lines per level of a log or glob (stack traces under their entry), optionally in since/until. " +
         `Stops after ${deps.limits.levelsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
@@ -234,6 +235,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     continuation_lines: runs.reduce((n, x) => n + x.page.continuation_lines, 0),
     unscaled_levels: runs.reduce((n, x) => n + x.page.unscaled_levels, 0),
     total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
+    log_format: runs[0].page.log_format,
     last_line: last.last_line,
     complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && untimed.length === 0,
     stop_reason: many.complete ? null : last.stop_reason,
@@ -254,6 +256,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
           | "corrupt_gzip"
           | null,
         scanned_lines: x.page.last_line,
+        format: x.page.log_format,
         counts: x.page.counts,
         entries: x.page.entries,
       })),
@@ -262,6 +265,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
         complete: false,
         stop_reason: "not_reached" as const,
         scanned_lines: 0,
+        format: undefined as string | null | undefined,
         counts: undefined,
         entries: undefined,
       })),
@@ -279,6 +283,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     ? "\nlogs (newest first): " +
       firstLogs(logs, (l) =>
         `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}` +
+        (l.format ? ` [${l.format}]` : "") +
         (l.counts
           ? `: ${
             LEVELS.filter((v) =>
@@ -294,9 +299,10 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
       last_line: known ? r.last_line : null,
       next: undefined,
       stuck: undefined,
+      log_format: many.glob ? undefined : r.log_format,
       next_cursor,
       progress: many.progress,
-      logs,
+      logs: logs?.map(({ format: _, ...l }) => l), // each log's format is in the text only (tools/list's size)
       not_read: many.glob ? many.notRead : undefined,
       ...time,
     },
@@ -311,7 +317,8 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
         )
         : renderLevels(shownFile, r),
       time,
-    ) + perLog + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
+    ) + (many.glob ? "" : renderFormat(r.log_format)) + perLog +
+      notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
       (seekBroken(runs.map((x) => x.page.time)) ? SEEK_BROKEN : ""),
   );
 }

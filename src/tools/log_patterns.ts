@@ -45,13 +45,13 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { plural, renderStop } from "./render.ts";
+import { logFormatSchema, plural, renderFormat, renderStop } from "./render.ts";
 
 /** The most templates one answer lists (more are in its artifact). */
 export const MAX_PATTERNS_LIMIT = 1000;
 
 const inputSchema = strictArgs("log_patterns", {
-  file: fileArg(true).describe("from log_files, or a glob").meta({
+  file: fileArg(true).describe("from log_files or a glob").meta({
     details: "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*): every " +
       "matching log is mined, newest first, into one set of templates, under one budget",
   }),
@@ -67,13 +67,13 @@ const inputSchema = strictArgs("log_patterns", {
       details: "templates listed (most frequent first, or most changed with a baseline); all of them are " +
         "saved in an artifact when there are more",
     }),
-  baseline_since: z.string().max(100).optional().describe("a window to compare with (as since)").meta({
+  baseline_since: z.string().max(100).optional().describe("a window to compare with").meta({
     details: "with baseline_until: a second window of the same logs (or of baseline_file) to compare with",
   }),
   baseline_until: z.string().max(100).optional().meta({
     details: "the end of the baseline window (exclusive)",
   }),
-  baseline_file: z.string().optional().describe("or another log (glob) to compare with").meta({
+  baseline_file: z.string().optional().describe("or a log (glob) to compare with").meta({
     details:
       "a log (or glob) to compare with, e.g. yesterday's app.log.1.gz; whole unless baseline_since/until",
   }),
@@ -129,6 +129,7 @@ const outputSchema = z.object({
   next_cursor: z.string().nullable().describe("pass as cursor to mine the rest"),
   progress: z.boolean().describe("false when this page mined nothing within its budget (no cursor then)"),
   scanned_bytes: z.number().int().describe("bytes read by this call"),
+  log_format: logFormatSchema,
   logs: z.array(z.object({
     file: z.string(),
     complete: z.boolean(),
@@ -212,9 +213,8 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): Regi
     "log_patterns",
     {
       title: "Line templates",
-      description: "Groups a log's (or a glob's) lines into templates (variable parts <*>) with exact " +
-        "counts, most frequent first, or most changed against a baseline (baseline_since/until or " +
-        "baseline_file). " +
+      description: "Templates (variable parts <*>) of a log's or glob's lines with exact counts, " +
+        "most frequent first or most changed against a baseline. " +
         `Stops after ${deps.limits.patternsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
@@ -791,8 +791,15 @@ function answer(
   ) +
     (read ? baselineNotes(baseOther, baseLines, complete) : "") +
     (read && !given ? comparisonNote(read, a.next_cursor, a.stopped) : "") + (rates?.note ?? "");
-  const spilled = spill(ctx, header, lines, templates, a.hasBaseline ? inWindow.length : null);
   const wp = a.windowPage;
+  const format = wp && !wp.glob && wp.runs.length > 0 ? wp.runs[0].page.log_format : undefined;
+  const spilled = spill(
+    ctx,
+    header + (format === undefined ? "" : renderFormat(format)),
+    lines,
+    templates,
+    a.hasBaseline ? inWindow.length : null,
+  );
   const logs = logsOf(wp);
   const baseline = read
     ? baselineField(args, a.baseSpan, zone, baseLines, baseOther, rates?.baseHours ?? null, read)
@@ -810,6 +817,7 @@ function answer(
       next_cursor: a.next_cursor,
       progress: a.progress,
       scanned_bytes: a.pageBytes,
+      log_format: format,
       logs,
       not_read: wp?.glob ? wp.notRead : undefined,
       ...time,
@@ -819,7 +827,9 @@ function answer(
       rate_basis: rates?.basis,
       artifact: spilled.artifact,
     },
-    header + "\n\n" + lines.slice(0, spilled.fit).join("\n") + spilled.note + tail,
+    header + (format === undefined ? "" : renderFormat(format)) + "\n\n" +
+      lines.slice(0, spilled.fit).join("\n") +
+      spilled.note + tail,
   );
 }
 

@@ -41,7 +41,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { plural, renderStop } from "./render.ts";
+import { logFormatSchema, plural, renderFormat, renderStop } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
 import { ToolError } from "../core/errors.ts";
@@ -59,7 +59,7 @@ export const MAX_TEXT = 4096;
 export const MAX_CONTEXT = 10;
 
 const inputSchema = strictArgs("log_search", {
-  file: fileArg(true).describe("from log_files, or a glob")
+  file: fileArg(true).describe("from log_files or a glob")
     .meta({
       details:
         "the log, as log_files lists it; or a glob over those names (*.log, **/app*.log*, nginx/*: * " +
@@ -81,7 +81,7 @@ const inputSchema = strictArgs("log_search", {
       "ignore_case or regex; give text or template_id",
   }),
   template_id: z.string().regex(/^[0-9a-f]{16}$/, "a template_id is 16 hex digits, as log_patterns gives it")
-    .optional().describe("a log_patterns template (same file, window, level)").meta({
+    .optional().describe("from log_patterns (same file/window/level)").meta({
       details: "instead of text: a template_id from a log_patterns answer on the same file with the same " +
         "since, until and level; finds exactly the lines it counted under that template (as many as its count)",
     }),
@@ -166,6 +166,7 @@ const outputSchema = z.object({
     "false when this page read nothing within its budget (then there is no cursor: calling again would not help)",
   ),
   scanned_bytes: z.number().int().describe("bytes read by this call (probes of a time seek included)"),
+  log_format: logFormatSchema,
   logs: logsSchema,
   not_read: z.array(z.string()).optional().describe(
     "a call over a glob: matching entries no page reads, each 'name: why' (a format the tools refuse, no " +
@@ -246,9 +247,9 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): Regist
     "log_search",
     {
       title: "Search a log",
-      description: "Finds lines holding a text (or RE2 regex, or log_patterns template), with context, " +
-        "in a log or a glob's logs. Stops at limit or " +
-        `${deps.limits.searchMs} ms: complete false then proves no absence; pass next_cursor as cursor.`,
+      description: "Lines holding a text (or RE2 regex, or log_patterns template), with context, " +
+        "in a log or glob. Stops at limit or " +
+        `${deps.limits.searchMs} ms: complete false proves no absence; next_cursor goes on.`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,
@@ -392,6 +393,7 @@ async function searchAnswer(
     stuck: !many.progress,
     scanned_bytes: runs.reduce((n, r) => n + r.page.scanned_bytes, 0),
     partially_tested: partial,
+    log_format: many.glob ? undefined : runs[0].page.log_format,
   };
   const time = timeFields(span, zone, runs.map((r) => r.page.time));
   const logs = many.glob
@@ -432,7 +434,7 @@ async function searchAnswer(
       } read)`
     : undefined;
   const header = withWindow(searchHeader(shownFile, text, result, args, scope), time) +
-    (logs ? `\n${renderLogs(logs)}` : "");
+    (many.glob ? "" : renderFormat(result.log_format ?? null)) + (logs ? `\n${renderLogs(logs)}` : "");
   const next_cursor = many.next_cursor;
   const partialNote = partial
     ? `\n${partial} line(s) were longer than the ${

@@ -22,7 +22,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { renderLine } from "./render.ts";
+import { logFormatSchema, renderFormat, renderLine } from "./render.ts";
 import type { Limits } from "../core/config.ts";
 import {
   requireTimestamps,
@@ -59,6 +59,7 @@ const outputSchema = z.object({
     "with a window: lines at the tail window's start with no timestamp of their own whose time is not known " +
       "(the timestamped line before them lies before the window): not returned",
   ),
+  log_format: logFormatSchema,
   ...timeFieldsSchema,
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
@@ -127,8 +128,8 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): Register
     "log_tail",
     {
       title: "Tail a log",
-      description: `The last lines of a log, oldest first, from its last ${deps.limits.tailBytes} bytes ` +
-        "(line_no null unless that is the whole file; a .gz is read whole).",
+      description: `A log's last lines, oldest first, from its last ${deps.limits.tailBytes} bytes ` +
+        "(line_no null unless that is all; a .gz is read whole).",
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,
@@ -168,7 +169,8 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     tailHeader(log.name, r, ctx.limits.tailBytes, args.level, args.lines) +
       (r.unplaced_lines
         ? ` ${r.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
-        : ""),
+        : "") +
+      renderFormat(r.log_format),
     time,
   );
   // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.

@@ -17,7 +17,7 @@ import { READ_ONLY, type ToolContext, type ToolDeps } from "./deps.ts";
 
 const inputSchema = strictArgs("read_artifact", {
   artifact_id: z.string().max(100).meta({ details: "the id a spilled result gave" }),
-  offset: z.number().int().min(0).default(0).describe("0-based: the answer's next_offset").meta({
+  offset: z.number().int().min(0).default(0).describe("next_offset (0-based)").meta({
     details: "the first line to return, 0-based",
   }),
   limit: wholeNumber("limit", 1, 200, "the next page starts at next_offset").default(50).meta({
@@ -59,7 +59,7 @@ export function registerReadArtifactTool(server: McpServer, deps: ToolDeps): Reg
     "read_artifact",
     {
       title: "Read a saved answer",
-      description: `Pages through an answer too long to show whole (kept ${deps.limits.artifactTtlS} s).`,
+      description: `Pages an answer too long to show whole (kept ${deps.limits.artifactTtlS} s).`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,

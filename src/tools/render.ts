@@ -5,6 +5,7 @@
  * @module
  */
 
+import { z } from "zod";
 import { plural } from "../core/plural.ts";
 import type { LogLine } from "../read/log_line.ts";
 import { printable } from "../guard/printable.ts";
@@ -73,3 +74,23 @@ export function renderStop(
 }
 
 export { plural };
+
+/**
+ * The `log_format` field of a reading answer (`read/log_format.ts`): the table's name of the format the log
+ * was read as, or null for the general rules; absent for a table (its levels are stored).
+ */
+export const logFormatSchema = z.string().nullable().optional().describe(
+  "the log's format (docs/formats.md); null: general rules",
+);
+
+/**
+ * The text of an answer's `log_format`: `log_format: redis.`, or that no format of the table matched.
+ *
+ * @param name The format's name, or null.
+ * @returns One short sentence, led by a blank.
+ */
+export function renderFormat(name: string | null): string {
+  return name === null
+    ? " log_format: null (no known format; general level rules)."
+    : ` log_format: ${name}.`;
+}
