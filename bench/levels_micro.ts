@@ -3,8 +3,8 @@
  * numbers that count come from `bench/levels_speed.ts` (the real server). Two tables:
  *
  * - `--file F`: F read in 1 MiB pieces (cut at line ends) into one SIMD buffer, then, per round, the SIMD
- *   line listing alone, it plus `lineLevel` per line, and it plus `LevelTally.add`: ms and MB/s, median.
- * - `--per-file`: each text file of both corpora alone (its lines repeated to ~1 MB), ns per line of
+ *   line listing alone, it plus `lineLevel` per line, and it plus `LevelTally.add`: CPU ms and MB/s, median.
+ * - `--per-file`: each text file of both corpora alone (its lines repeated to ~1 MB), the fastest round's CPU ns per line of
  *   `LevelTally.add`, and which path its lines take, costliest first.
  *
  * ```sh
@@ -22,6 +22,13 @@ import { POSITIONS, type SimdScanner, simdScanner } from "../src/read/simd.ts";
 import { binaryOrGzip, corporaFiles, splitLines } from "./corpora_log.ts";
 import { sharedDir } from "../tests/shared_dir.ts";
 import { median } from "./measure.ts";
+import process from "node:process";
+
+/** This process's CPU time (user + system) in ms: steadier than wall time on a shared machine. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 const { values: o } = parseArgs({
   args: Deno.args,
@@ -100,12 +107,12 @@ function withTally(tally: LevelTally): Work {
 
 /** Runs `work` over every piece of `data` once (each piece copied into the SIMD buffer); ms. */
 function round(s: SimdScanner, data: Uint8Array, ps: [number, number][], work: Work): number {
-  const t = performance.now();
+  const t = cpuMs();
   for (const [a, b] of ps) {
     s.buf.set(data.subarray(a, b), 0);
     work(s, b - a);
   }
-  return performance.now() - t;
+  return cpuMs() - t;
 }
 
 if (o.file) {
@@ -141,7 +148,7 @@ if (o["per-file"]) {
   const shared = o.shared ?? sharedDir("levels_micro --per-file");
   if (shared === null) Deno.exit(0);
   const s = simdScanner(PIECE);
-  const rows: [string, number, number][] = [];
+  const rows: [string, number, number, number, number][] = [];
   for (const file of corporaFiles(shared, "both")) {
     const bytes = Deno.readFileSync(file);
     if (binaryOrGzip(file, bytes) || (o.only && !basename(file).includes(o.only))) continue;
@@ -158,16 +165,26 @@ if (o["per-file"]) {
       }
     }
     const n = lines.length * copies;
-    const xs: number[] = [];
-    for (let r = 0; r < Number(o.runs); r++) {
-      const t = performance.now();
-      for (let k = 0; k < 4; k++) withTally(new LevelTally())(s, at);
-      xs.push((performance.now() - t) / 4);
-    }
-    rows.push([basename(file), (median(xs) * 1e6) / n, lines.length]);
+    const ns = (work: () => Work) => {
+      const xs: number[] = [];
+      for (let r = 0; r < Number(o.runs); r++) {
+        const t = cpuMs();
+        for (let k = 0; k < 4; k++) work()(s, at);
+        xs.push((cpuMs() - t) / 4);
+      }
+      return (Math.min(...xs) * 1e6) / n;
+    };
+    rows.push([
+      basename(file),
+      ns(() => withTally(new LevelTally())),
+      ns(() => withLevel),
+      ns(() => listOnly),
+      lines.length,
+    ]);
   }
   rows.sort((a, b) => b[1] - a[1]);
-  for (const [f, ns, n] of rows) {
-    console.log(`${f.padEnd(40)} ${ns.toFixed(0).padStart(6)} ns/line  ${n} lines`);
+  console.log(`${"file".padEnd(36)} ns/line: tally  lineLevel  listing`);
+  for (const [f, a, b, c, n] of rows) {
+    console.log(`${f.padEnd(36)} ${[a, b, c].map((x) => x.toFixed(0).padStart(6)).join(" ")}  ${n} lines`);
   }
 }

@@ -144,10 +144,28 @@ for (const [w, code] of Object.entries(WORDS)) {
   TABLE_CODES[slot] = code;
 }
 
+/**
+ * By a word's first two letters (each `(c | 0x20) & 31`, 1–26 for ASCII letters of either case): a bit
+ * for each length (3–11) some level word of {@linkcode WORDS} with those letters has. Most words of a
+ * header (`combo`, `kernel`, `Jan`, `GET`) are told apart here, before any hashing (issue #23, item 6).
+ */
+const PREFIXES = new Uint16Array(32 * 32);
+for (const w of Object.keys(WORDS)) {
+  PREFIXES[(w.charCodeAt(0) & 31) << 5 | (w.charCodeAt(1) & 31)] |= 1 << w.length;
+}
+
+/**
+ * False when no level word has the word buf[a, a + len)'s length (3–11) and first two letters: then
+ * {@linkcode wordLevel} is -1. ASCII letters only.
+ */
+function mayBeWord(buf: Uint8Array, a: number, len: number): boolean {
+  return len >= 3 && len <= 11 && ((PREFIXES[(buf[a] & 31) << 5 | (buf[a + 1] & 31)] >> len) & 1) === 1;
+}
+
 /** The level of the word buf[a, b) (ASCII letters, any case), or -1 when it is no level word. */
 function wordLevel(buf: Uint8Array, a: number, b: number): number {
   const len = b - a;
-  if (len < 3 || len > 11) return -1;
+  if (!mayBeWord(buf, a, len)) return -1;
   let slot = hashWord(buf, a, b);
   for (let w = TABLE_WORDS[slot]; w !== undefined; w = TABLE_WORDS[slot]) {
     if (w.length === len) {
@@ -309,9 +327,12 @@ function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): nu
   let from = i; // where the field starts
   let flags = 0; // of the field so far: LETTERS, GROUPED (it starts in or with square brackets)
   while (i < limit) {
-    const c = buf[i];
-    if (LETTER[c] === 0) {
-      const k = CLASS[c];
+    let k = CLASS[buf[i]];
+    if (k === 0) { // digits, punctuation: nothing to note (a run of them in one tight loop)
+      do i++; while (i < limit && (k = CLASS[buf[i]]) === 0);
+      if (i >= limit) break;
+    }
+    if (k !== 1) {
       if (k === 2) { // a field ends
         if (flags === LETTERS && (names = afterField(buf, from, i, names, depth, limit)) < 0) return ~names;
         from = i + 1;
@@ -320,7 +341,7 @@ function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): nu
         if (depth++ === 0 && i === from) flags = GROUPED;
       } else if (k === 5) {
         if (depth > 0) depth--;
-      } else if (k === 6) {
+      } else { // 6: ESC
         i = escEnd = ansiEnd(buf, i, end);
         continue;
       }
@@ -328,10 +349,10 @@ function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): nu
       continue;
     }
     const a = i;
-    do i++; while (i < end && LETTER[buf[i]] === 1);
+    do i++; while (i < end && CLASS[buf[i]] === 1);
     flags |= LETTERS;
-    const len = i - a;
-    if (len >= 3 && len <= 11) {
+    // `candidate` is -1 for a word no level word starts like (every level it gives is `wordLevel`'s).
+    if (mayBeWord(buf, a, i - a)) {
       const lvl = candidate(buf, a, i, end, a === start || a === escEnd, depth, names);
       if (lvl >= 0) return lvl;
     }
@@ -409,7 +430,7 @@ function afterTag(buf: Uint8Array, i: number, limit: number): number {
       const a = i;
       do i++; while (i < limit && LETTER[buf[i]] === 1);
       letters = true;
-      if (i - a >= 3 && i - a <= 11 && BEFORE[buf[a - 1]] === 1 && (i >= limit || AFTER[buf[i]] === 1)) {
+      if (mayBeWord(buf, a, i - a) && BEFORE[buf[a - 1]] === 1 && (i >= limit || AFTER[buf[i]] === 1)) {
         const lvl = wordLevel(buf, a, i);
         if (lvl >= 0 && !(i < limit && (buf[i] === 32 || buf[i] === 9) && capitalized(buf, a, i))) return lvl;
       }
