@@ -745,7 +745,11 @@ const PRIORITY = new TextEncoder().encode("PRIORITY");
 
 /** The scale of the JSON key buf[a, b) ({@linkcode JSON_KEYS}; journald's `PRIORITY` in capitals), or -1. */
 function keyScale(buf: Uint8Array, a: number, b: number): number {
-  if (b - a > 16) return -1;
+  if (b - a > 16 || b - a < 3) return -1;
+  // Every key of JSON_KEYS starts with `l` or `s` (either case here), PRIORITY with `P`: others are no
+  // level field, told without building the key's string (issue #23, item 6).
+  const c = buf[a] | 0x20;
+  if (c !== 0x6c && c !== 0x73 && buf[a] !== 0x50) return -1;
   if (b - a === 8 && startsWith(buf, a, b, PRIORITY)) return SYSLOG;
   let s = "";
   for (let i = a; i < b; i++) s += String.fromCharCode(buf[i] | (LETTER[buf[i]] ? 0x20 : 0));
