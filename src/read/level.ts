@@ -125,60 +125,51 @@ export function levelNames(): string[][] {
   return out;
 }
 
-/** A small int hash of lower-cased ASCII letters buf[a, b); stays a V8 small integer (no allocation). */
-function hashWord(buf: Uint8Array, a: number, b: number): number {
-  let h = b - a;
-  for (let i = a; i < b; i++) h = (h * 31 + (buf[i] | 0x20)) & 0xffffff;
-  return h & (TABLE_SIZE - 1);
-}
-
-const TABLE_SIZE = 1024;
-/** Open-addressed table of level words: slot -> word bytes and level code. */
-const TABLE_WORDS: (Uint8Array | undefined)[] = new Array(TABLE_SIZE);
-const TABLE_CODES = new Int8Array(TABLE_SIZE).fill(-1);
-for (const [w, code] of Object.entries(WORDS)) {
-  const bytes = new TextEncoder().encode(w);
-  let slot = hashWord(bytes, 0, bytes.length);
-  while (TABLE_WORDS[slot]) slot = (slot + 1) & (TABLE_SIZE - 1);
-  TABLE_WORDS[slot] = bytes;
-  TABLE_CODES[slot] = code;
-}
-
 /**
- * By a word's first two letters (each `(c | 0x20) & 31`, 1–26 for ASCII letters of either case): a bit
- * for each length (3–11) some level word of {@linkcode WORDS} with those letters has. Most words of a
- * header (`combo`, `kernel`, `Jan`, `GET`) are told apart here, before any hashing (issue #23, item 6).
+ * The level words of {@linkcode WORDS} by their first two letters and length: slot
+ * `(c0 & 31) << 9 | (c1 & 31) << 4 | length` (for ASCII letters `c & 31` is 1–26 in either case) holds
+ * the word's index in {@linkcode SLOT_WORDS}, or -1. No two level words share a slot (checked here), so
+ * one load tells most words of a header (`combo`, `kernel`, `Jan`, `GET`) from level words, and a level
+ * word needs no hashing (issue #23, item 6: a hash and a probe per word before).
  */
-const PREFIXES = new Uint16Array(32 * 32);
-for (const w of Object.keys(WORDS)) {
-  PREFIXES[(w.charCodeAt(0) & 31) << 5 | (w.charCodeAt(1) & 31)] |= 1 << w.length;
+const WORD_SLOTS = new Int8Array(32 * 32 * 16).fill(-1);
+/** The words of {@linkcode WORD_SLOTS}, lower case. */
+const SLOT_WORDS: Uint8Array[] = [];
+/** Their codes (level code, with {@linkcode CAPS} for a word that is a level only in capitals). */
+const SLOT_CODES: number[] = [];
+for (const [w, code] of Object.entries(WORDS)) {
+  const slot = (w.charCodeAt(0) & 31) << 9 | (w.charCodeAt(1) & 31) << 4 | w.length;
+  if (w.length < 3 || w.length > 11 || WORD_SLOTS[slot] >= 0) {
+    throw new Error(`level word slots collide: ${w}`);
+  }
+  WORD_SLOTS[slot] = SLOT_WORDS.length;
+  SLOT_WORDS.push(new TextEncoder().encode(w));
+  SLOT_CODES.push(code);
+}
+
+/** The slot of {@linkcode WORD_SLOTS} of the word buf[a, a + len) (ASCII letters, 3 to 11 of them). */
+function wordSlot(buf: Uint8Array, a: number, len: number): number {
+  return (buf[a] & 31) << 9 | (buf[a + 1] & 31) << 4 | len;
 }
 
 /**
- * False when no level word has the word buf[a, a + len)'s length (3–11) and first two letters: then
+ * False when no level word has the word buf[a, a + len)'s length and first two letters: then
  * {@linkcode wordLevel} is -1. ASCII letters only.
  */
 function mayBeWord(buf: Uint8Array, a: number, len: number): boolean {
-  return len >= 3 && len <= 11 && ((PREFIXES[(buf[a] & 31) << 5 | (buf[a + 1] & 31)] >> len) & 1) === 1;
+  return len >= 3 && len <= 11 && WORD_SLOTS[wordSlot(buf, a, len)] >= 0;
 }
 
 /** The level of the word buf[a, b) (ASCII letters, any case), or -1 when it is no level word. */
 function wordLevel(buf: Uint8Array, a: number, b: number): number {
   const len = b - a;
-  if (!mayBeWord(buf, a, len)) return -1;
-  let slot = hashWord(buf, a, b);
-  for (let w = TABLE_WORDS[slot]; w !== undefined; w = TABLE_WORDS[slot]) {
-    if (w.length === len) {
-      let k = 0;
-      while (k < len && (buf[a + k] | 0x20) === w[k]) k++;
-      if (k === len) {
-        const code = TABLE_CODES[slot];
-        return code < CAPS ? code : capitals(buf, a, b) ? code & 7 : -1;
-      }
-    }
-    slot = (slot + 1) & (TABLE_SIZE - 1);
-  }
-  return -1;
+  if (len < 3 || len > 11) return -1;
+  const index = WORD_SLOTS[wordSlot(buf, a, len)];
+  if (index < 0) return -1;
+  const w = SLOT_WORDS[index];
+  for (let k = 2; k < len; k++) if ((buf[a + k] | 0x20) !== w[k]) return -1; // the first two matched
+  const code = SLOT_CODES[index];
+  return code < CAPS ? code : capitals(buf, a, b) ? code & 7 : -1;
 }
 
 /** 1 for ASCII letters. */
