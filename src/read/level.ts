@@ -235,6 +235,7 @@ export const UNSCALED = 9;
  */
 export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
+  let android = true; // whether rule 4's logcat layout is still to be tried (the fast path may have)
   if (hint > 0 && hint < 255) {
     // Fast path for the common layout, a line that starts with a timestamp or a bracket: the first
     // letter run (found by SIMD) is the first candidate of rule 5. Same answer as the full rules.
@@ -245,8 +246,9 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
       LETTER[buf[a]] === 1
     ) {
       if (first >= 48 && first <= 57) {
-        const android = androidLevel(buf, start, end);
-        if (android >= 0) return android;
+        const lvl = androidLevel(buf, start, end);
+        if (lvl >= 0) return lvl;
+        android = false;
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
@@ -276,7 +278,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
     if (j < end && buf[j] === 61) return logfmtLevel(buf, i, end); // first field is key=…
     const k = buf[i + 1] === 47 ? logcatTagLevel(buf, i, end) : klogLevel(buf, i, end);
     if (k >= 0) return k;
-  } else if (isDigit(first)) {
+  } else if (android && isDigit(first)) {
     const a = androidLevel(buf, i, end);
     if (a >= 0) return a;
   } else if (first === 0x5b) {
