@@ -744,10 +744,19 @@ function keyScale(buf: Uint8Array, a: number, b: number): number {
   const c = buf[a] | 0x20;
   if (c !== 0x6c && c !== 0x73 && buf[a] !== 0x50) return -1;
   if (b - a === 8 && startsWith(buf, a, b, PRIORITY)) return SYSLOG;
-  let s = "";
-  for (let i = a; i < b; i++) s += String.fromCharCode(buf[i] | (LETTER[buf[i]] ? 0x20 : 0));
-  return JSON_KEYS.get(s) ?? -1;
+  for (let k = 0; k < KEY_BYTES.length; k++) { // the key, letters folded to lower case, among JSON_KEYS
+    const key = KEY_BYTES[k];
+    if (key.length !== b - a) continue;
+    let j = 0;
+    while (j < key.length && (buf[a + j] | (LETTER[buf[a + j]] ? 0x20 : 0)) === key[j]) j++;
+    if (j === key.length) return KEY_SCALES[k];
+  }
+  return -1;
 }
+
+/** The keys of {@linkcode JSON_KEYS} as bytes, and their scales. */
+const KEY_BYTES = [...JSON_KEYS.keys()].map((k) => new TextEncoder().encode(k));
+const KEY_SCALES = [...JSON_KEYS.values()];
 
 /** Rule 1: a JSON object's level field; {@linkcode UNSCALED} when it holds only numbers off their scale. */
 function jsonLevel(buf: Uint8Array, i: number, end: number): number {
@@ -757,7 +766,11 @@ function jsonLevel(buf: Uint8Array, i: number, end: number): number {
     if (q < 0 || q >= end) return off;
     const prev = prevNonSpace(buf, q);
     let close = q + 1;
-    while (close < end && buf[close] !== 34) close += buf[close] === 92 ? 2 : 1;
+    while (close < end) {
+      const c = buf[close];
+      if (c === 34) break;
+      close += c === 92 ? 2 : 1;
+    }
     if (close >= end) return off;
     const scale = prev === 0x7b || prev === 0x2c ? keyScale(buf, q + 1, close) : -1;
     if (scale >= 0) {
