@@ -7,6 +7,9 @@
  *    (`../shared/corpus/loghub`; the table is skipped, with a notice, when that folder is absent) with ten
  *    rare lines, and a multi-member gzip of it; searches, `log_levels` and a `.gz` search against
  *    ripgrep, `wc -l` and `zcat | rg`.
+ * 1b. Levels on two corpora (issue #23, item 6, `bench/levels_speed.ts`): `log_levels` on 1 GiB of
+ *    shuffled lines of Loghub and lnav's test logs, and of Loghub alone, with and without `since`/`until`,
+ *    beside `rg -c -w` of level words (skipped, with a notice, when `../shared` is absent).
  * 2. Time windows (issue #12, `bench/time_window.ts`): on a time-ordered log of Loghub lines behind ISO
  *    8601 headers (`bench/time_log.ts`; skipped, with a notice, when `../shared` is absent), a window over
  *    its last 1% (`since`) with `log_search` and `log_levels`, entered by a seek: bytes read and ms beside
@@ -28,7 +31,7 @@
  *
  * Environment: `LOGPEEK_BENCH_DIR` (where the generated files are kept between runs; default
  * `$TMPDIR/logpeek-bench`), `LOGPEEK_BENCH_BYTES` (the logs' size; default 1 GiB: use ~150 MB while
- * developing), `LOGPEEK_BENCH_PARTS` (which of `real,time,synthetic,memory,patterns,distinct,ga,listing,startup,clickhouse`
+ * developing), `LOGPEEK_BENCH_PARTS` (which of `real,corpora,time,synthetic,memory,patterns,distinct,ga,listing,startup,clickhouse`
  * to run; default
  * all), `LOGPEEK_BENCH_CH_ROWS` (rows of the ClickHouse table; default 10,000,000),
  * `LOGPEEK_BENCH_ROW_S` (the most seconds one row's logpeek call may take before the row
@@ -56,6 +59,7 @@ import { realLogBench } from "./real_log.ts";
 import { LIST_FILES, LIST_FOLDERS, listingBench, PAGE_MS } from "./listing.ts";
 import { STARTUP_MS, startupBench } from "./startup.ts";
 import { timeWindowBench } from "./time_window.ts";
+import { levelsSpeedBench } from "./levels_speed.ts";
 import { renderTable, type Row, type Verdict, verdicts } from "./table.ts";
 
 const GIB = 1024 * 1024 * 1024;
@@ -80,7 +84,7 @@ const capMs = envNumber("LOGPEEK_BENCH_ROW_S", 60) * 1000;
 const RUNS = envNumber("LOGPEEK_BENCH_RUNS", 5);
 const parts = new Set(
   (Deno.env.get("LOGPEEK_BENCH_PARTS") ||
-    "real,time,synthetic,memory,patterns,distinct,ga,listing,startup,clickhouse")
+    "real,corpora,time,synthetic,memory,patterns,distinct,ga,listing,startup,clickhouse")
     .split(
       ",",
     ),
@@ -110,6 +114,29 @@ if (!parts.has("real")) {
   console.log("");
   for (const n of r.notes) console.log(`- ${n}`);
   all.push(...verdicts("real", r.rows));
+  mismatches.push(...r.mismatches);
+}
+
+// 1b. Levels on two corpora (issue #23, item 6).
+const corporaShared = parts.has("corpora") ? sharedDir("the two-corpus levels table (issue #23)") : null;
+if (!parts.has("corpora")) {
+  console.log("\n(the two-corpus levels table is not in LOGPEEK_BENCH_PARTS)");
+} else if (corporaShared === null) {
+  console.log(
+    "\nSKIP the two-corpus levels table (issue #23): ../shared (the Loghub and lnav corpora) is absent.",
+  );
+} else {
+  const r = await levelsSpeedBench({ dir, shared: corporaShared, bytes, capMs, runs: RUNS });
+  console.log(
+    `\n## Levels on two corpora (issue #23, item 6)\n\nShuffled real lines (seeded) of both corpora ` +
+      `(Loghub's seven systems and lnav's test logs), and of Loghub alone; log_levels through the MCP SDK's ` +
+      `client over the line-splitting stdio transport, beside the peer on the same file, interleaved, median of ` +
+      `${RUNS} runs, files in the page cache.\n`,
+  );
+  console.log(renderTable(r.rows));
+  console.log("");
+  for (const n of r.notes) console.log(`- ${n}`);
+  all.push(...verdicts("corpora", r.rows));
   mismatches.push(...r.mismatches);
 }
 

@@ -125,42 +125,51 @@ export function levelNames(): string[][] {
   return out;
 }
 
-/** A small int hash of lower-cased ASCII letters buf[a, b); stays a V8 small integer (no allocation). */
-function hashWord(buf: Uint8Array, a: number, b: number): number {
-  let h = b - a;
-  for (let i = a; i < b; i++) h = (h * 31 + (buf[i] | 0x20)) & 0xffffff;
-  return h & (TABLE_SIZE - 1);
+/**
+ * The level words of {@linkcode WORDS} by their first two letters and length: slot
+ * `(c0 & 31) << 9 | (c1 & 31) << 4 | length` (for ASCII letters `c & 31` is 1–26 in either case) holds
+ * the word's index in {@linkcode SLOT_WORDS}, or -1. No two level words share a slot (checked here), so
+ * one load tells most words of a header (`combo`, `kernel`, `Jan`, `GET`) from level words, and a level
+ * word needs no hashing (issue #23, item 6: a hash and a probe per word before).
+ */
+const WORD_SLOTS = new Int8Array(32 * 32 * 16).fill(-1);
+/** The words of {@linkcode WORD_SLOTS}, lower case. */
+const SLOT_WORDS: Uint8Array[] = [];
+/** Their codes (level code, with {@linkcode CAPS} for a word that is a level only in capitals). */
+const SLOT_CODES: number[] = [];
+for (const [w, code] of Object.entries(WORDS)) {
+  const slot = (w.charCodeAt(0) & 31) << 9 | (w.charCodeAt(1) & 31) << 4 | w.length;
+  if (w.length < 3 || w.length > 11 || WORD_SLOTS[slot] >= 0) {
+    throw new Error(`level word slots collide: ${w}`);
+  }
+  WORD_SLOTS[slot] = SLOT_WORDS.length;
+  SLOT_WORDS.push(new TextEncoder().encode(w));
+  SLOT_CODES.push(code);
 }
 
-const TABLE_SIZE = 1024;
-/** Open-addressed table of level words: slot -> word bytes and level code. */
-const TABLE_WORDS: (Uint8Array | undefined)[] = new Array(TABLE_SIZE);
-const TABLE_CODES = new Int8Array(TABLE_SIZE).fill(-1);
-for (const [w, code] of Object.entries(WORDS)) {
-  const bytes = new TextEncoder().encode(w);
-  let slot = hashWord(bytes, 0, bytes.length);
-  while (TABLE_WORDS[slot]) slot = (slot + 1) & (TABLE_SIZE - 1);
-  TABLE_WORDS[slot] = bytes;
-  TABLE_CODES[slot] = code;
+/** The slot of {@linkcode WORD_SLOTS} of the word buf[a, a + len) (ASCII letters, 3 to 11 of them). */
+function wordSlot(buf: Uint8Array, a: number, len: number): number {
+  return (buf[a] & 31) << 9 | (buf[a + 1] & 31) << 4 | len;
+}
+
+/**
+ * False when no level word has the word buf[a, a + len)'s length and first two letters: then
+ * {@linkcode wordLevel} is -1. ASCII letters only.
+ */
+function mayBeWord(buf: Uint8Array, a: number, len: number): boolean {
+  return len >= 3 && len <= 11 && WORD_SLOTS[wordSlot(buf, a, len)] >= 0;
 }
 
 /** The level of the word buf[a, b) (ASCII letters, any case), or -1 when it is no level word. */
 function wordLevel(buf: Uint8Array, a: number, b: number): number {
   const len = b - a;
   if (len < 3 || len > 11) return -1;
-  let slot = hashWord(buf, a, b);
-  for (let w = TABLE_WORDS[slot]; w !== undefined; w = TABLE_WORDS[slot]) {
-    if (w.length === len) {
-      let k = 0;
-      while (k < len && (buf[a + k] | 0x20) === w[k]) k++;
-      if (k === len) {
-        const code = TABLE_CODES[slot];
-        return code < CAPS ? code : capitals(buf, a, b) ? code & 7 : -1;
-      }
-    }
-    slot = (slot + 1) & (TABLE_SIZE - 1);
-  }
-  return -1;
+  const index = WORD_SLOTS[wordSlot(buf, a, len)];
+  if (index < 0) return -1;
+  const w = SLOT_WORDS[index];
+  for (let k = 2; k < len; k++) if ((buf[a + k] | 0x20) !== w[k]) return -1; // the first two matched
+  const code = SLOT_CODES[index];
+  return code < CAPS ? code : capitals(buf, a, b) ? code & 7 : -1;
 }
 
 /** 1 for ASCII letters. */
@@ -226,6 +235,7 @@ export const UNSCALED = 9;
  */
 export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
+  let android = true; // whether rule 4's logcat layout is still to be tried (the fast path may have)
   if (hint > 0 && hint < 255) {
     // Fast path for the common layout, a line that starts with a timestamp or a bracket: the first
     // letter run (found by SIMD) is the first candidate of rule 5. Same answer as the full rules.
@@ -236,8 +246,9 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
       LETTER[buf[a]] === 1
     ) {
       if (first >= 48 && first <= 57) {
-        const android = androidLevel(buf, start, end);
-        if (android >= 0) return android;
+        const lvl = androidLevel(buf, start, end);
+        if (lvl >= 0) return lvl;
+        android = false;
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
@@ -267,7 +278,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
     if (j < end && buf[j] === 61) return logfmtLevel(buf, i, end); // first field is key=…
     const k = buf[i + 1] === 47 ? logcatTagLevel(buf, i, end) : klogLevel(buf, i, end);
     if (k >= 0) return k;
-  } else if (isDigit(first)) {
+  } else if (android && isDigit(first)) {
     const a = androidLevel(buf, i, end);
     if (a >= 0) return a;
   } else if (first === 0x5b) {
@@ -309,9 +320,12 @@ function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): nu
   let from = i; // where the field starts
   let flags = 0; // of the field so far: LETTERS, GROUPED (it starts in or with square brackets)
   while (i < limit) {
-    const c = buf[i];
-    if (LETTER[c] === 0) {
-      const k = CLASS[c];
+    let k = CLASS[buf[i]];
+    if (k === 0) { // digits, punctuation: nothing to note (a run of them in one tight loop)
+      do i++; while (i < limit && (k = CLASS[buf[i]]) === 0);
+      if (i >= limit) break;
+    }
+    if (k !== 1) {
       if (k === 2) { // a field ends
         if (flags === LETTERS && (names = afterField(buf, from, i, names, depth, limit)) < 0) return ~names;
         from = i + 1;
@@ -320,7 +334,7 @@ function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): nu
         if (depth++ === 0 && i === from) flags = GROUPED;
       } else if (k === 5) {
         if (depth > 0) depth--;
-      } else if (k === 6) {
+      } else { // 6: ESC
         i = escEnd = ansiEnd(buf, i, end);
         continue;
       }
@@ -328,10 +342,10 @@ function headerLevel(buf: Uint8Array, i: number, end: number, limit: number): nu
       continue;
     }
     const a = i;
-    do i++; while (i < end && LETTER[buf[i]] === 1);
+    do i++; while (i < end && CLASS[buf[i]] === 1);
     flags |= LETTERS;
-    const len = i - a;
-    if (len >= 3 && len <= 11) {
+    // `candidate` is -1 for a word no level word starts like (every level it gives is `wordLevel`'s).
+    if (mayBeWord(buf, a, i - a)) {
       const lvl = candidate(buf, a, i, end, a === start || a === escEnd, depth, names);
       if (lvl >= 0) return lvl;
     }
@@ -409,7 +423,7 @@ function afterTag(buf: Uint8Array, i: number, limit: number): number {
       const a = i;
       do i++; while (i < limit && LETTER[buf[i]] === 1);
       letters = true;
-      if (i - a >= 3 && i - a <= 11 && BEFORE[buf[a - 1]] === 1 && (i >= limit || AFTER[buf[i]] === 1)) {
+      if (mayBeWord(buf, a, i - a) && BEFORE[buf[a - 1]] === 1 && (i >= limit || AFTER[buf[i]] === 1)) {
         const lvl = wordLevel(buf, a, i);
         if (lvl >= 0 && !(i < limit && (buf[i] === 32 || buf[i] === 9) && capitalized(buf, a, i))) return lvl;
       }
@@ -724,12 +738,25 @@ const PRIORITY = new TextEncoder().encode("PRIORITY");
 
 /** The scale of the JSON key buf[a, b) ({@linkcode JSON_KEYS}; journald's `PRIORITY` in capitals), or -1. */
 function keyScale(buf: Uint8Array, a: number, b: number): number {
-  if (b - a > 16) return -1;
+  if (b - a > 16 || b - a < 3) return -1;
+  // Every key of JSON_KEYS starts with `l` or `s` (either case here), PRIORITY with `P`: others are no
+  // level field, told without building the key's string (issue #23, item 6).
+  const c = buf[a] | 0x20;
+  if (c !== 0x6c && c !== 0x73 && buf[a] !== 0x50) return -1;
   if (b - a === 8 && startsWith(buf, a, b, PRIORITY)) return SYSLOG;
-  let s = "";
-  for (let i = a; i < b; i++) s += String.fromCharCode(buf[i] | (LETTER[buf[i]] ? 0x20 : 0));
-  return JSON_KEYS.get(s) ?? -1;
+  for (let k = 0; k < KEY_BYTES.length; k++) { // the key, letters folded to lower case, among JSON_KEYS
+    const key = KEY_BYTES[k];
+    if (key.length !== b - a) continue;
+    let j = 0;
+    while (j < key.length && (buf[a + j] | (LETTER[buf[a + j]] ? 0x20 : 0)) === key[j]) j++;
+    if (j === key.length) return KEY_SCALES[k];
+  }
+  return -1;
 }
+
+/** The keys of {@linkcode JSON_KEYS} as bytes, and their scales. */
+const KEY_BYTES = [...JSON_KEYS.keys()].map((k) => new TextEncoder().encode(k));
+const KEY_SCALES = [...JSON_KEYS.values()];
 
 /** Rule 1: a JSON object's level field; {@linkcode UNSCALED} when it holds only numbers off their scale. */
 function jsonLevel(buf: Uint8Array, i: number, end: number): number {
@@ -739,7 +766,11 @@ function jsonLevel(buf: Uint8Array, i: number, end: number): number {
     if (q < 0 || q >= end) return off;
     const prev = prevNonSpace(buf, q);
     let close = q + 1;
-    while (close < end && buf[close] !== 34) close += buf[close] === 92 ? 2 : 1;
+    while (close < end) {
+      const c = buf[close];
+      if (c === 34) break;
+      close += c === 92 ? 2 : 1;
+    }
     if (close >= end) return off;
     const scale = prev === 0x7b || prev === 0x2c ? keyScale(buf, q + 1, close) : -1;
     if (scale >= 0) {
