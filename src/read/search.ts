@@ -8,7 +8,8 @@
  * @module
  */
 
-import { type Level, levelOf, LEVELS } from "./level.ts";
+import { type Level, LEVELS } from "./level.ts";
+import { EntryLevels, levelCode } from "./entry_levels.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
@@ -113,8 +114,13 @@ export interface SearchResult {
   stuck: boolean;
   /** Lines longer than the part a pattern was tested on ({@linkcode TESTED_BYTES}); regex only. */
   partially_tested?: number;
-  /** Bytes read by this page (the seek's probes included). */
+  /** Bytes read by this page (the seek's probes included, and lines read back for their entry's level). */
   scanned_bytes: number;
+  /**
+   * Lines tested whose level could not be told (`entry_levels.ts`: their entry's header lies more than
+   * `LOOKBACK_BYTES` before them, or in a `.gz` not on this page): level UNKNOWN. Absent when none.
+   */
+  unresolved_levels?: number;
   /** With `context`: each match's lines before and after, in the order of `matches`. */
   contexts?: WithContext<LogLine>[];
   /** With a window: how the log's times were read. */
@@ -154,11 +160,13 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, span - 1);
   // The budget starts after a resumed gzip stream was decompressed up to the cursor.
   const started = performance.now();
+  const entries = entryLevels(log);
   const r = await scan(src, {
-    line(buf, s, e, lineNo, cut) {
+    line(buf, s, e, lineNo, cut, hint, at) {
       if (lineNo === from.skip) return true; // returned (cut) by the page before
-      if (want >= 0 && levelOf(buf, s, e) !== want) return true;
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor);
+      const code = entries.levelAt(buf, s, e, hint, from.off + at, cut, true);
+      if (want >= 0 && levelCode(code) !== want) return true;
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor, code);
       matches.push(line);
       lastReported = lineNo;
       replaced += bad;
@@ -178,8 +186,17 @@ export async function searchLog(log: ReadableLog, opts: SearchOptions): Promise<
   });
   return {
     ...pageResult(from, r, damage(), lastReported, matches, replaced, redactor.count),
-    scanned_bytes: r.bytesRead,
+    scanned_bytes: r.bytesRead + entries.bytesRead,
+    unresolved_levels: entries.unresolved || undefined,
   };
+}
+
+/**
+ * Each line's level as its entry's (`entry_levels.ts`), read back in a plain log; a `.gz` cannot be read
+ * back, so there only lines read one after another carry a level over.
+ */
+export function entryLevels(log: ReadableLog): EntryLevels {
+  return log.gzip ? new EntryLevels(null, 0, Infinity) : new EntryLevels(log, log.bomLength, log.size);
 }
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -393,6 +410,16 @@ async function searchPage(
   if (re) tester!.warm();
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
+  const entries = entryLevels(log);
+  /** The level code of the line the sink has (`EntryLevels.levelAt`), and whether it is final. */
+  let code = 0;
+  let final = false;
+  /** The line's level, read ahead when the line after it may give it one. */
+  const finalCode = () => {
+    if (!final) code = entries.ahead(code);
+    final = true;
+    return code;
+  };
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
   const carry = literal ? matchSpan(literal.bytes, literal.ignoreCase) - 1 : 0;
   let replaced = 0;
@@ -422,7 +449,8 @@ async function searchPage(
   /** The order broke after a seek: the caller reads again from the start. */
   let brokeOrder = false;
   /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
-  let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
+  let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean; code: number } | null =
+    null;
   let heavyBuf: Uint8Array | null = null;
   const accept = (
     buf: Uint8Array,
@@ -443,7 +471,16 @@ async function searchPage(
       redactions: redactor.count,
     };
     lastShown = lineNo;
-    const { line, replaced: bad } = toLogLine(buf, s, e, shownNo(lineNo), cut, opts.maxLine, redactor);
+    const { line, replaced: bad } = toLogLine(
+      buf,
+      s,
+      e,
+      shownNo(lineNo),
+      cut,
+      opts.maxLine,
+      redactor,
+      finalCode(),
+    );
     matches.push(line);
     replaced += bad;
     if (collector) contexts.push(collector.match(shownNo(lineNo)));
@@ -536,6 +573,9 @@ async function searchPage(
         after.line = lineNo - 1;
         if (!collector!.wantsAfter()) return false;
       }
+      // Every line handed here, in order, so that a continuation line's entry is known without reading back.
+      code = entries.levelAt(buf, s, e, hint, first.off + at, cut);
+      final = false;
       if (collector) {
         const slot = recent.k++ % ring;
         recent.at[slot] = first.off + at;
@@ -557,7 +597,7 @@ async function searchPage(
       }
       if (lineNo === first.skip) return other(buf, s, e, lineNo, cut); // returned (cut) by the page before
       if (times && !times.inside(t)) return other(buf, s, e, lineNo, cut);
-      if (want >= 0 && levelOf(buf, s, e, hint) !== want) return other(buf, s, e, lineNo, cut);
+      if (want >= 0 && levelCode(finalCode()) !== want) return other(buf, s, e, lineNo, cut);
       if (plain) {
         // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
         if (cut) partial++;
@@ -581,7 +621,7 @@ async function searchPage(
         // as context (ending the page before it left the last match without it, and no page showed it).
         if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
         heavyBuf.set(buf.subarray(s, e));
-        heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
+        heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut, code: finalCode() };
         return false;
       }
       const raw = buf.subarray(s, end);
@@ -631,8 +671,11 @@ async function searchPage(
         return true;
       }
       if (!heavy) return false; // the limit, the window's end, the order broken
-      const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
+      const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean; code: number } =
+        heavy;
       heavy = null;
+      code = h.code;
+      final = true;
       const end = Math.min(h.e, TESTED_BYTES);
       const shown = subject(h.bytes.subarray(0, end), end < h.e || h.cut);
       const tested = typeof shown === "string" ? new TextEncoder().encode(shown) : shown;
@@ -657,7 +700,7 @@ async function searchPage(
     matches,
     replaced_bytes: replaced,
     redactions: redactor.count,
-    scanned_bytes: r.bytesRead,
+    scanned_bytes: r.bytesRead + entries.bytesRead,
   };
   const paused = pause as "yield" | "time" | null;
   // Past the limit, reading after-lines: the page ends where its sink stopped it, or at the log's end. A
@@ -726,7 +769,7 @@ async function searchPage(
   } else {
     result = {
       ...pageResult(first, r, damage, lastReported, matches, replaced, redactor.count),
-      scanned_bytes: r.bytesRead,
+      scanned_bytes: r.bytesRead + entries.bytesRead,
     };
   }
   const held = lastMatch as Held | null;
@@ -756,6 +799,7 @@ async function searchPage(
   return {
     ...result,
     partially_tested: partial,
+    unresolved_levels: entries.unresolved || undefined,
     contexts: collector ? contexts : undefined,
     time: report,
     disorder: brokeOrder,

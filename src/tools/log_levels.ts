@@ -160,8 +160,7 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): Regist
     "log_levels",
     {
       title: "Count levels",
-      description:
-        "Counts a log's (or a glob's) lines per level (stack traces under their entry), optionally within since/until. " +
+      description: "Counts a log's (or a glob's) lines per level (stack traces under their entry). " +
         `Stops after ${deps.limits.levelsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,

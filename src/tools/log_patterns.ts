@@ -213,8 +213,7 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): Regi
     {
       title: "Line templates",
       description: "Groups a log's (or a glob's) lines into templates (variable parts <*>) with exact " +
-        "counts, most frequent first, or most changed against a baseline (baseline_since/until or " +
-        "baseline_file). " +
+        "counts, most frequent first, or most changed against a baseline. " +
         `Stops after ${deps.limits.patternsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,

@@ -41,7 +41,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { plural, renderStop } from "./render.ts";
+import { plural, renderStop, unresolvedNote } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
 import { ToolError } from "../core/errors.ts";
@@ -176,6 +176,9 @@ const outputSchema = z.object({
     "regex, or ignore_case on a text with letters outside ASCII: lines longer than the 64 KiB (65,536 bytes) " +
       "that were tested; a match beyond that was not looked for",
   ),
+  unresolved_levels: z.number().int().optional().describe(
+    "lines whose level could not be told: their entry's first line lies over 1 MiB before them (UNKNOWN)",
+  ),
   template: z.object({ template_id: z.string(), template: z.string(), count: z.number().int() }).optional()
     .describe("a search by template_id: the template, and its lines in all"),
   artifact: artifactSchema,
@@ -246,7 +249,7 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): Regist
     "log_search",
     {
       title: "Search a log",
-      description: "Finds lines holding a text (or RE2 regex, or log_patterns template), with context, " +
+      description: "Finds lines holding a text (or RE2 regex, or log_patterns template) " +
         "in a log or a glob's logs. Stops at limit or " +
         `${deps.limits.searchMs} ms: complete false then proves no absence; pass next_cursor as cursor.`,
       inputSchema,
@@ -392,6 +395,7 @@ async function searchAnswer(
     stuck: !many.progress,
     scanned_bytes: runs.reduce((n, r) => n + r.page.scanned_bytes, 0),
     partially_tested: partial,
+    unresolved_levels: runs.reduce((n, r) => n + (r.page.unresolved_levels ?? 0), 0) || undefined,
   };
   const time = timeFields(span, zone, runs.map((r) => r.page.time));
   const logs = many.glob
@@ -461,8 +465,8 @@ async function searchAnswer(
   const out = spill(
     ctx,
     "log_search",
-    header + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
-      partialNote +
+    header + unresolvedNote(result.unresolved_levels) + notReadNote(many.notRead, many.notReadCount) +
+      timelessNote(untimed) + more + stuck + partialNote +
       (broken ? SEEK_BROKEN : ""),
     items,
     matches.map((m) => m.level),

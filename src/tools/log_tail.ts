@@ -22,7 +22,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { renderLine } from "./render.ts";
+import { renderLine, unresolvedNote } from "./render.ts";
 import type { Limits } from "../core/config.ts";
 import {
   requireTimestamps,
@@ -58,6 +58,9 @@ const outputSchema = z.object({
   unplaced_lines: z.number().int().optional().describe(
     "with a window: lines at the tail window's start with no timestamp of their own whose time is not known " +
       "(the timestamped line before them lies before the window): not returned",
+  ),
+  unresolved_levels: z.number().int().optional().describe(
+    "lines whose level could not be told: their entry's first line lies over 1 MiB before them (UNKNOWN)",
   ),
   ...timeFieldsSchema,
   artifact: artifactSchema,
@@ -108,7 +111,7 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): Register
     {
       title: "Tail a log",
       description: `The last lines of a log, oldest first, from its last ${deps.limits.tailBytes} bytes ` +
-        "(line_no null unless that is the whole file; a .gz is read whole).",
+        "(line_no null unless that is the whole file).",
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,
@@ -148,7 +151,8 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
     tailHeader(log.name, r, ctx.limits.tailBytes, args.level) +
       (r.unplaced_lines
         ? ` ${r.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
-        : ""),
+        : "") +
+      unresolvedNote(r.unresolved_levels),
     time,
   );
   // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.

@@ -73,3 +73,15 @@ export function renderStop(
 }
 
 export { plural };
+
+/**
+ * What a tail or search says of lines whose level could not be told (`read/entry_levels.ts`), or "".
+ *
+ * @param n How many, or undefined for none.
+ */
+export function unresolvedNote(n: number | undefined): string {
+  return n
+    ? ` ${n} line(s) have no level of their own and their entry's first line lies more than 1 MiB before ` +
+      "them (or in a .gz, not read here): shown as UNKNOWN, their level not known."
+    : "";
+}

@@ -34,10 +34,7 @@ const instant = (short: string, side: string) =>
 
 /** The zod fields `since` and `until`. */
 export const windowArgs = {
-  since: instant(
-    "ISO 8601, or ago: -15m",
-    "keep lines at or after this time (inclusive)",
-  ),
+  since: instant("", "keep lines at or after this time (inclusive)"),
   until: instant("", "keep lines before this time (exclusive)"),
 };
 
