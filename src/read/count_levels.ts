@@ -5,6 +5,7 @@
  */
 
 import { CONTINUED, HEADER_BYTES, LEVELS, LevelTally, STRUCTURED_BYTES } from "./level.ts";
+import { statusLayoutOf, statusLevel, StatusReader } from "./http_status.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
@@ -47,6 +48,12 @@ export interface LevelsResult extends PageEnd {
   unscaled_levels: number;
   /** Lines counted in this page (the sum of `counts`). */
   total_lines: number;
+  /**
+   * Present when the log's lines carry an HTTP status (`http_status.ts`, learnt from its first lines):
+   * every counted line by the level its status gives (`STATUS_RULE`; UNKNOWN for a line with none),
+   * apart from `counts`, which hold the levels written in the lines; `lines`, those with a status.
+   */
+  derived?: { counts: Record<(typeof LEVELS)[number], number>; lines: number };
   /** The number of the last line counted, from the file's start (pages continue from it). */
   last_line: number;
 }
@@ -101,6 +108,10 @@ async function countPage(
   probes: number,
 ): Promise<LevelsResult & { disorder: boolean }> {
   const tally = new LevelTally();
+  const layout = statusLayoutOf(log);
+  const statuses = layout ? new StatusReader(layout) : null;
+  /** Lines by the level their status gives (`statusLevel`; UNKNOWN's slot for none). */
+  const derived = new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
@@ -109,8 +120,12 @@ async function countPage(
   /** The order broke on a later page of a seek: lines before the seek may be in the window. */
   let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
   let inWindow = 0;
-  // Without a window the scanner counts each line's level itself (no sink call per line); with one, the
-  // sink reads each line's time first.
+  // Without a window or statuses the scanner counts each line's level itself (no sink call per line);
+  // with a window, the sink reads each line's time first; with statuses, it reads each line's status too.
+  const derive = (buf: Uint8Array, s: number, e: number, counted: boolean) => {
+    const code = statusLevel(statuses!.statusOf(buf, s, e));
+    if (counted) derived[code < 0 ? LEVELS.length - 1 : code]++;
+  };
   const r = await scan(src, {
     line: times
       ? (buf, s, e, _no, _cut, hint) => {
@@ -125,12 +140,19 @@ async function countPage(
         }
         const inside = times.inside(t);
         tally.add(buf, s, e, hint, inside);
+        if (statuses) derive(buf, s, e, inside);
         if (inside) inWindow++;
+        return true;
+      }
+      : statuses
+      ? (buf, s, e, _no, _cut, hint) => {
+        tally.add(buf, s, e, hint);
+        derive(buf, s, e, true);
         return true;
       }
       : () => true,
   }, {
-    levelCounts: times ? undefined : tally,
+    levelCounts: times || statuses ? undefined : tally,
     pieceSize: opts.pieceSize,
     deadline,
     headBytes,
@@ -156,6 +178,12 @@ async function countPage(
     entries,
     continuation_lines: c.subarray(CONTINUED).reduce((n, x) => n + x, 0),
     unscaled_levels: tally.unscaled,
+    derived: statuses
+      ? {
+        counts: Object.fromEntries(LEVELS.map((l, i) => [l, derived[i]])) as LevelsResult["counts"],
+        lines: derived.reduce((n, x) => n + x, 0) - derived[LEVELS.length - 1],
+      }
+      : undefined,
     stuck: next !== null && progressed(from, next) === null,
     total_lines: times ? inWindow : r.lines - from.line,
     last_line: r.lines,

@@ -12,6 +12,7 @@ import { strictArgs } from "./args.ts";
 import { tableLevels } from "./table_calls.ts";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
+import { STATUS_RULE } from "../read/http_status.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { isGlob } from "../source/log_source.ts";
 import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
@@ -73,6 +74,14 @@ const outputSchema = z.object({
     "lines counted as UNKNOWN because their level field holds a number on no scale the line names " +
       '(pino/bunyan 10-60 in level, syslog 0-7 in PRIORITY, OpenTelemetry 1-24 in severityNumber): e.g. {"level":1}',
   ),
+  derived_levels: countsSchema.optional().describe(
+    "an access log's lines by the level DERIVED from each line's HTTP status (UNKNOWN: a line with none), " +
+      "not written in its lines (counts keeps those: UNKNOWN); present only when the log's first lines carry " +
+      "a status (common/combined log format, W3C sc-status, a JSON status field, HAProxy, Envoy, Traefik, uWSGI)",
+  ),
+  derived_from: z.string().optional().describe(
+    `with derived_levels, what they are derived from and how: "http_status: ${STATUS_RULE}"`,
+  ),
   total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
   last_line: z.number().int().nullable().describe(
     "the number of the last line read, from the file's start (null when not known: after a time seek, or over many logs)",
@@ -125,8 +134,18 @@ export function renderLevels(file: string, r: LevelsResult): string {
     ? `; ${r.unscaled_levels} UNKNOWN line(s) hold a numeric level on a scale logpeek cannot tell ` +
       '(such as {"level":1}: info on one scale, alert on another), so it was not read'
     : "";
+  const d = r.derived;
+  const derived = d
+    ? `. Derived from the HTTP status (${STATUS_RULE}), not written in the lines: ${d.lines} line(s) have a ` +
+      `status: ${
+        LEVELS.filter((l) => l !== "UNKNOWN" && d.counts[l] > 0).map((l) => `${l} ${d.counts[l]}`).join(
+          ", ",
+        ) || "none"
+      }` +
+      " (derived_levels)"
+    : "";
   return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
-    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + `. ` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + derived + `. ` +
     (r.complete
       ? "complete: every line was counted."
       : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
@@ -227,6 +246,15 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
   ) as LevelsResult["entries"];
   const last = runs[runs.length - 1].page;
   const known = !many.glob && (last.time?.lineKnown ?? true);
+  const withStatus = runs.filter((x) => x.page.derived);
+  const derived: LevelsResult["derived"] = withStatus.length
+    ? {
+      counts: Object.fromEntries(
+        LEVELS.map((l) => [l, withStatus.reduce((n, x) => n + x.page.derived!.counts[l], 0)]),
+      ) as LevelsResult["counts"],
+      lines: withStatus.reduce((n, x) => n + x.page.derived!.lines, 0),
+    }
+    : undefined;
   const r: LevelsResult = {
     counts,
     entries,
@@ -239,6 +267,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     next: null,
     stuck: !many.progress,
     scanned_bytes: runs.reduce((n, x) => n + x.page.scanned_bytes, 0),
+    derived,
   };
   const time = timeFields(span, zone, runs.map((x) => x.page.time));
   const logs = many.glob
@@ -291,6 +320,9 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
       file: shownFile,
       ...r,
       last_line: known ? r.last_line : null,
+      derived: undefined,
+      derived_levels: derived?.counts,
+      derived_from: derived ? `http_status: ${STATUS_RULE}` : undefined,
       next: undefined,
       stuck: undefined,
       next_cursor,
