@@ -26,10 +26,13 @@
  * @module
  */
 
-import { CONTINUED, LevelTally, STRUCTURED_BYTES, UNKNOWN } from "./level.ts";
+import { CONTINUED, LevelTally, stamped, STRUCTURED_BYTES, UNKNOWN } from "./level.ts";
 
 /** How many bytes before a line are read at most to find the state its level depends on (1 MiB). */
 export const LOOKBACK_BYTES = 1 << 20;
+
+/** How many bytes {@linkcode EntryLevels.ahead} reads at once (64 KiB): the next lines' too. */
+const AHEAD_BYTES = 64 << 10;
 
 /** The first read back: 16 KiB, doubled until the state is found or {@linkcode LOOKBACK_BYTES} read. */
 const FIRST_READ = 16 << 10;
@@ -84,6 +87,9 @@ export class EntryLevels {
    */
   #blind = false;
   readonly #scratch = new LevelTally();
+  /** The bytes last read ahead ({@linkcode ahead}), from file offset {@linkcode #aheadAt}. */
+  #ahead: Uint8Array = new Uint8Array(0);
+  #aheadAt = 0;
   /** Lines given {@linkcode UNRESOLVED}. */
   unresolved = 0;
   /** Bytes read back (and ahead) from the log. */
@@ -192,12 +198,24 @@ export class EntryLevels {
    */
   ahead(code: number): number {
     if (!this.bare || this.#blind || !this.#reader || this.#next >= this.#size) return code;
-    const bytes = this.#reader.readRange(this.#next, Math.min(STRUCTURED_BYTES, this.#size - this.#next));
-    this.bytesRead += bytes.length;
-    let end = bytes.indexOf(10);
-    if (end < 0) end = bytes.length;
-    if (end > 0 && bytes[end - 1] === 13) end--;
-    const next = copyState(this.#tally, this.#scratch).add(bytes, 0, end);
+    // Lines come in file order: one read serves the next lines' look-ahead too (a log of stamped lines
+    // without a level, a syslog's, asks for every line).
+    const at = this.#next;
+    if (at < this.#aheadAt || at + STRUCTURED_BYTES > this.#aheadAt + this.#ahead.length) {
+      if (this.#aheadAt + this.#ahead.length < this.#size || at < this.#aheadAt) {
+        this.#ahead = this.#reader.readRange(at, Math.min(AHEAD_BYTES, this.#size - at));
+        this.#aheadAt = at;
+        this.bytesRead += this.#ahead.length;
+      }
+    }
+    const bytes = this.#ahead;
+    const from = at - this.#aheadAt;
+    if (from >= bytes.length) return code;
+    let end = bytes.indexOf(10, from);
+    if (end < 0 || end > from + STRUCTURED_BYTES) end = Math.min(bytes.length, from + STRUCTURED_BYTES);
+    if (end > from && bytes[end - 1] === 13) end--;
+    if (stamped(bytes, from, end)) return code; // an entry of its own: it gives the line before nothing
+    const next = copyState(this.#tally, this.#scratch).add(bytes, from, end);
     return next > CONTINUED && next < CONTINUED + UNKNOWN ? next - CONTINUED : code;
   }
 

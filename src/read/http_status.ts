@@ -86,7 +86,7 @@ function closingQuote(buf: Uint8Array, q: number, end: number): number {
  * or `"-"` (nginx's, for a connection that sent none).
  */
 function requestStatus(buf: Uint8Array, s: number, e: number, strict: boolean): number {
-  for (let q = buf.indexOf(34, s); q >= 0 && q < e; q = buf.indexOf(34, q + 1)) {
+  for (let q = byteIn(buf, 34, s, e); q >= 0; q = byteIn(buf, 34, q + 1, e)) {
     const close = closingQuote(buf, q, e);
     if (close < 0) return 0;
     const dash = close === q + 2 && buf[q + 1] === 45; // `"-"`: nginx's request line when none came
@@ -110,8 +110,22 @@ function requestLine(buf: Uint8Array, a: number, b: number): boolean {
   return at > i;
 }
 
+/**
+ * The first `b` in buf[from, end), or -1. A loop bounded by the line, not `indexOf` (which runs on to the
+ * buffer's end when the byte is rare: issue #22).
+ */
+function byteIn(buf: Uint8Array, b: number, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (buf[i] === b) return i;
+  return -1;
+}
+
+/** The first `p` wholly inside buf[from, end), or -1. */
 function indexOfBytes(buf: Uint8Array, p: Uint8Array, from: number, end: number): number {
-  for (let i = buf.indexOf(p[0], from); i >= 0 && i + p.length <= end; i = buf.indexOf(p[0], i + 1)) {
+  for (
+    let i = byteIn(buf, p[0], from, end);
+    i >= 0 && i + p.length <= end;
+    i = byteIn(buf, p[0], i + 1, end)
+  ) {
     let k = 1;
     while (k < p.length && buf[i + k] === p[k]) k++;
     if (k === p.length) return i;
@@ -148,7 +162,7 @@ const UWSGI = new TextEncoder().encode("(HTTP/");
 function uwsgiStatus(buf: Uint8Array, s: number, e: number): number {
   const at = indexOfBytes(buf, UWSGI, s, e);
   if (at < 0) return 0;
-  const sp = buf.indexOf(32, at);
+  const sp = byteIn(buf, 32, at, e);
   return sp > 0 && sp < e && buf[sp + 4] === 0x29 ? threeDigits(buf, sp + 1, e) : 0;
 }
 
