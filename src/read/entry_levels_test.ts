@@ -150,7 +150,7 @@ function shown(m: { line_no: number | null; level: string; continuation?: boolea
   return `${m.line_no} ${m.level}${m.continuation ? "+" : ""}`;
 }
 
-Deno.test("log_search and log_tail give each line its entry's level, at every piece size: 30 random logs, a literal (needle) and a regex (every line), each level filter; matches per level equal log_levels' counts", async () => {
+Deno.test("log_search and log_tail give each line its entry's level, at every piece size: 30 random logs, a literal (needle), a regex (every line), context lines, each level filter; matches per level equal log_levels' counts", async () => {
   const r = rng(77);
   for (let t = 0; t < 30; t++) {
     const log = randomLog(r, 10 + Math.floor(r() * 80));
@@ -181,6 +181,16 @@ Deno.test("log_search and log_tail give each line its entry's level, at every pi
       assert.deepEqual(lit.matches.map(shown), expect, `log ${t} piece ${pieceSize}: "e" level ${level}`);
       const tail = await tailLog(f, { ...base, lines: 200, level, tailBytes: 1e9, gzipMs: 1e9 });
       assert.deepEqual(tail.lines.map(shown), all.matches.slice(-200).map(shown), `tail level ${level}`);
+    }
+    // Context lines (the lines around each match) too: each shown line's level is its entry's.
+    const ctx = await searchLog(f, { ...base, text: "step", context: 2 });
+    for (const [k, m] of ctx.matches.entries()) {
+      const around = [...ctx.contexts![k].before, m, ...ctx.contexts![k].after];
+      assert.deepEqual(
+        around.map(shown),
+        around.map((l) => ref(l.line_no!)),
+        `log ${t} context of ${m.line_no}`,
+      );
     }
     // A tail window that starts inside the file: the lines before it are read back for their entries.
     for (const tailBytes of [50, 333, 2000]) {

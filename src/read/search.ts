@@ -427,8 +427,8 @@ async function searchPage(
   let lastReported = 0;
   const shownNo = (lineNo: number) => (lineKnown ? lineNo : null);
   const collector = n > 0
-    ? new ContextCollector<LogLine>(n, opts.maxLine * 4 + 1, (bytes, len, lineNo, cut) => {
-      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor);
+    ? new ContextCollector<LogLine>(n, opts.maxLine * 4 + 1, (bytes, len, lineNo, cut, code) => {
+      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor, code);
       replaced += bad;
       return line;
     })
@@ -496,7 +496,7 @@ async function searchPage(
   const other = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
     if (!collector) return true;
     if (collector.wantsAfter()) lastShown = lineNo; // an after-line of the last match
-    collector.other(buf, s, e, shownNo(lineNo), cut);
+    collector.other(buf, s, e, shownNo(lineNo), cut, finalCode());
     return true;
   };
   /** The number of the last line this page showed (a match or a context line). */
