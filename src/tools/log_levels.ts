@@ -64,8 +64,8 @@ const outputSchema = z.object({
       "frame, `Caused by:`, an indented line, a line without its entry's header) is counted under its entry's level",
   ),
   entries: countsSchema.describe(
-    "entries (log messages) per level: the lines counts has, less the continuation lines; what the level " +
-      "filter of log_tail and log_search selects",
+    "entries (log messages) per level: the lines counts has, less the continuation lines (counts is what " +
+      "the level filter of log_tail and log_search selects)",
   ),
   continuation_lines: z.number().int().describe(
     "lines that continue the entry before them (counted in counts under its level, not in entries)",
@@ -163,7 +163,9 @@ export const toolDocs = (limits: Readonly<Limits>): string =>
   "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
   "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
   `Stops after LOGPEEK_LEVELS_MS ms (${limits.levelsMs}) with complete false, the counts so far, ` +
-  "and a next_cursor to count the rest. Reads .gz logs through decompression. Over a ClickHouse root (a " +
+  "and a next_cursor to count the rest. An access log's lines (no level written: UNKNOWN) are also counted " +
+  "by the level their HTTP status gives (derived_levels, derived_from: 5xx ERROR, 4xx WARN, 1xx-3xx INFO), " +
+  "apart. Reads .gz logs through decompression. Over a ClickHouse root (a " +
   "table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the " +
   "stored level texts are counted on the server and folded.";
 

@@ -233,7 +233,9 @@ export const toolDocs = (limits: Readonly<Limits>): string =>
   "and says so: complete is true only when every log was read to its end (or, in a window, past it). " +
   "Zero matches with complete false proves nothing: pass next_cursor as cursor to go on where it stopped. " +
   "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
-  "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs. Over a ClickHouse " +
+  "null). Options: level, ignore_case, regex, since, until, context. A continuation line (a stack frame) has " +
+  "its entry's level and continuation true, so level ERROR returns an error with its trace, as log_levels " +
+  "counts it. Reads .gz logs. Over a ClickHouse " +
   "root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); " +
   "the search runs on the server over the bodies, its budgets as ClickHouse limits.";
 

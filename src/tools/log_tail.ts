@@ -93,7 +93,8 @@ export const toolDocs = (limits: Readonly<Limits>): string =>
   `it reads at most the last ${limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's ` +
   "size; line numbers are given only when that window covers the whole file, and a fragment at the " +
   "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
-  "so its line numbers are known. since/until keep the lines of a time window: with until, the tail " +
+  "so its line numbers are known. A continuation line (a stack frame) has its entry's level and " +
+  "continuation true (read back up to 1 MiB for a window that starts inside an entry). since/until keep the lines of a time window: with until, the tail " +
   "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
   "A long answer shows the newest lines and saves all in an artifact. Over a ClickHouse root (a table), " +
   "each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the last rows by time.";
