@@ -5,7 +5,7 @@
  */
 
 import { CONTINUED, HEADER_BYTES, LEVELS, LevelTally, STRUCTURED_BYTES } from "./level.ts";
-import { statusLayoutOf, statusLevel, StatusReader } from "./http_status.ts";
+import { type StatusLayout, statusLayoutOf, statusLevel, StatusReader } from "./http_status.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
@@ -87,17 +87,22 @@ export interface PageEnd {
  * @returns The counts so far, and whether they cover the whole file.
  */
 export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
+  // Learnt first, a bounded read (64 KiB): the budget `levelsMs` is the scan's.
+  const layout = statusLayoutOf(log);
   const deadline = opts.deadline ?? performance.now() + opts.levelsMs;
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
     opts.resume,
-    (from, known, order, probes) => countPage(log, opts, from, deadline, known, order, probes),
+    (from, known, order, probes) => countPage(log, opts, from, deadline, known, order, probes, layout),
   );
   return page;
 }
 
-/** One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules). */
+/**
+ * One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules);
+ * `layout`: where the log's lines carry an HTTP status (`http_status.ts`), or null.
+ */
 async function countPage(
   log: ReadableLog,
   opts: LevelsOptions,
@@ -106,9 +111,9 @@ async function countPage(
   lineKnown: boolean,
   order: TimeReport["order"] | null,
   probes: number,
+  layout: StatusLayout | null,
 ): Promise<LevelsResult & { disorder: boolean }> {
   const tally = new LevelTally();
-  const layout = statusLayoutOf(log);
   const statuses = layout ? new StatusReader(layout) : null;
   /** Lines by the level their status gives (`statusLevel`; UNKNOWN's slot for none). */
   const derived = new Float64Array(LEVELS.length);
