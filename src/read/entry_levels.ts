@@ -227,7 +227,8 @@ export class EntryLevels {
     if (off <= this.#floor) return new LevelTally();
     if (!this.#reader) return null;
     // The state is known (or known to be unknowable) at #next: no need to read before it.
-    const known = this.#next >= 0 && this.#next < off ? this.#next : -1;
+    // (At `off` itself when the line just before was given: then nothing is read.)
+    const known = this.#next >= 0 && this.#next <= off ? this.#next : -1;
     for (let want = FIRST_READ;; want *= 2) {
       let lo = Math.max(this.#floor, off - Math.min(want, this.#bound));
       if (known >= 0 && lo <= known) lo = known;

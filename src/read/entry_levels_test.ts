@@ -210,3 +210,37 @@ Deno.test("log_search and log_tail give each line its entry's level, at every pi
     }
   }
 });
+
+Deno.test("log_tail and log_search over 8 MB of lines with no level and no time: each line UNRESOLVED, and the reads back stay bounded (a tail's 1 MiB once, then none: a line right after an unresolved one is not read back again; a search's no more than the file again)", async () => {
+  const r = rng(9);
+  const out: string[] = [];
+  for (let i = 0; i < 40_000; i++) {
+    out.push(
+      `svc event kind ${Array.from({ length: 100 }, () => "abcdefghij"[Math.floor(r() * 10)]).join(" ")}`,
+    );
+  }
+  const bytes = enc.encode(out.join("\n") + "\n");
+  Deno.writeFileSync(`${dir}/plain.log`, bytes);
+  using f = await openLog(roots, "plain.log");
+  const base = { ...limits, pieceSize: 65536, redact: false, maxLine: 2000 };
+  const tail = await tailLog(f, { ...base, lines: 200, tailBytes: 262144, gzipMs: 1e9 });
+  assert.equal(tail.read_lines, Math.floor((262144 - 1) / (out[0].length + 1)));
+  assert.equal(tail.unresolved_levels, tail.read_lines);
+  assert.ok(tail.lines.every((l) => l.level === "UNKNOWN" && !l.continuation));
+  // The window, the byte before it, and one read back of at most 1 MiB (in doubling reads: 2 MiB).
+  assert.ok(tail.scanned_bytes <= 262144 + 2 * (1 << 20), `${tail.scanned_bytes} bytes read`);
+  const search = await searchLog(f, { ...base, text: "svc", limit: 100000 });
+  assert.equal(search.matches.length, 40_000);
+  assert.ok(search.scanned_bytes <= bytes.length + 2 * (1 << 20), `${search.scanned_bytes} bytes read`);
+  // Read from the file's start, every line after the one before: each is known to be an entry, UNKNOWN.
+  assert.equal(search.unresolved_levels, undefined);
+  assert.ok(search.matches.every((l) => l.level === "UNKNOWN" && !l.continuation));
+  // Every other line: each read back to the line before it (known unknowable), never 1 MiB again.
+  const odd = await searchLog(f, { ...base, text: "svc", regex: true, limit: 100000 });
+  assert.equal(odd.matches.length, 40_000);
+  const some = await searchLog(f, { ...base, text: "kind a ", limit: 100000 });
+  const want = out.filter((l) => l.includes("kind a ")).length;
+  assert.ok(want > 1000 && want < 20_000, `${want}`);
+  assert.equal(some.matches.length, want);
+  assert.ok(some.scanned_bytes <= 2 * bytes.length, `${some.scanned_bytes} bytes read`);
+});

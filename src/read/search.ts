@@ -117,8 +117,8 @@ export interface SearchResult {
   /** Bytes read by this page (the seek's probes included, and lines read back for their entry's level). */
   scanned_bytes: number;
   /**
-   * Lines tested whose level could not be told (`entry_levels.ts`: their entry's header lies more than
-   * `LOOKBACK_BYTES` before them, or in a `.gz` not on this page): level UNKNOWN. Absent when none.
+   * Lines tested whose level could not be told (`entry_levels.ts`: no line within `LOOKBACK_BYTES` before
+   * them tells their entry, or in a `.gz` none on this page does): level UNKNOWN. Absent when none.
    */
   unresolved_levels?: number;
   /** With `context`: each match's lines before and after, in the order of `matches`. */

@@ -64,8 +64,8 @@ export interface TailResult {
   /** Lines read in the tail window (whatever their level or time). */
   read_lines: number;
   /**
-   * Lines of the tail window whose level could not be told because their entry's header lies more than
-   * `entry_levels.ts` `LOOKBACK_BYTES` before them (continuation lines, or lines with neither a level nor
+   * Lines of the tail window whose level could not be told because no line within `entry_levels.ts`
+   * `LOOKBACK_BYTES` before them tells their entry (continuation lines, or lines with neither a level nor
    * a time): level UNKNOWN, and kept by no level filter but UNKNOWN. Absent when none.
    */
   unresolved_levels?: number;

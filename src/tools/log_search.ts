@@ -177,7 +177,7 @@ const outputSchema = z.object({
       "that were tested; a match beyond that was not looked for",
   ),
   unresolved_levels: z.number().int().optional().describe(
-    "lines whose level could not be told: their entry's first line lies over 1 MiB before them (UNKNOWN)",
+    "lines whose level could not be told: no line within 1 MiB before them tells their entry (UNKNOWN)",
   ),
   template: z.object({ template_id: z.string(), template: z.string(), count: z.number().int() }).optional()
     .describe("a search by template_id: the template, and its lines in all"),

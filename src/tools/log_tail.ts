@@ -60,7 +60,7 @@ const outputSchema = z.object({
       "(the timestamped line before them lies before the window): not returned",
   ),
   unresolved_levels: z.number().int().optional().describe(
-    "lines whose level could not be told: their entry's first line lies over 1 MiB before them (UNKNOWN)",
+    "lines whose level could not be told: no line within 1 MiB before them tells their entry (UNKNOWN)",
   ),
   ...timeFieldsSchema,
   artifact: artifactSchema,
@@ -112,7 +112,7 @@ export function registerLogTailTool(server: McpServer, deps: ToolDeps): Register
     {
       title: "Tail a log",
       description: `The last lines of a log, oldest first, from its last ${deps.limits.tailBytes} bytes ` +
-        "(line_no null unless that is the whole file).",
+        "(line_no null unless that is the whole file; a .gz is read whole).",
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,

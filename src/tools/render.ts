@@ -81,7 +81,7 @@ export { plural };
  */
 export function unresolvedNote(n: number | undefined): string {
   return n
-    ? ` ${n} line(s) have no level of their own and their entry's first line lies more than 1 MiB before ` +
-      "them (or in a .gz, not read here): shown as UNKNOWN, their level not known."
+    ? ` ${n} line(s) have no level of their own, and no line within 1 MiB before them (or, in a .gz, on ` +
+      "this page before them) tells the entry they belong to: shown as UNKNOWN, their level not known."
     : "";
 }
