@@ -165,8 +165,15 @@ Deno.test({
     });
 
     await t.step("level filters on tail and search; counts per level", async () => {
+      // Line 4 (`    at stack.Frame(…)`) continues the ERROR entry of line 3: kept with it (issue #23).
       const tail = await call("log_tail", { file: "levels.log", level: "ERROR" });
-      assert.deepEqual(tail.structuredContent.lines.map((l: { line_no: number }) => l.line_no), [3, 5]);
+      assert.deepEqual(
+        tail.structuredContent.lines.map((l: { line_no: number; continuation?: boolean }) => [
+          l.line_no,
+          l.continuation ?? false,
+        ]),
+        [[3, false], [4, true], [5, false]],
+      );
       const search = await call("log_search", { file: "levels.log", text: "2024", level: "WARN" });
       assert.deepEqual(search.structuredContent.matches.map((l: { line_no: number }) => l.line_no), [2]);
       const levels = await call("log_levels", { file: "levels.log" });

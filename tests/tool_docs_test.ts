@@ -26,7 +26,7 @@ Deno.test("docs/tool_schemas.md has every tool, argument and structuredContent f
   // Fields the listing describes shortly or not at all are here in full (checked against their source).
   assert.match(
     page,
-    /\| `since` \| string \(1\.\.64 characters\) \| {2}\| keep lines at or after this time \(inclusive\): an RFC 3339/,
+    /\| `since` \| string \(0\.\.64 characters\) \| {2}\| keep lines at or after this time \(inclusive\): an RFC 3339/,
   );
   assert.match(
     page,

@@ -51,8 +51,16 @@ export interface WithContext<T> {
  * @param len How many bytes: at most the collector's `keepBytes`.
  * @param lineNo The line's 1-based number, or null when unknown.
  * @param cut True when `bytes` holds only the line's first bytes (cut by the scanner, or at `keepBytes`).
+ * @param code What the caller handed with the line to {@linkcode ContextCollector.other} (a search: its
+ *   level as its entry's, `entry_levels.ts`), or -1.
  */
-export type MakeLine<T> = (bytes: Uint8Array, len: number, lineNo: number | null, cut: boolean) => T;
+export type MakeLine<T> = (
+  bytes: Uint8Array,
+  len: number,
+  lineNo: number | null,
+  cut: boolean,
+  code: number,
+) => T;
 
 /**
  * Collects the context lines of each match, as grep `-C N` shows them (the rule is in this module's
@@ -86,6 +94,8 @@ export class ContextCollector<T> {
   #lens: Int32Array;
   #nos: Float64Array;
   #cuts: Uint8Array;
+  /** Each slot's `code` (see {@linkcode MakeLine}). */
+  #codes: Int16Array;
   /** The slot the next line goes to. */
   #next = 0;
   /** How many lines the ring holds (at most n). */
@@ -115,6 +125,7 @@ export class ContextCollector<T> {
     this.#lens = new Int32Array(n);
     this.#nos = new Float64Array(n);
     this.#cuts = new Uint8Array(n);
+    this.#codes = new Int16Array(n);
   }
 
   /**
@@ -127,16 +138,17 @@ export class ContextCollector<T> {
    * @param end Offset past its last byte.
    * @param lineNo The line's 1-based number, or null when unknown.
    * @param cut True when `buf` holds only the line's first bytes (the scanner streamed a long line).
+   * @param code Handed to `make` with the line (a small integer, -32768..32767); default -1.
    * @throws {RangeError} When `lineNo` and the previous line's number are both known and `lineNo` is not
    *   the next one (a line skipped or handed twice would make the context wrong).
    */
-  other(buf: Uint8Array, start: number, end: number, lineNo: number | null, cut: boolean): void {
+  other(buf: Uint8Array, start: number, end: number, lineNo: number | null, cut: boolean, code = -1): void {
     this.#follow(lineNo);
     const whole = end - start;
     const len = whole < this.keepBytes ? whole : this.keepBytes;
     const last = this.#last;
     if (last !== null && last.after.length < this.n) {
-      last.after.push(this.#make(buf.subarray(start, start + len), len, lineNo, cut || len < whole));
+      last.after.push(this.#make(buf.subarray(start, start + len), len, lineNo, cut || len < whole, code));
       return;
     }
     this.#ringed++;
@@ -150,6 +162,7 @@ export class ContextCollector<T> {
     this.#lens[k] = len;
     this.#nos[k] = lineNo ?? NaN;
     this.#cuts[k] = cut || len < whole ? 1 : 0;
+    this.#codes[k] = code;
     this.#next = this.#next + 1 === n ? 0 : this.#next + 1;
     if (this.#size < n) this.#size++;
   }
@@ -178,6 +191,7 @@ export class ContextCollector<T> {
           len,
           Number.isNaN(no) ? null : no,
           this.#cuts[i] === 1,
+          this.#codes[i],
         ),
       );
       i = i + 1 === n ? 0 : i + 1;

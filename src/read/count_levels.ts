@@ -6,6 +6,7 @@
 
 import { CONTINUED, HEADER_BYTES, LEVELS, STRUCTURED_BYTES } from "./level.ts";
 import { formatOf, type LogFormat, tallyFor } from "./log_format.ts";
+import { type StatusLayout, statusLayoutOf, statusLevel, StatusReader } from "./http_status.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./search.ts";
@@ -53,6 +54,12 @@ export interface LevelsResult extends PageEnd {
    * rules of `level.ts`.
    */
   log_format: string | null;
+  /**
+   * Present when the log's lines carry an HTTP status (`http_status.ts`, learnt from its first lines):
+   * every counted line by the level its status gives (`STATUS_RULE`; UNKNOWN for a line with none),
+   * apart from `counts`, which hold the levels written in the lines; `lines`, those with a status.
+   */
+  derived?: { counts: Record<(typeof LEVELS)[number], number>; lines: number };
   /** The number of the last line counted, from the file's start (pages continue from it). */
   last_line: number;
 }
@@ -86,22 +93,30 @@ export interface PageEnd {
  * @returns The counts so far, and whether they cover the whole file.
  */
 export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promise<LevelsResult> {
-  const format = formatOf(log); // before the page's budget starts: a page of a tiny budget still counts
+  // Both learnt first, bounded reads of the log's head: the budget `levelsMs` is the scan's (a page of a
+  // tiny budget still counts).
+  const format = formatOf(log);
+  const layout = statusLayoutOf(log);
   const deadline = opts.deadline ?? performance.now() + opts.levelsMs;
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
     opts.resume,
-    (from, known, order, probes) => countPage(log, opts, format, from, deadline, known, order, probes),
+    (from, known, order, probes) =>
+      countPage(log, opts, { format, layout }, from, deadline, known, order, probes),
   );
   return page;
 }
 
-/** One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules). */
+/**
+ * One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules);
+ * `format`: the log's (`log_format.ts`), or null; `layout`: where its lines carry an HTTP status
+ * (`http_status.ts`), or null.
+ */
 async function countPage(
   log: ReadableLog,
   opts: LevelsOptions,
-  format: LogFormat | null,
+  { format, layout }: { format: LogFormat | null; layout: StatusLayout | null },
   from: ResumePoint,
   deadline: number,
   lineKnown: boolean,
@@ -109,6 +124,9 @@ async function countPage(
   probes: number,
 ): Promise<LevelsResult & { disorder: boolean }> {
   const tally = tallyFor(format);
+  const statuses = layout ? new StatusReader(layout) : null;
+  /** Lines by the level their status gives (`statusLevel`; UNKNOWN's slot for none). */
+  const derived = new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
@@ -117,8 +135,12 @@ async function countPage(
   /** The order broke on a later page of a seek: lines before the seek may be in the window. */
   let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
   let inWindow = 0;
-  // Without a window the scanner counts each line's level itself (no sink call per line); with one, the
-  // sink reads each line's time first.
+  // Without a window or statuses the scanner counts each line's level itself (no sink call per line);
+  // with a window, the sink reads each line's time first; with statuses, it reads each line's status too.
+  const derive = (buf: Uint8Array, s: number, e: number, counted: boolean) => {
+    const code = statusLevel(statuses!.statusOf(buf, s, e));
+    if (counted) derived[code < 0 ? LEVELS.length - 1 : code]++;
+  };
   const r = await scan(src, {
     line: times
       ? (buf, s, e, _no, _cut, hint) => {
@@ -133,12 +155,19 @@ async function countPage(
         }
         const inside = times.inside(t);
         tally.add(buf, s, e, hint, inside);
+        if (statuses) derive(buf, s, e, inside);
         if (inside) inWindow++;
+        return true;
+      }
+      : statuses
+      ? (buf, s, e, _no, _cut, hint) => {
+        tally.add(buf, s, e, hint);
+        derive(buf, s, e, true);
         return true;
       }
       : () => true,
   }, {
-    levelCounts: times ? undefined : tally,
+    levelCounts: times || statuses ? undefined : tally,
     pieceSize: opts.pieceSize,
     deadline,
     headBytes,
@@ -164,6 +193,12 @@ async function countPage(
     entries,
     continuation_lines: c.subarray(CONTINUED).reduce((n, x) => n + x, 0),
     unscaled_levels: tally.unscaled,
+    derived: statuses
+      ? {
+        counts: Object.fromEntries(LEVELS.map((l, i) => [l, derived[i]])) as LevelsResult["counts"],
+        lines: derived.reduce((n, x) => n + x, 0) - derived[LEVELS.length - 1],
+      }
+      : undefined,
     stuck: next !== null && progressed(from, next) === null,
     total_lines: times ? inWindow : r.lines - from.line,
     log_format: format?.name ?? null,

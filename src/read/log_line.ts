@@ -6,7 +6,8 @@
 
 import { z } from "zod";
 import { decodeLine } from "./decode.ts";
-import { levelOf, LEVELS } from "./level.ts";
+import { CONTINUED, levelOf, LEVELS } from "./level.ts";
+import { levelCode } from "./entry_levels.ts";
 import type { LineRedactor } from "../guard/redact.ts";
 
 /** The zod schema of a level name (issue #2: `TRACE DEBUG INFO NOTICE WARN ERROR FATAL UNKNOWN`). */
@@ -18,6 +19,9 @@ export const logLineSchema = z.object({
     "1-based line number counted from the file's start; null when only the file's end was read",
   ),
   level: levelSchema,
+  continuation: z.boolean().optional().describe(
+    "the line continues an entry (a stack frame, an indented line): level is that entry's",
+  ),
   text: z.string().describe("the line without its end of line; invalid UTF-8 replaced by U+FFFD"),
   cut: z.boolean().describe(
     "true when text is not the whole line (cut to LOGPEEK_MAX_LINE Unicode code points, never inside a character)",
@@ -43,7 +47,9 @@ export type LogLine = z.infer<typeof logLineSchema>;
  * @param partial True when the bytes are only the line's start.
  * @param maxLine The most characters of text, in Unicode code points (`LOGPEEK_MAX_LINE`).
  * @param redactor Masks secrets in the text (and counts them); none: the text is returned as read.
- * @param readLevel How the line's level is read (a log format's own way, `log_format.ts` `levelReader`);
+ * @param code The line's level as its entry's (`entry_levels.ts` `EntryLevels.levelAt`: a level code,
+ *   `CONTINUED` + one for a continuation, `UNRESOLVED`); none: the line's own, by `readLevel`.
+ * @param readLevel How a line's own level is read (a log format's own way, `log_format.ts` `levelReader`);
  *   default the general rules, `level.ts` `levelOf`.
  * @returns The line and how many of its bytes were replaced.
  */
@@ -55,19 +61,19 @@ export function toLogLine(
   partial: boolean,
   maxLine: number,
   redactor?: LineRedactor,
+  code?: number,
   readLevel: (buf: Uint8Array, start: number, end: number) => number = levelOf,
 ): { line: LogLine; replaced: number } {
   // Each character takes at most 4 bytes: no more are needed for maxLine characters (and one more
   // to know whether there is more).
   const take = Math.min(end, start + maxLine * 4 + 1);
   const d = decodeLine(buf.subarray(start, take), maxLine, partial || take < end);
-  return {
-    line: {
-      line_no: lineNo,
-      level: LEVELS[readLevel(buf, start, end)],
-      text: redactor ? redactor.line(d.text, d.cut) : d.text,
-      cut: d.cut,
-    },
-    replaced: d.replaced,
+  const line: LogLine = {
+    line_no: lineNo,
+    level: LEVELS[code === undefined ? readLevel(buf, start, end) : levelCode(code)],
+    text: redactor ? redactor.line(d.text, d.cut) : d.text,
+    cut: d.cut,
   };
+  if (code !== undefined && code >= CONTINUED && code < 2 * CONTINUED) line.continuation = true;
+  return { line, replaced: d.replaced };
 }

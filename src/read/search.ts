@@ -9,7 +9,8 @@
  */
 
 import { type Level, LEVELS } from "./level.ts";
-import { formatOf, levelReader, type LogFormat } from "./log_format.ts";
+import { formatOf, type LogFormat, tallyFor } from "./log_format.ts";
+import { EntryLevels, levelCode } from "./entry_levels.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
@@ -116,8 +117,13 @@ export interface SearchResult {
   stuck: boolean;
   /** Lines longer than the part a pattern was tested on ({@linkcode TESTED_BYTES}); regex only. */
   partially_tested?: number;
-  /** Bytes read by this page (the seek's probes included). */
+  /** Bytes read by this page (the seek's probes included, and lines read back for their entry's level). */
   scanned_bytes: number;
+  /**
+   * Lines tested whose level could not be told (`entry_levels.ts`: no line within `LOOKBACK_BYTES` before
+   * them tells their entry, or in a `.gz` none on this page does): level UNKNOWN. Absent when none.
+   */
+  unresolved_levels?: number;
   /** With `context`: each match's lines before and after, in the order of `matches`. */
   contexts?: WithContext<LogLine>[];
   /** With a window: how the log's times were read. */
@@ -159,7 +165,6 @@ async function searchFormatted(log: ReadableLog, opts: SearchOptions): Promise<S
     return await searchByLine(log, opts);
   }
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
-  const levelAt = levelReader(opts.format ?? null);
   const matches: LogLine[] = [];
   let replaced = 0;
   let lastReported = 0;
@@ -175,11 +180,13 @@ async function searchFormatted(log: ReadableLog, opts: SearchOptions): Promise<S
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, span - 1);
   // The budget starts after a resumed gzip stream was decompressed up to the cursor.
   const started = performance.now();
+  const entries = entryLevels(log, opts.format ?? null);
   const r = await scan(src, {
-    line(buf, s, e, lineNo, cut) {
+    line(buf, s, e, lineNo, cut, hint, at) {
       if (lineNo === from.skip) return true; // returned (cut) by the page before
-      if (want >= 0 && levelAt(buf, s, e) !== want) return true;
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor, levelAt);
+      const code = entries.levelAt(buf, s, e, hint, from.off + at, cut, true);
+      if (want >= 0 && levelCode(code) !== want) return true;
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor, code);
       matches.push(line);
       lastReported = lineNo;
       replaced += bad;
@@ -199,8 +206,21 @@ async function searchFormatted(log: ReadableLog, opts: SearchOptions): Promise<S
   });
   return {
     ...pageResult(from, r, damage(), lastReported, matches, replaced, redactor.count),
-    scanned_bytes: r.bytesRead,
+    scanned_bytes: r.bytesRead + entries.bytesRead,
+    unresolved_levels: entries.unresolved || undefined,
   };
+}
+
+/**
+ * Each line's level as its entry's (`entry_levels.ts`), read back in a plain log; a `.gz` cannot be read
+ * back, so there only lines read one after another carry a level over. Lines are read the way of the
+ * log's format (`log_format.ts` `tallyFor`), or by the general rules.
+ */
+export function entryLevels(log: ReadableLog, format: LogFormat | null = null): EntryLevels {
+  const tally = () => tallyFor(format);
+  return log.gzip
+    ? new EntryLevels(null, 0, Infinity, undefined, tally)
+    : new EntryLevels(log, log.bomLength, log.size, undefined, tally);
 }
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -379,7 +399,6 @@ async function searchPage(
   probes: number,
 ): Promise<SearchResult & { disorder: boolean }> {
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
-  const levelAt = levelReader(opts.format ?? null);
   // A page after one a budget stopped, with context: the lines before its start that the page before did
   // not show are read again, for context only (a match right after the cut keeps its before-lines).
   let contextUntil = -1;
@@ -415,6 +434,16 @@ async function searchPage(
   if (re) tester!.warm();
   const matches: LogLine[] = [];
   const redactor = new LineRedactor(opts.redact, false);
+  const entries = entryLevels(log, opts.format ?? null);
+  /** The level code of the line the sink has (`EntryLevels.levelAt`), and whether it is final. */
+  let code = 0;
+  let final = false;
+  /** The line's level, read ahead when the line after it may give it one. */
+  const finalCode = () => {
+    if (!final) code = entries.ahead(code);
+    final = true;
+    return code;
+  };
   const headBytes = Math.max(opts.maxLine * 4 + 1, TESTED_BYTES);
   const carry = literal ? matchSpan(literal.bytes, literal.ignoreCase) - 1 : 0;
   let replaced = 0;
@@ -422,8 +451,8 @@ async function searchPage(
   let lastReported = 0;
   const shownNo = (lineNo: number) => (lineKnown ? lineNo : null);
   const collector = n > 0
-    ? new ContextCollector<LogLine>(n, opts.maxLine * 4 + 1, (bytes, len, lineNo, cut) => {
-      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor, levelAt);
+    ? new ContextCollector<LogLine>(n, opts.maxLine * 4 + 1, (bytes, len, lineNo, cut, code) => {
+      const { line, replaced: bad } = toLogLine(bytes, 0, len, lineNo, cut, opts.maxLine, redactor, code);
       replaced += bad;
       return line;
     })
@@ -444,7 +473,8 @@ async function searchPage(
   /** The order broke after a seek: the caller reads again from the start. */
   let brokeOrder = false;
   /** The line found heavy by the sink, to be tested in the worker (its bytes are copied). */
-  let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } | null = null;
+  let heavy: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean; code: number } | null =
+    null;
   let heavyBuf: Uint8Array | null = null;
   const accept = (
     buf: Uint8Array,
@@ -473,7 +503,7 @@ async function searchPage(
       cut,
       opts.maxLine,
       redactor,
-      levelAt,
+      finalCode(),
     );
     matches.push(line);
     replaced += bad;
@@ -490,7 +520,7 @@ async function searchPage(
   const other = (buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean): boolean => {
     if (!collector) return true;
     if (collector.wantsAfter()) lastShown = lineNo; // an after-line of the last match
-    collector.other(buf, s, e, shownNo(lineNo), cut);
+    collector.other(buf, s, e, shownNo(lineNo), cut, finalCode());
     return true;
   };
   /** The number of the last line this page showed (a match or a context line). */
@@ -567,6 +597,9 @@ async function searchPage(
         after.line = lineNo - 1;
         if (!collector!.wantsAfter()) return false;
       }
+      // Every line handed here, in order, so that a continuation line's entry is known without reading back.
+      code = entries.levelAt(buf, s, e, hint, first.off + at, cut);
+      final = false;
       if (collector) {
         const slot = recent.k++ % ring;
         recent.at[slot] = first.off + at;
@@ -588,7 +621,7 @@ async function searchPage(
       }
       if (lineNo === first.skip) return other(buf, s, e, lineNo, cut); // returned (cut) by the page before
       if (times && !times.inside(t)) return other(buf, s, e, lineNo, cut);
-      if (want >= 0 && levelAt(buf, s, e, hint) !== want) return other(buf, s, e, lineNo, cut);
+      if (want >= 0 && levelCode(finalCode()) !== want) return other(buf, s, e, lineNo, cut);
       if (plain) {
         // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
         if (cut) partial++;
@@ -612,7 +645,7 @@ async function searchPage(
         // as context (ending the page before it left the last match without it, and no page showed it).
         if (!heavyBuf || heavyBuf.length < e - s) heavyBuf = new Uint8Array(Math.max(e - s, 4096));
         heavyBuf.set(buf.subarray(s, e));
-        heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut };
+        heavy = { bytes: heavyBuf, lineNo, at, e: e - s, cut, code: finalCode() };
         return false;
       }
       const raw = buf.subarray(s, end);
@@ -662,8 +695,11 @@ async function searchPage(
         return true;
       }
       if (!heavy) return false; // the limit, the window's end, the order broken
-      const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean } = heavy;
+      const h: { bytes: Uint8Array; lineNo: number; at: number; e: number; cut: boolean; code: number } =
+        heavy;
       heavy = null;
+      code = h.code;
+      final = true;
       const end = Math.min(h.e, TESTED_BYTES);
       const shown = subject(h.bytes.subarray(0, end), end < h.e || h.cut);
       const tested = typeof shown === "string" ? new TextEncoder().encode(shown) : shown;
@@ -688,7 +724,7 @@ async function searchPage(
     matches,
     replaced_bytes: replaced,
     redactions: redactor.count,
-    scanned_bytes: r.bytesRead,
+    scanned_bytes: r.bytesRead + entries.bytesRead,
   };
   const paused = pause as "yield" | "time" | null;
   // Past the limit, reading after-lines: the page ends where its sink stopped it, or at the log's end. A
@@ -757,7 +793,7 @@ async function searchPage(
   } else {
     result = {
       ...pageResult(first, r, damage, lastReported, matches, replaced, redactor.count),
-      scanned_bytes: r.bytesRead,
+      scanned_bytes: r.bytesRead + entries.bytesRead,
     };
   }
   const held = lastMatch as Held | null;
@@ -787,6 +823,7 @@ async function searchPage(
   return {
     ...result,
     partially_tested: partial,
+    unresolved_levels: entries.unresolved || undefined,
     contexts: collector ? contexts : undefined,
     time: report,
     disorder: brokeOrder,

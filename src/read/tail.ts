@@ -9,8 +9,9 @@
  * @module
  */
 
-import { type Level, LEVELS } from "./level.ts";
-import { formatOf, levelReader } from "./log_format.ts";
+import { type Level, LEVELS, UNKNOWN } from "./level.ts";
+import { formatOf, tallyFor } from "./log_format.ts";
+import { EntryLevels, levelCode } from "./entry_levels.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { LogBytes, ReadableLog } from "./readable_log.ts";
 import { gzipSource } from "./gzip_source.ts";
@@ -63,6 +64,12 @@ export interface TailResult {
   scanned_bytes: number;
   /** Lines read in the tail window (whatever their level or time). */
   read_lines: number;
+  /**
+   * Lines of the tail window whose level could not be told because no line within `entry_levels.ts`
+   * `LOOKBACK_BYTES` before them tells their entry (continuation lines, or lines with neither a level nor
+   * a time): level UNKNOWN, and kept by no level filter but UNKNOWN. Absent when none.
+   */
+  unresolved_levels?: number;
   /** With a window: how the log's times were read. */
   time?: TimeReport;
   /**
@@ -79,6 +86,8 @@ interface Kept {
   len: number;
   lineNo: number;
   cut: boolean;
+  /** Its level as its entry's (`EntryLevels.levelAt`). */
+  code: number;
 }
 
 /**
@@ -140,26 +149,58 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   let next = 0; // ring slot the next line goes to
   const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
   const format = formatOf(log);
-  const levelAt = levelReader(format);
   const gz = log.gzip ? gzipSource(log) : null;
   const src = gz ?? log.bytes(start, end);
   // The inflater's native state is freed as soon as the scan ends (`check()` and `corrupt` still answer).
+  // Each line's level is its entry's (a stack frame's, its error's): read on from line to line, and back
+  // from the window's first line to its entry (`entry_levels.ts`). A stamped line with no level may get
+  // its level from the line after it, so it is held until that line is read.
+  const entries = new EntryLevels(
+    log.gzip ? null : log,
+    log.gzip ? 0 : log.bomLength,
+    log.gzip ? Infinity : size,
+    undefined,
+    () => tallyFor(format),
+  );
+  const keep = (bytes: Uint8Array, s: number, e: number, lineNo: number, cut: boolean, code: number) => {
+    if (want >= 0 && levelCode(code) !== want) return;
+    let slot = ring[next];
+    if (!slot) {
+      slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false, code: 0 };
+    }
+    const len = Math.min(e - s, keepBytes);
+    slot.bytes.set(bytes.subarray(s, s + len));
+    slot.len = len;
+    slot.lineNo = lineNo;
+    slot.cut = cut || len < e - s;
+    slot.code = code;
+    next = (next + 1) % opts.lines;
+  };
+  /** The line held (a stamped line with no level, in the window), until the line after it is read. */
+  const held: Kept = { bytes: new Uint8Array(keepBytes), len: -1, lineNo: 0, cut: false, code: 0 };
+  const release = () => {
+    if (held.len >= 0) keep(held.bytes, 0, held.len, held.lineNo, held.cut, held.code);
+    held.len = -1;
+  };
   const r = await scan(src, {
-    line(buf, s, e, lineNo, cut, hint) {
+    line(buf, s, e, lineNo, cut, hint, at) {
+      const code = entries.levelAt(buf, s, e, hint, start + at, cut);
+      if (entries.retro >= 0 && held.len >= 0) held.code = entries.retro;
+      release();
       if (times) {
         const t = times.see(buf, s, e);
         if (t !== t && !placed) unplaced++;
         if (!times.inside(t)) return true;
       }
-      if (want >= 0 && levelAt(buf, s, e, hint) !== want) return true;
-      let slot = ring[next];
-      if (!slot) slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false };
-      const len = Math.min(e - s, keepBytes);
-      slot.bytes.set(buf.subarray(s, s + len));
-      slot.len = len;
-      slot.lineNo = lineNo;
-      slot.cut = cut || len < e - s;
-      next = (next + 1) % opts.lines;
+      if (code !== UNKNOWN || !entries.bare) keep(buf, s, e, lineNo, cut, code);
+      else {
+        const len = Math.min(e - s, keepBytes);
+        held.bytes.set(buf.subarray(s, s + len));
+        held.len = len;
+        held.lineNo = lineNo;
+        held.cut = cut || len < e - s;
+        held.code = code;
+      }
       return true;
     },
   }, {
@@ -171,6 +212,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     deadline: gz ? performance.now() + opts.gzipMs : Infinity,
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
   }).finally(() => gz?.close());
+  release();
   const changed = gz ? gz.check() : (src as LogBytes).check();
   if (changed) {
     throw new ToolError(
@@ -208,7 +250,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
       k.cut,
       opts.maxLine,
       redactor,
-      levelAt,
+      k.code,
     );
     replaced += bad;
     return line;
@@ -219,10 +261,11 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
     dropped_partial: r.droppedPartial,
     replaced_bytes: replaced,
     redactions: redactor.count,
-    scanned_bytes: r.bytesRead + probeBytes,
+    scanned_bytes: r.bytesRead + probeBytes + entries.bytesRead,
     read_lines: r.lines,
     time: times?.report(times.disorder ? "out_of_order" : order, probes, whole),
     unplaced_lines: times ? unplaced : undefined,
     log_format: format?.name ?? null,
+    unresolved_levels: entries.unresolved || undefined,
   };
 }

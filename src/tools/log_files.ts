@@ -88,8 +88,8 @@ const outputSchema = z.object({
 
 const config = {
   title: "List logs",
-  description: "Logs under the roots (size, modified, format) as tools name them; " +
-    `${MAX_FILES} a page (next_cursor); unreadable: why.`,
+  description: "Logs under the roots (size, modified, format) as the tools name them; " +
+    `${MAX_FILES} a page (next_cursor).`,
   inputSchema,
   outputSchema: outputSchema.shape,
   annotations: READ_ONLY,

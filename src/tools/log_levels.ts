@@ -12,6 +12,7 @@ import { fileArg, strictArgs } from "./args.ts";
 import { tableLevels } from "./table_calls.ts";
 import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
+import { STATUS_RULE } from "../read/http_status.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { isGlob } from "../source/log_source.ts";
 import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
@@ -63,8 +64,8 @@ const outputSchema = z.object({
       "frame, `Caused by:`, an indented line, a line without its entry's header) is counted under its entry's level",
   ),
   entries: countsSchema.describe(
-    "entries (log messages) per level: the lines counts has, less the continuation lines; what the level " +
-      "filter of log_tail and log_search selects",
+    "entries (log messages) per level: the lines counts has, less the continuation lines (counts is what " +
+      "the level filter of log_tail and log_search selects)",
   ),
   continuation_lines: z.number().int().describe(
     "lines that continue the entry before them (counted in counts under its level, not in entries)",
@@ -72,6 +73,14 @@ const outputSchema = z.object({
   unscaled_levels: z.number().int().describe(
     "lines counted as UNKNOWN because their level field holds a number on no scale the line names " +
       '(pino/bunyan 10-60 in level, syslog 0-7 in PRIORITY, OpenTelemetry 1-24 in severityNumber): e.g. {"level":1}',
+  ),
+  derived_levels: countsSchema.optional().describe(
+    "an access log's lines by the level DERIVED from each line's HTTP status (UNKNOWN: a line with none), " +
+      "not written in its lines (counts keeps those: UNKNOWN); present only when the log's first lines carry " +
+      "a status (common/combined log format, W3C sc-status, a JSON status field, HAProxy, Envoy, Traefik, uWSGI)",
+  ),
+  derived_from: z.string().optional().describe(
+    `with derived_levels, what they are derived from and how: "http_status: ${STATUS_RULE}"`,
   ),
   total_lines: z.number().int().describe("lines counted in this answer (a page, when resumed)"),
   last_line: z.number().int().nullable().describe(
@@ -126,8 +135,18 @@ export function renderLevels(file: string, r: LevelsResult): string {
     ? `; ${r.unscaled_levels} UNKNOWN line(s) hold a numeric level on a scale logpeek cannot tell ` +
       '(such as {"level":1}: info on one scale, alert on another), so it was not read'
     : "";
+  const d = r.derived;
+  const derived = d
+    ? `. Derived from the HTTP status (${STATUS_RULE}), not written in the lines: ${d.lines} line(s) have a ` +
+      `status: ${
+        LEVELS.filter((l) => l !== "UNKNOWN" && d.counts[l] > 0).map((l) => `${l} ${d.counts[l]}`).join(
+          ", ",
+        ) || "none"
+      }` +
+      " (derived_levels)"
+    : "";
   return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
-    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + `. ` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + derived + `. ` +
     (r.complete
       ? "complete: every line was counted."
       : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
@@ -145,7 +164,9 @@ export const toolDocs = (limits: Readonly<Limits>): string =>
   "INFO NOTICE WARN ERROR FATAL, UNKNOWN for lines with none), optionally only the lines in a time " +
   "window (since/until, by each line's timestamp), in one pass whose time grows with the bytes read. " +
   `Stops after LOGPEEK_LEVELS_MS ms (${limits.levelsMs}) with complete false, the counts so far, ` +
-  "and a next_cursor to count the rest. Reads .gz logs through decompression. Over a ClickHouse root (a " +
+  "and a next_cursor to count the rest. An access log's lines (no level written: UNKNOWN) are also counted " +
+  "by the level their HTTP status gives (derived_levels, derived_from: 5xx ERROR, 4xx WARN, 1xx-3xx INFO), " +
+  "apart. Reads .gz logs through decompression. Over a ClickHouse root (a " +
   "table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the " +
   "stored level texts are counted on the server and folded.";
 
@@ -161,9 +182,8 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): Regist
     "log_levels",
     {
       title: "Count levels",
-      description:
-        "Lines per level of a log or glob (stack traces under their entry), optionally in since/until. " +
-        `Stops after ${deps.limits.levelsMs} ms (next_cursor).`,
+      description: "Lines per level of a log or glob (stack traces under their entry); " +
+        `stops after ${deps.limits.levelsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,
@@ -229,6 +249,15 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
   ) as LevelsResult["entries"];
   const last = runs[runs.length - 1].page;
   const known = !many.glob && (last.time?.lineKnown ?? true);
+  const withStatus = runs.filter((x) => x.page.derived);
+  const derived: LevelsResult["derived"] = withStatus.length
+    ? {
+      counts: Object.fromEntries(
+        LEVELS.map((l) => [l, withStatus.reduce((n, x) => n + x.page.derived!.counts[l], 0)]),
+      ) as LevelsResult["counts"],
+      lines: withStatus.reduce((n, x) => n + x.page.derived!.lines, 0),
+    }
+    : undefined;
   const r: LevelsResult = {
     counts,
     entries,
@@ -242,6 +271,7 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
     next: null,
     stuck: !many.progress,
     scanned_bytes: runs.reduce((n, x) => n + x.page.scanned_bytes, 0),
+    derived,
   };
   const time = timeFields(span, zone, runs.map((x) => x.page.time));
   const logs = many.glob
@@ -297,6 +327,9 @@ export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallCon
       file: shownFile,
       ...r,
       last_line: known ? r.last_line : null,
+      derived: undefined,
+      derived_levels: derived?.counts,
+      derived_from: derived ? `http_status: ${STATUS_RULE}` : undefined,
       next: undefined,
       stuck: undefined,
       log_format: many.glob ? undefined : r.log_format,

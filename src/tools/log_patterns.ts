@@ -213,9 +213,8 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): Regi
     "log_patterns",
     {
       title: "Line templates",
-      description: "Templates (variable parts <*>) of a log's or glob's lines with exact counts, " +
-        "most frequent first or most changed against a baseline. " +
-        `Stops after ${deps.limits.patternsMs} ms (next_cursor).`,
+      description: "Templates (<*> variable) of a log's or glob's lines, exact counts, most frequent " +
+        `or most changed vs a baseline; stops after ${deps.limits.patternsMs} ms (next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,

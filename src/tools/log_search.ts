@@ -41,7 +41,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { logFormatSchema, plural, renderFormat, renderStop } from "./render.ts";
+import { logFormatSchema, plural, renderFormat, renderStop, unresolvedNote } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
 import { ToolError } from "../core/errors.ts";
@@ -177,6 +177,9 @@ const outputSchema = z.object({
     "regex, or ignore_case on a text with letters outside ASCII: lines longer than the 64 KiB (65,536 bytes) " +
       "that were tested; a match beyond that was not looked for",
   ),
+  unresolved_levels: z.number().int().optional().describe(
+    "lines whose level could not be told: no line within 1 MiB before them tells their entry (UNKNOWN)",
+  ),
   template: z.object({ template_id: z.string(), template: z.string(), count: z.number().int() }).optional()
     .describe("a search by template_id: the template, and its lines in all"),
   artifact: artifactSchema,
@@ -231,7 +234,9 @@ export const toolDocs = (limits: Readonly<Limits>): string =>
   "and says so: complete is true only when every log was read to its end (or, in a window, past it). " +
   "Zero matches with complete false proves nothing: pass next_cursor as cursor to go on where it stopped. " +
   "A window on a log in time order is entered by a binary search over timestamps (line numbers then " +
-  "null). Options: level, ignore_case, regex, since, until, context. Reads .gz logs. Over a ClickHouse " +
+  "null). Options: level, ignore_case, regex, since, until, context. A continuation line (a stack frame) has " +
+  "its entry's level and continuation true, so level ERROR returns an error with its trace, as log_levels " +
+  "counts it. Reads .gz logs. Over a ClickHouse " +
   "root (a table), each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); " +
   "the search runs on the server over the bodies, its budgets as ClickHouse limits.";
 
@@ -247,9 +252,8 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): Regist
     "log_search",
     {
       title: "Search a log",
-      description: "Lines holding a text (or RE2 regex, or log_patterns template), with context, " +
-        "in a log or glob. Stops at limit or " +
-        `${deps.limits.searchMs} ms: complete false proves no absence; next_cursor goes on.`,
+      description: "Lines with a text (or RE2 regex, or template_id) in a log or glob, with context; " +
+        `stops at limit or ${deps.limits.searchMs} ms (complete false proves no absence; next_cursor).`,
       inputSchema,
       outputSchema: outputSchema.shape,
       annotations: READ_ONLY,
@@ -394,6 +398,7 @@ async function searchAnswer(
     scanned_bytes: runs.reduce((n, r) => n + r.page.scanned_bytes, 0),
     partially_tested: partial,
     log_format: many.glob ? undefined : runs[0].page.log_format,
+    unresolved_levels: runs.reduce((n, r) => n + (r.page.unresolved_levels ?? 0), 0) || undefined,
   };
   const time = timeFields(span, zone, runs.map((r) => r.page.time));
   const logs = many.glob
@@ -463,8 +468,8 @@ async function searchAnswer(
   const out = spill(
     ctx,
     "log_search",
-    header + notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
-      partialNote +
+    header + unresolvedNote(result.unresolved_levels) + notReadNote(many.notRead, many.notReadCount) +
+      timelessNote(untimed) + more + stuck + partialNote +
       (broken ? SEEK_BROKEN : ""),
     items,
     matches.map((m) => m.level),

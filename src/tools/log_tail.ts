@@ -22,7 +22,7 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { logFormatSchema, renderFormat, renderLine } from "./render.ts";
+import { logFormatSchema, renderFormat, renderLine, unresolvedNote } from "./render.ts";
 import type { Limits } from "../core/config.ts";
 import {
   requireTimestamps,
@@ -60,6 +60,9 @@ const outputSchema = z.object({
       "(the timestamped line before them lies before the window): not returned",
   ),
   log_format: logFormatSchema,
+  unresolved_levels: z.number().int().optional().describe(
+    "lines whose level could not be told: no line within 1 MiB before them tells their entry (UNKNOWN)",
+  ),
   ...timeFieldsSchema,
   artifact: artifactSchema,
   spill_summary: spillSummarySchema,
@@ -111,7 +114,8 @@ export const toolDocs = (limits: Readonly<Limits>): string =>
   `it reads at most the last ${limits.tailBytes} bytes (LOGPEEK_TAIL_BYTES) whatever the file's ` +
   "size; line numbers are given only when that window covers the whole file, and a fragment at the " +
   "window's start is dropped and reported. A .gz log is decompressed whole (within LOGPEEK_LEVELS_MS), " +
-  "so its line numbers are known. since/until keep the lines of a time window: with until, the tail " +
+  "so its line numbers are known. A continuation line (a stack frame) has its entry's level and " +
+  "continuation true (read back up to 1 MiB for a window that starts inside an entry). since/until keep the lines of a time window: with until, the tail " +
   "ends where until is passed (found by a binary search over timestamps on a log in time order). " +
   "A long answer shows the newest lines and saves all in an artifact. Over a ClickHouse root (a table), " +
   "each source is a log TABLE/SOURCE and each row a line TIME LEVEL BODY (line_no null); the last rows by time.";
@@ -170,7 +174,8 @@ export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallConte
       (r.unplaced_lines
         ? ` ${r.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
         : "") +
-      renderFormat(r.log_format),
+      renderFormat(r.log_format) +
+      unresolvedNote(r.unresolved_levels),
     time,
   );
   // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.

@@ -94,3 +94,15 @@ export function renderFormat(name: string | null): string {
     ? " log_format: null (no known format; general level rules)."
     : ` log_format: ${name}.`;
 }
+
+/**
+ * What a tail or search says of lines whose level could not be told (`read/entry_levels.ts`), or "".
+ *
+ * @param n How many, or undefined for none.
+ */
+export function unresolvedNote(n: number | undefined): string {
+  return n
+    ? ` ${n} line(s) have no level of their own, and no line within 1 MiB before them (or, in a .gz, on ` +
+      "this page before them) tells the entry they belong to: shown as UNKNOWN, their level not known."
+    : "";
+}

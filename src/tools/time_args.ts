@@ -29,15 +29,12 @@ const INSTANT_DETAILS =
   "before it";
 
 const instant = (short: string, side: string) =>
-  (short ? z.string().min(1).max(64).optional().describe(short) : z.string().min(1).max(64).optional())
+  (short ? z.string().max(64).optional().describe(short) : z.string().max(64).optional())
     .meta({ details: `${side}: ${INSTANT_DETAILS}` });
 
 /** The zod fields `since` and `until`. */
 export const windowArgs = {
-  since: instant(
-    "ISO 8601, or ago: -15m",
-    "keep lines at or after this time (inclusive)",
-  ),
+  since: instant("", "keep lines at or after this time (inclusive)"),
   until: instant("", "keep lines before this time (exclusive)"),
 };
 

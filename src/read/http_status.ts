@@ -1,0 +1,330 @@
+/**
+ * An access log's level derived from each line's HTTP status (issue #23 item 2), offered beside the
+ * levels written in lines and never mixed with them: access logs write no level, and `log_levels`
+ * counts their lines as UNKNOWN.
+ *
+ * The rule ({@linkcode STATUS_RULE}): 5xx ERROR (the server failed), 4xx WARN (the client's request
+ * failed), 1xx–3xx INFO; a number outside 100–599 is no status. lnav derives its `access_log` and
+ * `w3c_log` levels from the same status, but calls 4xx `error` too.
+ *
+ * Where a line's status is ({@linkcode StatusLayout}), learnt per file from a sample of its first lines
+ * ({@linkcode detectStatus}), each from the program's own documentation of its default format:
+ * - `request`: the number after the quoted request line: NCSA common and combined log format (Apache
+ *   httpd's `%h %l %u %t "%r" %>s %b`, nginx's `combined`), Envoy's default access log
+ *   (`[%START_TIME%] "%REQ(:METHOD)% … %PROTOCOL%" %RESPONSE_CODE% …`), Traefik's common format;
+ * - `haproxy`: HAProxy's HTTP log format, the status after the timers `TR/Tw/Tc/Tr/Ta`;
+ * - `uwsgi`: uWSGI's request log, `(HTTP/1.1 200)`;
+ * - `w3c`: a W3C extended log (IIS), the `sc-status` column named by the last `#Fields:` directive;
+ * - `json`: a JSON access log's status field: `status` (nginx `log_format … escape=json`, Caddy),
+ *   `status_code`, `statusCode`, `response_code` (Envoy's JSON), `DownstreamStatus` (Traefik's JSON),
+ *   `EdgeResponseStatus` (Cloudflare), `http.response.status_code` / `http.status_code` (OpenTelemetry,
+ *   Elastic ECS), `sc-status`.
+ *
+ * @module
+ */
+
+import { constants, gunzipSync } from "node:zlib";
+import type { ReadableLog } from "./readable_log.ts";
+
+/** How a status maps to a level: stated in every answer that offers derived levels. */
+export const STATUS_RULE = "5xx ERROR, 4xx WARN, 1xx-3xx INFO";
+
+/** Where a file's lines carry their HTTP status (see the module's doc). */
+export type StatusLayout =
+  | { kind: "request" }
+  | { kind: "haproxy" }
+  | { kind: "uwsgi" }
+  | { kind: "w3c"; column: number }
+  | { kind: "json"; key: string };
+
+/** JSON fields that hold a response's HTTP status, each as `"key"` bytes (see the module's doc). */
+const JSON_KEYS = [
+  "status",
+  "status_code",
+  "statusCode",
+  "response_code",
+  "DownstreamStatus",
+  "EdgeResponseStatus",
+  "http.response.status_code",
+  "http.status_code",
+  "sc-status",
+];
+
+/** How many lines of a file's start {@linkcode detectStatus} reads. */
+export const SAMPLE_LINES = 200;
+
+/** The level code (`level.ts` LEVELS: INFO 2, WARN 4, ERROR 5) of a status, or -1 for none (0). */
+export function statusLevel(status: number): number {
+  return status >= 500 ? 5 : status >= 400 ? 4 : status >= 100 ? 2 : -1;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** A status (100–599) of three digits at `i`, ended by a blank, `)`, `"`, `,`, `}` or the line's end; else 0. */
+function threeDigits(buf: Uint8Array, i: number, end: number): number {
+  if (i + 3 > end || !isDigit(buf[i]) || !isDigit(buf[i + 1]) || !isDigit(buf[i + 2])) return 0;
+  const after = i + 3 < end ? buf[i + 3] : 32;
+  if (after !== 32 && after !== 9 && after !== 0x29 && after !== 0x22 && after !== 0x2c && after !== 0x7d) {
+    return 0;
+  }
+  const n = (buf[i] - 48) * 100 + (buf[i + 1] - 48) * 10 + (buf[i + 2] - 48);
+  return n >= 100 && n <= 599 ? n : 0;
+}
+
+/** The end of the quoted field whose opening `"` is at `q` (the index of its closing quote), or -1. */
+function closingQuote(buf: Uint8Array, q: number, end: number): number {
+  for (let i = q + 1; i < end; i++) {
+    if (buf[i] === 92) i++; // `\"` inside (Apache escapes a quote in the request)
+    else if (buf[i] === 34) return i;
+  }
+  return -1;
+}
+
+/**
+ * `request`: the status after the first quoted field that a blank and three digits follow. With
+ * `strict` (detecting), that field must be a request line (a method in capitals, a blank, and ` HTTP/`)
+ * or `"-"` (nginx's, for a connection that sent none).
+ */
+function requestStatus(buf: Uint8Array, s: number, e: number, strict: boolean): number {
+  for (let q = byteIn(buf, 34, s, e); q >= 0; q = byteIn(buf, 34, q + 1, e)) {
+    const close = closingQuote(buf, q, e);
+    if (close < 0) return 0;
+    const dash = close === q + 2 && buf[q + 1] === 45; // `"-"`: nginx's request line when none came
+    if (buf[close + 1] === 32 && (!strict || dash || requestLine(buf, q + 1, close))) {
+      const n = threeDigits(buf, close + 2, e);
+      if (n || strict) return n;
+    }
+    q = close;
+  }
+  return 0;
+}
+
+const HTTP = new TextEncoder().encode(" HTTP/");
+
+/** `GET /x HTTP/1.1` in buf[a, b): capitals, a blank, then ` HTTP/` before the end. */
+function requestLine(buf: Uint8Array, a: number, b: number): boolean {
+  let i = a;
+  while (i < b && buf[i] >= 65 && buf[i] <= 90) i++;
+  if (i - a < 3 || i - a > 10 || buf[i] !== 32) return false;
+  const at = indexOfBytes(buf, HTTP, i, b);
+  return at > i;
+}
+
+/**
+ * The first `b` in buf[from, end), or -1. A loop bounded by the line, not `indexOf` (which runs on to the
+ * buffer's end when the byte is rare: issue #22).
+ */
+function byteIn(buf: Uint8Array, b: number, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (buf[i] === b) return i;
+  return -1;
+}
+
+/** The first `p` wholly inside buf[from, end), or -1. */
+function indexOfBytes(buf: Uint8Array, p: Uint8Array, from: number, end: number): number {
+  for (
+    let i = byteIn(buf, p[0], from, end);
+    i >= 0 && i + p.length <= end;
+    i = byteIn(buf, p[0], i + 1, end)
+  ) {
+    let k = 1;
+    while (k < p.length && buf[i + k] === p[k]) k++;
+    if (k === p.length) return i;
+  }
+  return -1;
+}
+
+/** `haproxy`: a field of five slash-separated numbers (`10/0/30/69/109`, `-1` or `+` allowed), a blank, a status. */
+function haproxyStatus(buf: Uint8Array, s: number, e: number): number {
+  for (let i = s; i < e; i++) {
+    if (buf[i] !== 32 || i + 1 >= e) continue;
+    let j = i + 1;
+    let parts = 0;
+    while (parts < 5) {
+      if (buf[j] === 43 || buf[j] === 45) j++; // `+` (logasap), `-1` (aborted)
+      const a = j;
+      while (j < e && isDigit(buf[j])) j++;
+      if (j === a) break;
+      parts++;
+      if (parts < 5 && buf[j] !== 47) break;
+      if (parts < 5) j++;
+    }
+    if (parts === 5 && buf[j] === 32) {
+      const n = threeDigits(buf, j + 1, e);
+      if (n) return n;
+    }
+  }
+  return 0;
+}
+
+const UWSGI = new TextEncoder().encode("(HTTP/");
+
+/** `uwsgi`: `(HTTP/1.1 200)`. */
+function uwsgiStatus(buf: Uint8Array, s: number, e: number): number {
+  const at = indexOfBytes(buf, UWSGI, s, e);
+  if (at < 0) return 0;
+  const sp = byteIn(buf, 32, at, e);
+  return sp > 0 && sp < e && buf[sp + 4] === 0x29 ? threeDigits(buf, sp + 1, e) : 0;
+}
+
+/** `json`: `"key": 200` or `"key":"200"`. */
+function jsonStatus(buf: Uint8Array, s: number, e: number, key: Uint8Array): number {
+  for (let at = indexOfBytes(buf, key, s, e); at >= 0; at = indexOfBytes(buf, key, at + 1, e)) {
+    if (at > s && buf[at - 1] !== 0x7b && buf[at - 1] !== 0x2c && buf[at - 1] !== 32) continue;
+    let j = at + key.length;
+    while (buf[j] === 32) j++;
+    if (buf[j] !== 58) continue;
+    j++;
+    while (buf[j] === 32) j++;
+    if (buf[j] === 34) j++;
+    const n = threeDigits(buf, j, e);
+    if (n) return n;
+  }
+  return 0;
+}
+
+/** The fields of a W3C line (blank-separated; a quoted field may hold blanks): their starts and ends. */
+function w3cField(buf: Uint8Array, s: number, e: number, column: number): [number, number] | null {
+  let i = s;
+  for (let k = 0; i < e; k++) {
+    while (i < e && (buf[i] === 32 || buf[i] === 9)) i++;
+    if (i >= e) return null;
+    const a = i;
+    if (buf[i] === 34) {
+      i++;
+      while (i < e && buf[i] !== 34) i++;
+      i++;
+    } else while (i < e && buf[i] !== 32 && buf[i] !== 9) i++;
+    if (k === column) return [a, Math.min(i, e)];
+  }
+  return null;
+}
+
+const FIELDS = new TextEncoder().encode("#Fields:");
+const utf8 = new TextDecoder();
+
+/** The `sc-status` column of a `#Fields:` directive line, or -1 (none, or no such directive). */
+function fieldsColumn(buf: Uint8Array, s: number, e: number): number {
+  if (e - s < FIELDS.length || indexOfBytes(buf, FIELDS, s, s + FIELDS.length) !== s) return -1;
+  const names = utf8.decode(buf.subarray(s + FIELDS.length, e)).trim().split(/\s+/);
+  return names.indexOf("sc-status");
+}
+
+/**
+ * Reads each line's status by a file's layout, in order (a W3C `#Fields:` directive changes the column
+ * for the lines after it).
+ */
+export class StatusReader {
+  #layout: StatusLayout;
+  readonly #key: Uint8Array | null;
+
+  /** @param layout From {@linkcode detectStatus}. */
+  constructor(layout: StatusLayout) {
+    this.#layout = layout;
+    this.#key = layout.kind === "json" ? new TextEncoder().encode(`"${layout.key}"`) : null;
+  }
+
+  /**
+   * The status of the line `buf[s, e)` (100–599), or 0 when it carries none.
+   *
+   * @param buf Holds the line (its first bytes, for a long one).
+   */
+  statusOf(buf: Uint8Array, s: number, e: number): number {
+    const l = this.#layout;
+    switch (l.kind) {
+      case "request":
+        return requestStatus(buf, s, e, false);
+      case "haproxy":
+        return haproxyStatus(buf, s, e);
+      case "uwsgi":
+        return uwsgiStatus(buf, s, e);
+      case "json":
+        return jsonStatus(buf, s, e, this.#key!);
+      case "w3c": {
+        if (buf[s] === 0x23) { // a directive
+          const c = fieldsColumn(buf, s, e);
+          if (c >= 0) this.#layout = { kind: "w3c", column: c };
+          return 0;
+        }
+        const f = w3cField(buf, s, e, l.column);
+        if (f && buf[f[0]] === 34) [f[0], f[1]] = [f[0] + 1, f[1] - 1]; // "200"
+        return f && f[1] - f[0] === 3 ? threeDigits(buf, f[0], f[1]) : 0;
+      }
+    }
+  }
+}
+
+/**
+ * The layout of a file's HTTP statuses, learnt from its first lines: a W3C `#Fields:` directive naming
+ * `sc-status` among them; else the layout by which the most lines carry a status, when at least a tenth
+ * of the sample's non-blank lines (and 2, or the only one) do (a mixed log, as Caddy's, writes access
+ * lines among others). Detecting `request` needs a real request line (`"GET /x HTTP/1.1" 200`).
+ *
+ * @param sample The file's first bytes (decoded from gzip for a `.gz`); at most
+ *   {@linkcode SAMPLE_LINES} whole lines are read (a last line without its end is left out, unless it
+ *   is the only one).
+ * @returns The layout, or null: the file's lines carry no status this module reads.
+ */
+export function detectStatus(sample: Uint8Array): StatusLayout | null {
+  const hits = { request: 0, haproxy: 0, uwsgi: 0, json: new Map<string, number>() };
+  const keys = JSON_KEYS.map((k) => [k, new TextEncoder().encode(`"${k}"`)] as const);
+  let lines = 0;
+  for (let s = 0, n = 0; s < sample.length && n < SAMPLE_LINES; n++) {
+    let e = sample.indexOf(10, s);
+    if (e < 0 && n > 0) break; // a last line cut by the sample's end
+    const next = e < 0 ? sample.length : e + 1;
+    if (e < 0) e = sample.length;
+    if (e > s && sample[e - 1] === 13) e--;
+    const column = fieldsColumn(sample, s, e);
+    if (column >= 0) return { kind: "w3c", column };
+    if (e > s && sample[s] !== 0x23) {
+      lines++;
+      if (requestStatus(sample, s, e, true)) hits.request++;
+      if (haproxyStatus(sample, s, e)) hits.haproxy++;
+      if (uwsgiStatus(sample, s, e)) hits.uwsgi++;
+      for (const [k, bytes] of keys) {
+        if (jsonStatus(sample, s, e, bytes)) hits.json.set(k, (hits.json.get(k) ?? 0) + 1);
+      }
+    }
+    s = next;
+  }
+  const need = Math.max(Math.min(2, lines), Math.ceil(lines / 10));
+  let best: StatusLayout | null = null;
+  let most = 0;
+  const consider = (layout: StatusLayout, n: number) => {
+    if (n >= need && n > most) [best, most] = [layout, n];
+  };
+  consider({ kind: "request" }, hits.request);
+  consider({ kind: "haproxy" }, hits.haproxy);
+  consider({ kind: "uwsgi" }, hits.uwsgi);
+  for (const [key, n] of hits.json) consider({ kind: "json", key }, n);
+  return lines > 0 ? best : null;
+}
+
+/** The most bytes of a file's start {@linkcode statusLayoutOf} samples (64 KiB). */
+export const SAMPLE_BYTES = 65536;
+
+/**
+ * The layout of a log's HTTP statuses ({@linkcode detectStatus}) from its first {@linkcode SAMPLE_BYTES}
+ * bytes; of a `.gz`, from what its first compressed bytes inflate to (4 KiB of them, fewer when that
+ * would inflate past the sample).
+ *
+ * @param log The open log.
+ * @returns The layout, or null.
+ * @throws Read errors of the handle.
+ */
+export function statusLayoutOf(log: ReadableLog): StatusLayout | null {
+  if (!log.gzip) return detectStatus(log.readRange(log.bomLength, SAMPLE_BYTES));
+  const head = log.readRange(0, 4096);
+  for (let n = head.length; n >= 64; n >>= 2) {
+    try {
+      const out = gunzipSync(head.subarray(0, n), {
+        finishFlush: constants.Z_SYNC_FLUSH,
+        maxOutputLength: SAMPLE_BYTES,
+      });
+      return detectStatus(new Uint8Array(out.buffer, out.byteOffset, out.length));
+    } catch {
+      // inflates past the sample (or is damaged): fewer bytes
+    }
+  }
+  return null;
+}
