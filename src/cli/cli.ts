@@ -472,7 +472,7 @@ async function serve(positionals: string[], v: Values, io: CliIo, workerUrl: str
     stderr(`logpeek: tools run in a worker that may read only ${worker.permissions.read.join(", ")}`);
   } else {
     // Tools run on this thread: a pattern's costly lines are tested in a worker started from here.
-    const patterns = new PatternOffload({ rewarm: true });
+    const patterns = new PatternOffload();
     dispatch = localDispatch({
       roots,
       clickhouse,

@@ -106,13 +106,9 @@ export class PatternOffload implements PatternTester, Disposable {
    * @param opts `noPermissions`: start the worker with no permission at all (Deno's unstable
    *   `deno.permissions: "none"`; it needs `--unstable-worker-options`, without which Deno ends the process).
    *   The worker reads nothing but messages; without this it has the permissions of the thread that starts
-   *   it, which is right when that thread's are already narrow. `rewarm`: after a test stopped by its
-   *   budget or a cancel terminates the worker, start the next one at once, so that the next call's
-   *   first test does not wait for it (a server's shared tester; measured here under load: a fresh
-   *   worker answered its first test 150 ms after its start, a third of a 500 ms budget, and a page
-   *   that could not test one line gave no cursor).
+   *   it, which is right when that thread's are already narrow.
    */
-  constructor(readonly opts: { noPermissions?: boolean; rewarm?: boolean } = {}) {}
+  constructor(readonly opts: { noPermissions?: boolean } = {}) {}
 
   /** {@inheritDoc PatternTester.test} */
   async test(
@@ -139,10 +135,7 @@ export class PatternOffload implements PatternTester, Disposable {
         const req: Request = { id, pattern, flags, bytes: copy };
         worker.postMessage(req, [copy.buffer]);
       });
-      if (outcome === "time_budget" || outcome === "cancelled") {
-        this.#stop("time_budget");
-        if (this.opts.rewarm) this.warm();
-      }
+      if (outcome === "time_budget" || outcome === "cancelled") this.#stop("time_budget");
       return outcome;
     } finally {
       clearTimeout(timer);

@@ -105,7 +105,7 @@ export async function startToolWorker(moduleUrl: string, init: WorkerInit): Prom
   // The worker's pattern tests (read/pattern_offload.ts), run in a worker started from this thread.
   // This thread may read everything (that is why the tools run in a narrowed worker): the pattern worker
   // gets no permission at all (--unstable-worker-options is on, or the tool worker would not have started).
-  const patterns = new PatternOffload({ noPermissions: true, rewarm: true });
+  const patterns = new PatternOffload({ noPermissions: true });
   const tests = new Map<number, AbortController>();
   worker.onmessage = (e: MessageEvent<FromWorker>) => {
     const m = e.data;
