@@ -30,7 +30,7 @@ function wanted(name: string): Record<string, number> {
  * not read yet, and why; the test fails when one starts being read (then drop it here) or another stops.
  */
 const TIME_GAPS: Record<string, string> = {
-  java_util_logging: "SimpleFormatter's `Mar 01, 2024 10:15:32 AM` (month name, comma, 12-hour clock)",
+  // none: java.util.logging's `Mar 01, 2024 10:15:32 AM` is read since timestamp.ts `jdkAt`
 };
 
 Deno.test("the table holds at least 30 programs' formats, each named once, with a source and samples", () => {

@@ -495,6 +495,40 @@ function syslogAt(buf: Uint8Array, p: number, end: number, mo: number): boolean 
   return true;
 }
 
+/**
+ * `Mmm d, yyyy h:mm:ss AM` (java.util.logging's `SimpleFormatter` default, `%1$tb %1$td, %1$tY
+ * %1$tl:%1$tM:%1$tS %1$Tp`: the hour 1–12, unpadded, with AM or PM;
+ * https://docs.oracle.com/en/java/javase/21/docs/api/java.logging/java/util/logging/SimpleFormatter.html)
+ * at `p`, the month read. 12 AM is 00, 12 PM is 12.
+ */
+function jdkAt(buf: Uint8Array, p: number, end: number, mo: number): boolean {
+  if (p + 21 > end || buf[p + 3] !== 32) return false;
+  let q = p + 4;
+  const d1 = isDigit(buf[q + 1]) ? digits(buf, q, 2) : digits(buf, q, 1);
+  q += isDigit(buf[q + 1]) ? 2 : 1;
+  if (d1 < 1 || buf[q] !== 44 || buf[q + 1] !== 32) return false;
+  const y = digits(buf, q + 2, 4);
+  q += 6;
+  if (y < 0 || buf[q] !== 32 || d1 > daysInMonth(y, mo)) return false;
+  q++;
+  const wide = isDigit(buf[q + 1]);
+  const h = digits(buf, q, wide ? 2 : 1);
+  q += wide ? 2 : 1;
+  if (h < 1 || h > 12 || buf[q] !== 58 || q + 9 > end) return false;
+  const mi = digits(buf, q + 1, 2), sec = digits(buf, q + 4, 2);
+  if (mi < 0 || mi > 59 || buf[q + 3] !== 58 || sec < 0 || sec > 60 || buf[q + 6] !== 32) return false;
+  const m0 = buf[q + 7] | 0x20, m1 = buf[q + 8] | 0x20;
+  if ((m0 !== 97 && m0 !== 112) || m1 !== 109 || (q + 9 < end && isAlnum(buf[q + 9]))) return false;
+  Y = y;
+  MO = mo;
+  D = d1;
+  H = (h % 12) + (m0 === 112 ? 12 : 0);
+  MI = mi;
+  S = sec;
+  MS = 0;
+  return true;
+}
+
 /** `Www Mmm dd HH:MM:SS[.f] yyyy` (ctime, Apache's error log) at `p`. */
 function ctimeAt(buf: Uint8Array, p: number, end: number): boolean {
   if (p + 23 > end || buf[p + 3] !== 32 || !weekdayAt(buf, p)) return false;
@@ -627,7 +661,7 @@ function headAt(buf: Uint8Array, p: number, end: number): boolean {
   const u = c | 0x20;
   if (u >= 97 && u <= 122 && p + 3 < end) {
     const mo = monthAt(buf, p);
-    if (mo !== 0) return syslogAt(buf, p, end, mo);
+    if (mo !== 0) return syslogAt(buf, p, end, mo) || jdkAt(buf, p, end, mo);
     if (buf[p + 3] === 32) return ctimeAt(buf, p, end);
     return klogAt(buf, p, end);
   }

@@ -590,3 +590,29 @@ Deno.test("timeOf: without a sample no layout is learned (epoch digits and prefi
   timeIn(c, "2024-01-01 08:09:33 x");
   assert.equal(c.timeOfDayLines, 1);
 });
+
+Deno.test("timeOf: java.util.logging's SimpleFormatter time (Mmm d, yyyy h:mm:ss AM/PM), as GNU date reads it", async () => {
+  const times = [
+    "Dec 01, 2026 10:00:00 AM",
+    "Mar 1, 2024 12:05:09 AM",
+    "Mar 1, 2024 12:05:09 PM",
+    "Jul 4, 2025 1:02:03 PM",
+    "Feb 29, 2024 11:59:59 PM",
+  ];
+  const want = await gnuDates(times, "UTC");
+  const clock = lineClock({ zone: "UTC", modifiedMs: Date.UTC(2026, 11, 1) });
+  for (let i = 0; i < times.length; i++) {
+    assert.equal(iso(timeIn(clock, `${times[i]} com.example.App main`)), iso(want[i]), times[i]);
+  }
+  // Not that layout: a 13th hour, a missing AM/PM, a day past the month's, a word glued to PM.
+  for (
+    const bad of [
+      "Mar 1, 2024 13:05:09 PM x",
+      "Mar 1, 2024 1:05:09 x",
+      "Feb 30, 2024 1:05:09 AM x",
+      "Mar 1, 2024 1:05:09 PMx",
+    ]
+  ) {
+    assert.equal(iso(timeIn(clock, bad)), "none", bad);
+  }
+});
