@@ -314,9 +314,9 @@ Deno.test({
     // count one per body line), none for the look-alikes.
     const masked = SECRET_LINES.filter(([, s]) => s.length).length + CUT_LINES.length;
     assert.equal(tail.structuredContent.redactions, masked);
-    // Body lines of a key, found with the level filter that shows lines with no level.
-    const unknown = (await s.call("log_tail", { file, lines: 200, level: "UNKNOWN" })).structuredContent;
-    const bodies = unknown.lines.filter((l: Line) => l.text === "***").length;
+    // Body lines of a key, each masked whole. (With the level filter, a body line that continues a line
+    // with a level has that level, issue #23: it is counted among all the tail's lines, not the UNKNOWN ones.)
+    const bodies = lines.filter((l: Line) => l.text === "***").length;
     assert.equal(bodies, RSA.length + OPENSSH.length + PGP.length);
   },
 });
