@@ -1178,3 +1178,38 @@ Deno.test({
     assert.equal(sc.other_lines, n - 5000);
   },
 });
+
+Deno.test({
+  name:
+    "e2e: log_patterns over a glob with a window: a log with no timestamp is NOT complete (no_timestamps)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const d = Deno.makeTempDirSync({ prefix: "logpeek-untimed-" });
+    const timed = Array.from({ length: 10 }, (_, i) => `2026-12-01 10:0${i}:00 INFO step ${i % 3}`);
+    Deno.writeTextFileSync(`${d}/timed.log`, timed.join("\n") + "\n");
+    Deno.writeTextFileSync(`${d}/untimed.log`, "INFO:root:step 1\nINFO:root:step 2\n");
+    await using s = await connect([d]);
+    const r = await s.call("log_patterns", {
+      file: "*.log",
+      since: "2026-12-01T10:02:00Z",
+      until: "2026-12-01T10:04:00Z",
+    });
+    const sc = r.structuredContent;
+    const byFile = Object.fromEntries(sc.logs.map((l: { file: string }) => [l.file, l]));
+    assert.deepEqual([byFile["untimed.log"].complete, byFile["untimed.log"].stop_reason], [
+      false,
+      "no_timestamps",
+    ]);
+    assert.deepEqual([byFile["timed.log"].complete, byFile["timed.log"].stop_reason], [true, null]);
+    assert.equal(sc.complete, false);
+    // The timed log's lines in the window, as grep counts them (10:02 and 10:03; until is exclusive).
+    const grep = new Deno.Command("grep", {
+      args: ["-c", "^2026-12-01 10:0[23]:", `${d}/timed.log`],
+      stdout: "piped",
+    })
+      .outputSync();
+    const mined = sc.templates.reduce((n: number, t: { count: number }) => n + t.count, 0);
+    assert.equal(mined, Number(new TextDecoder().decode(grep.stdout).trim()));
+  },
+});

@@ -28,6 +28,7 @@ import {
   seekBroken,
   timeFields,
   timeFieldsSchema,
+  timeless,
   timelessLogs,
   timelessNote,
   windowArgs,
@@ -799,7 +800,7 @@ function answer(
     templates,
     a.hasBaseline ? inWindow.length : null,
   );
-  const logs = logsOf(wp);
+  const logs = logsOf(wp, args.since !== undefined || args.until !== undefined);
   const baseline = read
     ? baselineField(args, a.baseSpan, zone, baseLines, baseOther, rates?.baseHours ?? null, read)
     : undefined;
@@ -915,16 +916,28 @@ function comparisonNote(read: Record<Phase, SideRead>, cursor: string | null, st
     (read.baseline === "partly_read" ? " (each baseline_count is its lines so far)" : "") + `; ${how}.`;
 }
 
-/** A glob's `logs` field: each log the window's page read, then those it did not reach. */
-function logsOf(wp: OverLogs<MinePage> | null) {
+/**
+ * A glob's `logs` field: each log the window's page read, then those it did not reach. With a window, a
+ * log read without a timestamp (`time_args.ts` `timeless`) is not complete: none of its lines could be
+ * placed in the window (`no_timestamps`), as `log_levels` and `log_search` say of it.
+ */
+function logsOf(wp: OverLogs<MinePage> | null, windowed: boolean) {
   if (!wp?.glob) return undefined;
   return [
-    ...wp.runs.map((x) => ({
-      file: x.file,
-      complete: x.page.complete,
-      stop_reason: x.page.stop_reason as "time_budget" | "file_changed" | "cancelled" | "corrupt_gzip" | null,
-      scanned_lines: x.page.last_line,
-    })),
+    ...wp.runs.map((x) => {
+      const untimed = windowed && timeless(x.page.time, x.page.time ? x.page.last_line : 0);
+      return {
+        file: x.file,
+        complete: x.page.complete && !untimed,
+        stop_reason: untimed ? "no_timestamps" as const : x.page.stop_reason as
+          | "time_budget"
+          | "file_changed"
+          | "cancelled"
+          | "corrupt_gzip"
+          | null,
+        scanned_lines: x.page.last_line,
+      };
+    }),
     ...wp.pending.map((file) => ({
       file,
       complete: false,

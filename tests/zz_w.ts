@@ -1,0 +1,10 @@
+import { connect } from "./mcp_client.ts";
+const d = Deno.makeTempDirSync();
+Deno.writeTextFileSync(`${d}/timed.log`, Array.from({length: 10}, (_, i) => `2026-12-01 10:0${i}:00 INFO step ${i % 3}`).join("\n") + "\n");
+Deno.writeTextFileSync(`${d}/untimed.log`, Array.from({length: 10}, (_, i) => `INFO:root:step ${i % 3}`).join("\n") + "\n");
+await using s = await connect([d]);
+const r = await s.call("log_patterns", { file: "*.log", since: "2026-12-01T10:02:00Z", until: "2026-12-01T10:04:00Z" });
+console.log(r.content[0].text.slice(0, 1500));
+console.log(JSON.stringify(r.structuredContent.logs), r.structuredContent.complete, r.structuredContent.stop_reason);
+const t = await s.call("log_tail", { file: "timed.log", since: "2026-12-01T10:02:00Z", until: "2026-12-01T10:04:00Z" });
+console.log(t.content[0].text.slice(0, 400)); console.log(JSON.stringify({...t.structuredContent, lines: t.structuredContent.lines.length}));
