@@ -397,3 +397,31 @@ Deno.test({
     assert.deepEqual(t.structuredContent.lines, []);
   },
 });
+
+Deno.test({
+  name: "e2e: log_tail with since and until on a log within its window's bytes numbers its lines (grep -n)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const d = Deno.makeTempDirSync({ prefix: "logpeek-tailwin-" });
+    const lines = Array.from(
+      { length: 40 },
+      (_, i) => `2026-12-01 10:${String(i).padStart(2, "0")}:00 INFO step ${i}`,
+    );
+    Deno.writeTextFileSync(`${d}/small.log`, lines.join("\n") + "\n");
+    await using s = await connect([d]);
+    const r = await s.call("log_tail", {
+      file: "small.log",
+      since: "2026-12-01T10:12:00Z",
+      until: "2026-12-01T10:15:00Z",
+    });
+    const sc = r.structuredContent;
+    const grep = new TextDecoder().decode(
+      new Deno.Command("grep", { args: ["-n", "^2026-12-01 10:1[234]:", `${d}/small.log`], stdout: "piped" })
+        .outputSync().stdout,
+    ).trim().split("\n").map((l) => Number(l.split(":")[0]));
+    assert.equal(sc.whole_file, true);
+    assert.deepEqual(sc.lines.map((l: { line_no: number }) => l.line_no), grep);
+    assert.deepEqual(grep, [13, 14, 15]);
+  },
+});

@@ -35,14 +35,16 @@ const ALWAYS_KEY = String.raw`[A-Za-z0-9_.-]{0,64}?(?:password|passwd|pwd|passph
 
 /**
  * Secret key names whose value is masked by its shape (the "by value" keys, issue #23 item 5): the whole
- * key, or its last part(s), is one of these; `sig` (an Azure SAS signature) only as a whole key. These
+ * key, or its last part(s), is one of these, and `secret` also with up to three parts after it (Rails'
+ * `secret_key_base`, `secret_value`: the value decides); `sig` (an Azure SAS signature) only as a whole key. These
  * names are also used for things that are not credentials (Android's `token=Token{9f4ef63 …}` window
  * tokens, `secret=Secret(name=db)` object dumps, `token_count`-like words and counters), and the
  * credentials they name are made by a machine (see {@linkcode notCredential}). Session ids are not here:
  * a ZooKeeper `sessionid: 0x14ed…` is an identifier, not a credential (issue #8 item 6); session cookies
  * are masked by the cookie rule.
  */
-const BY_VALUE_KEY = String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:secret|token|api[_-]?key|apikey|` +
+const BY_VALUE_KEY =
+  String.raw`(?:[A-Za-z0-9_.-]{0,64}?(?:secret(?:[_-]?[A-Za-z0-9]{1,16}){0,3}|token|api[_-]?key|apikey|` +
   String.raw`access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?|` +
   String.raw`account[_-]?key)|sig)`;
 

@@ -764,3 +764,17 @@ Deno.test("a curl/wget-style -u USER:PASS keeps the user and masks the password;
     assert.deepEqual(redactLine(line), { text: line, count: 0 }, line);
   }
 });
+
+Deno.test("redactLine: a key with parts after `secret` is judged by its value (Rails' secret_key_base)", () => {
+  const hex = "0123456789abcdef0123456789abcdef";
+  for (
+    const [line, want] of [
+      [`config loaded key=42 secret_key_base=${hex}`, "config loaded key=42 secret_key_base=***"],
+      [`secretKeyBase=${hex}`, "secretKeyBase=***"],
+      [`"secret_value": "${hex}"`, '"secret_value": "***"'],
+      // Not credentials under such keys: a count, a name, an object dump.
+      ["secret_count=5 secret_name=db-creds", "secret_count=5 secret_name=db-creds"],
+      ["secret_value: Secret(name=db)", "secret_value: Secret(name=db)"],
+    ]
+  ) assert.equal(redactLine(line).text, want, line);
+});

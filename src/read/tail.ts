@@ -137,7 +137,13 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
       floor = log.bomLength;
     } else if (probes > 0) order = "seek";
   }
-  const start = log.gzip ? 0 : Math.max(floor, end - opts.tailBytes);
+  // Within the window's bytes, the read starts at the file's start when it can (a seek's start is later
+  // only to bound the read): its lines are then numbered, and the time test drops those before `since`.
+  const start = log.gzip
+    ? 0
+    : end - log.bomLength <= opts.tailBytes
+    ? log.bomLength
+    : Math.max(floor, end - opts.tailBytes);
   const whole = log.gzip || start === log.bomLength;
   const times = win ? new LineTimes(win.timeOf, win.span) : null;
   /** Lines before the first timestamped line of the tail window, when it did not start at a known time. */
