@@ -895,6 +895,21 @@ function androidLevel(buf: Uint8Array, i: number, end: number): number {
 }
 
 /**
+ * Whether a line starts with one of java.util.logging's level names as `Level.getName()` writes them
+ * (capitals: SEVERE, WARNING, INFO, CONFIG, FINE, FINER, FINEST) and a colon, as `SimpleFormatter` writes
+ * a record's second line: only such a line gives its level to the stamped line before it. A Go runtime
+ * `panic: …` after a plain `log` line is an entry of its own (a trial: the line before it was counted FATAL).
+ */
+function julLevelLine(buf: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && i - start < 8 && buf[i] >= 65 && buf[i] <= 90) i++;
+  if (i >= end || buf[i] !== 58 || i === start) return false;
+  const w = String.fromCharCode(...buf.subarray(start, i));
+  return w === "SEVERE" || w === "WARNING" || w === "INFO" || w === "CONFIG" || w === "FINE" ||
+    w === "FINER" || w === "FINEST";
+}
+
+/**
  * Counts a log's lines by level, read in order, each continuation line under the level of the entry it
  * continues (an entry: a line that starts a log message; a continuation: the lines of its message after
  * the first, such as a stack trace's).
@@ -953,7 +968,7 @@ export class LevelTally {
     }
     if (code !== CONTINUED) {
       const st = named || stamped(buf, start, end) || record(buf, start, end);
-      if (st || !this.stampedEntry || (code !== UNKNOWN && !this.bare)) {
+      if (st || !this.stampedEntry || (code !== UNKNOWN && !(this.bare && julLevelLine(buf, start, end)))) {
         this.entry = code;
         this.stampedEntry = st;
         this.bare = code === UNKNOWN && st && counted;

@@ -632,3 +632,28 @@ Deno.test("LevelTally: without a header to lack, a line is an entry; a written l
     ERROR: 1,
   });
 });
+
+Deno.test("LevelTally: only java.util.logging's level names give their level to the stamped line before", () => {
+  const enc = new TextEncoder();
+  const codes = (lines: string[]) => {
+    const t = new LevelTally();
+    return lines.map((l) => {
+      const b = enc.encode(l);
+      const c = t.add(b, 0, b.length);
+      return c >= CONTINUED ? `+${LEVELS[c - CONTINUED]}` : LEVELS[c];
+    });
+  };
+  // Go: a plain `log` line, then the runtime's panic: the panic is an entry of its own.
+  assert.deepEqual(
+    codes([
+      "2026/12/01 10:01:00 http: TLS handshake error from 10.0.0.9:51000: EOF",
+      "panic: runtime error: x",
+    ]),
+    ["UNKNOWN", "FATAL"],
+  );
+  // java.util.logging's SimpleFormatter: the time line, then `SEVERE: …`, one ERROR entry.
+  assert.deepEqual(
+    codes(["Dec 01, 2026 10:00:00 AM com.example.App main", "SEVERE: Connection refused"]),
+    ["UNKNOWN", "+ERROR"],
+  );
+});

@@ -15,7 +15,9 @@
 
 import { decodeLine } from "./decode.ts";
 import { HEADER_BYTES, STRUCTURED_BYTES } from "./level.ts";
-import { formatOf, type LevelReader, levelReader } from "./log_format.ts";
+import { formatOf } from "./log_format.ts";
+import { type EntryLevels, levelCode } from "./entry_levels.ts";
+import { entryLevels } from "./search.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import type { PageEnd } from "./count_levels.ts";
@@ -114,12 +116,12 @@ export async function mineTemplates(
   opts: MineOptions,
 ): Promise<MinePage> {
   const format = formatOf(log);
-  const levelAt = levelReader(format);
   const { disorder: _, ...page } = await windowedRead(
     log,
     opts.window,
     opts.resume,
-    (from, known, order, probes) => minePage(log, sink, opts, levelAt, from, known, order, probes),
+    (from, known, order, probes) =>
+      minePage(log, sink, opts, entryLevels(log, format), from, known, order, probes),
   );
   return { ...page, log_format: format?.name ?? null };
 }
@@ -146,7 +148,7 @@ async function minePage(
   log: ReadableLog,
   sink: MiningSink,
   opts: MineOptions,
-  levelAt: LevelReader,
+  entries: EntryLevels,
   from: ResumePoint,
   lineKnown: boolean,
   order: TimeReport["order"] | null,
@@ -184,6 +186,9 @@ async function minePage(
         }
         if (performance.now() - lastYield >= YIELD_MS) pause = true;
       }
+      // Each line's level is its entry's (a stack frame's, its error's), as log_levels counts it: every
+      // line is handed on in order, so no line is read back but a page's first (`entry_levels.ts`).
+      let code = entries.levelAt(buf, s, e, hint, from.off + at, isCut);
       let t = NaN;
       if (times) {
         t = times.see(buf, s, e);
@@ -199,7 +204,8 @@ async function minePage(
           if (!times.inside(t)) return !pause;
         }
       }
-      const level = levelAt(buf, s, e, hint);
+      code = entries.ahead(code); // a stamped line with no level: the next line may give it one
+      const level = levelCode(code);
       if (want >= 0 && level !== want) return !pause;
       const end = Math.min(e, s + take);
       const d = decodeLine(buf.subarray(s, end), opts.maxLine, isCut || end < e);
