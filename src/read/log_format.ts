@@ -407,9 +407,11 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     program: "HAProxy (option httplog, through syslog)",
     kind: "proxy or load balancer",
     url: "https://docs.haproxy.org/2.8/configuration.html#8.2.3",
-    line: new RegExp(
-      String.raw`^${BSD}haproxy\[\d+\]: \S+:\d+ \[\d{2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}\.\d{3}\] `,
-    ),
+    // Any line syslog carries from the program `haproxy`: its requests (`client:port [accept_date] …`)
+    // and its own messages (`Server app/app2 is DOWN, …`, `Proxy www started.`), which every real
+    // HAProxy log mixes (a trial: one DOWN line among three requests named the log syslog_rfc3164). A
+    // syslog line matches both this and syslog_rfc3164; the table's earlier, narrower entry wins a tie.
+    line: new RegExp(String.raw`^${BSD}haproxy\[\d+\]: `),
     levels: NONE,
     time: "syslog's Mmm dd hh:mm:ss, then accept_date [dd/Mon/yyyy:hh:mm:ss.mmm]",
     continuation: "none",

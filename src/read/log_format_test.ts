@@ -136,3 +136,15 @@ Deno.test("docs/formats.md is current (scripts/format_docs.ts) and names every f
     assert.ok(row?.includes(f.url.replaceAll("|", "\\|")), f.name);
   }
 });
+
+Deno.test("an HAProxy log with its own messages among the requests is still haproxy (not plain syslog)", () => {
+  const req = (n: number) =>
+    `Mar  1 10:15:3${n} lb1 haproxy[1234]: 10.0.0.${n}:5150${n} [01/Mar/2024:10:15:3${n}.123] www app/app1 ` +
+    `0/0/1/2/3 200 512 - - ---- 1/1/0/0/0 0/0 "GET /x HTTP/1.1"`;
+  const down =
+    "Mar  1 10:15:40 lb1 haproxy[1234]: Server app/app2 is DOWN, reason: Layer4 timeout, check duration: 2001ms.";
+  assert.equal(detectFormat(fileOf([req(1), req(2), down, req(3)]))?.name, "haproxy");
+  // Another program's syslog lines stay syslog's.
+  const sshd = "Mar  1 10:15:41 host sshd[99]: Accepted publickey for root from 10.0.0.9 port 22 ssh2";
+  assert.equal(detectFormat(fileOf([sshd, sshd, sshd]))?.name, "syslog_rfc3164");
+});
