@@ -124,7 +124,8 @@ const outputSchema = z.object({
 /** Renders level counts for the model. */
 export function renderLevels(file: string, r: LevelsResult): string {
   const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) =>
-    `${l} ${r.counts[l]}` + (r.entries[l] !== r.counts[l] ? ` (${r.entries[l]} ${r.entries[l] === 1 ? "entry" : "entries"})` : "")
+    `${l} ${r.counts[l]}` +
+    (r.entries[l] !== r.counts[l] ? ` (${r.entries[l]} ${r.entries[l] === 1 ? "entry" : "entries"})` : "")
   );
   const zero = LEVELS.filter((l) => r.counts[l] === 0);
   const cont = r.continuation_lines
