@@ -155,7 +155,11 @@ const HEADER_TOKENS = 4;
 export function maskToken(token: string, index: number): string {
   if (index < HEADER_TOKENS && DATE_WORD.test(token)) return WILD;
   if (!/\d/.test(token)) return token;
-  if (!/[A-Za-z\u0080-\uffff]/.test(token)) return WILD;
+  if (!/[A-Za-z\u0080-\uffff]/.test(token)) {
+    // A number's punctuation stays (`42,` → `<*>,`, `+0000]` → `<*>]`): the template reads as the line.
+    const m = /^([(\["'{]*)(.*?)([)\]"'},;:.]*)$/.exec(token)!;
+    return m[2] === "" ? WILD : `${m[1]}${WILD}${m[3]}`;
+  }
   return token.replace(MASK, WILD).replaceAll("<*><*>", WILD);
 }
 

@@ -57,6 +57,13 @@ Deno.test("maskToken masks numbers, ips, hex, block ids, paths with digits, head
   assert.equal(maskToken("0x7f3a", 9), "0x7f3a".replace(/.*/, "<*>"));
   assert.equal(maskToken("550e8400-e29b-41d4-a716-446655440000", 9), "<*>");
   assert.equal(maskToken("sshd[24200]:", 4), "sshd[<*>]:");
+  // A number keeps the punctuation around it, so the template reads as the line (a trial: `line 42, in`
+  // was `line <*> in`, `+0000]` lost its bracket).
+  assert.equal(maskToken("42,", 9), "<*>,");
+  assert.equal(maskToken("+0000]", 9), "<*>]");
+  assert.equal(maskToken("8.0.36)", 9), "<*>)");
+  assert.equal(maskToken("(5)", 9), "(<*>)");
+  assert.equal(maskToken("99:", 9), "<*>:");
   assert.equal(maskToken("[Sun", 0), "<*>");
   assert.equal(maskToken("Sun", 9), "Sun");
   assert.equal(maskToken("fe80::1ff:fe23:4567:890a", 9), "<*>");
