@@ -45,7 +45,8 @@ Deno.test({
 
     // A level in any case is that level: the same answer as upper case, as many as grep counts.
     const errors = grepCount(`${dir}/app.log`, " ERROR ");
-    for (const level of ["error", "Error", " ERROR"]) {
+    // … and a level word that folds to one as a line's does (syslog's `err`, Python's `ERROR`).
+    for (const level of ["error", "Error", " ERROR", "err"]) {
       const r = await s.call("log_search", { file: "app.log", text: "2024", level, limit: 5000 });
       assert.ok(!r.isError, `${level}: ${r.content[0].text}`);
       assert.equal(r.structuredContent.matches.length, errors, level);
@@ -55,7 +56,7 @@ Deno.test({
     const bad = await s.call("log_search", { file: "app.log", text: "x", level: "loud" });
     assert.match(
       bad.content[0].text,
-      /a level is one of TRACE, DEBUG, INFO, NOTICE, WARN, ERROR, FATAL, UNKNOWN \(in any case\)/,
+      /a level is one of TRACE, DEBUG, INFO, NOTICE, WARN, ERROR, FATAL, UNKNOWN \(in any case, or a word that folds to one: WARNING, ERR, CRITICAL\)/,
     );
 
     // An unknown argument is refused, naming it and every argument the tool takes.

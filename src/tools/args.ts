@@ -8,12 +8,13 @@
  */
 
 import { z } from "zod";
-import { LEVELS } from "../read/level.ts";
+import { levelOfName, LEVELS, UNKNOWN } from "../read/level.ts";
 import { cutText } from "../core/text_cut.ts";
 import { printable } from "../guard/printable.ts";
 
 /**
- * A `level` argument: one of {@linkcode LEVELS}, in any case (the JSON schema lists them upper case).
+ * A `level` argument: one of {@linkcode LEVELS}, in any case, or a level word that folds to one
+ * (`WARNING`, `err`, `CRITICAL`: {@linkcode levelWord}); the JSON schema lists the names upper case.
  *
  * @example
  * ```ts
@@ -22,9 +23,26 @@ import { printable } from "../guard/printable.ts";
  * ```
  */
 export const levelArg = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
-  z.enum(LEVELS, { error: () => `a level is one of ${LEVELS.join(", ")} (in any case)` }),
+  (v) => (typeof v === "string" ? levelWord(v) : v),
+  z.enum(LEVELS, {
+    error: () =>
+      `a level is one of ${
+        LEVELS.join(", ")
+      } (in any case, or a word that folds to one: WARNING, ERR, CRITICAL)`,
+  }),
 );
+
+/**
+ * A level argument's name: one of {@linkcode LEVELS} in any case, or a level word that folds to one as a
+ * line's does (`read/level.ts` `levelOfName`: `WARNING` → WARN, `err` → ERROR, `CRITICAL` → FATAL); any
+ * other text as given, upper case (refused by the enum).
+ */
+function levelWord(v: string): string {
+  const t = v.trim().toUpperCase();
+  if ((LEVELS as readonly string[]).includes(t)) return t;
+  const code = levelOfName(t);
+  return code === UNKNOWN ? t : LEVELS[code];
+}
 
 /**
  * A tool's arguments as a zod object that refuses an unknown argument, naming it and every argument the

@@ -280,6 +280,6 @@ export function renderWindow(fields: Record<string, unknown>): string {
     ? "timestamps out of order: every line read and tested"
     : "read in time order";
   return `; window ${w.since ?? "-∞"} .. ${w.until ?? "+∞"} (zone-less times read in ${w.zone}); ` +
-    `times seen ${fields.first_time ?? "none"} .. ${fields.last_time ?? "none"}; ` +
+    `times read (in the window or not) ${fields.first_time ?? "none"} .. ${fields.last_time ?? "none"}; ` +
     `${fields.untimed_lines} line(s) without their own timestamp; ${order}`;
 }
