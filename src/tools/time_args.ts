@@ -197,11 +197,11 @@ export function requireTimestamps(
       printable(what)
     } read, so no line can be placed ` +
       "in the window (since/until). Layouts read: RFC 3339/ISO 8601 (also basic and ordinal dates), RFC 3164 " +
-      "and 5424 syslog, ctime and date(1), Apache/nginx, TAI64N, a JSON or logfmt time field, W3C/Zeek " +
+      "and 5424 syslog, ctime and date(1), java.util.logging's Mmm d, yyyy h:mm:ss AM, Apache/nginx, TAI64N, a JSON or logfmt time field, W3C/Zeek " +
       "#Fields columns, klog, and yyMMdd HHmmss / yy/MM/dd HH:mm:ss; ANSI colour codes skipped; a time after " +
       "a prefix, or epoch digits, where the log's first lines show them at one place. A line with only a " +
-      "time of day (no date, as strace writes) has no timestamp: its day is not guessed. Search without a " +
-      "window, or look at the lines with log_tail",
+      "time of day (no date, as strace writes) has no timestamp: its day is not guessed. Call again " +
+      "without since/until (log_tail then shows the last lines, log_search finds a text in all of them)",
   );
 }
 
