@@ -907,8 +907,8 @@ function comparisonNote(read: Record<Phase, SideRead>, cursor: string | null, st
     ? "next_cursor mines the rest, and the answer that completes both compares them"
     : stopped
     ? "no cursor is given (see below)"
-    : "no cursor can finish it (see below): call again without cursor, or narrow file or baseline_file to " +
-      "logs that can be read whole";
+    : "no cursor can finish it (see below): narrow file or baseline_file to logs that can be read whole " +
+      "(with timestamps, for a window)";
   return `\nNo change is given: a change needs both sides read in full, and the window is ${
     say(read.window)
   }, ` +
