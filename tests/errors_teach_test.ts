@@ -102,6 +102,18 @@ Deno.test({
     assert.equal(every.structuredContent.matches.length, wcLines(`${dir}/app.log`));
     assert.equal(every.structuredContent.complete, true);
 
+    // A search without a text says how to match every line; with a level, as many as grep counts.
+    const noText = await s.call("log_search", { file: "app.log", level: "ERROR" });
+    assert.match(noText.content[0].text, /text="\^" with regex=true matches every line/);
+    const allErrors = await s.call("log_search", {
+      file: "app.log",
+      text: "^",
+      regex: true,
+      level: "ERROR",
+      limit: 5000,
+    });
+    assert.equal(allErrors.structuredContent.matches.length, grepCount(`${dir}/app.log`, " ERROR "));
+
     // A missing or mistyped file says it is required and where names come from.
     for (const tool of ["log_tail", "log_search", "log_levels", "log_patterns"]) {
       const r = await s.call(tool, tool === "log_search" ? { text: "x" } : {});

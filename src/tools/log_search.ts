@@ -277,7 +277,11 @@ export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallCon
   if (ctx.source.table) return await tableSearch(ctx, ctx.source.table, args, call);
   if (args.template_id !== undefined) return await byTemplate(ctx, args, call);
   if (args.text === undefined) {
-    throw new ToolError("invalid_argument", "give text (what to find) or template_id (from log_patterns)");
+    throw new ToolError(
+      "invalid_argument",
+      'give text (what to find; text="^" with regex=true matches every line, with level and since/until ' +
+        "too) or template_id (from log_patterns)",
+    );
   }
   const text = args.text;
   const deadline = performance.now() + ctx.limits.searchMs;
