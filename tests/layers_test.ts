@@ -59,3 +59,54 @@ Deno.test("layers: every module under src/ sits in a layer folder, and no import
   assert.deepEqual(unlayered, [], "modules outside the layer folders");
   assert.deepEqual([...new Set(upward)].sort(), [], "imports that go up a layer");
 });
+
+/**
+ * The circles among the modules under src/ (type-only imports included): each strongly connected set
+ * of more than one module (Tarjan's algorithm), sorted.
+ */
+function circles(modules: Module[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const m of modules) {
+    const from = inSrc(m.specifier);
+    if (from === null) continue;
+    const to = (m.dependencies ?? []).flatMap((d) => [d.code?.specifier, d.type?.specifier])
+      .map((s) => (s ? inSrc(s) : null)).filter((s): s is string => s !== null);
+    edges.set(from, [...new Set(to)]);
+  }
+  let next = 0;
+  const index = new Map<string, number>(), low = new Map<string, number>();
+  const stack: string[] = [], on = new Set<string>(), out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const set: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      on.delete(w);
+      set.push(w);
+    } while (w !== v);
+    if (set.length > 1) out.push(set.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return out.sort();
+}
+
+Deno.test("layers: no import circle among the modules under src/ (issue #25, item 4)", () => {
+  assert.deepEqual(circles(graph()), []);
+  // The check sees a circle: one made up here is found.
+  const fake = (name: string, to: string): Module => ({
+    specifier: `file://${SRC}${name}`,
+    dependencies: [{ code: { specifier: `file://${SRC}${to}` } }],
+  });
+  assert.deepEqual(circles([fake("a/x.ts", "a/y.ts"), fake("a/y.ts", "a/x.ts")]), [["a/x.ts", "a/y.ts"]]);
+});

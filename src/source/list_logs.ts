@@ -28,7 +28,14 @@ import { Turns } from "../core/turn.ts";
 import { refusalNote } from "../read/format.ts";
 import { globMatcher, isGlob } from "./glob.ts";
 import { MAX_NAME, osError, printable, type Root, rootOf } from "./roots.ts";
-import type { ListOptions, ListSort, ListWalk, LogEntry, LogList } from "./log_source.ts";
+import {
+  COUNT_STOPPED,
+  type ListOptions,
+  type ListSort,
+  type ListWalk,
+  type LogEntry,
+  type LogList,
+} from "./log_types.ts";
 import { sniffListed } from "./log_file.ts";
 
 /** Why a symlink out of the roots is not listed. */
@@ -41,8 +48,8 @@ export const LINK_OUT = "a symlink that leads outside the log roots: refused, it
  */
 export const COUNT_BEYOND_MS = 2000;
 
-/** How the `unreadable` entry of {@linkcode countStopped} begins. */
-export const COUNT_STOPPED = "(the count):";
+/** How the `unreadable` entry of {@linkcode countStopped} begins (`log_types.ts`). */
+export { COUNT_STOPPED };
 
 /**
  * The `unreadable` entry that says the count of entries not listed is a lower bound (and, newest first,

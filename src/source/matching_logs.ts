@@ -12,8 +12,7 @@ import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { BestOf } from "../core/best_of.ts";
 import { globDistanceTo } from "./glob.ts";
-import { COUNT_STOPPED } from "./list_logs.ts";
-import type { ListKey, LogEntry, LogList, LogSource } from "./log_source.ts";
+import { COUNT_STOPPED, type ListKey, type LogEntry, type LogList, type LogSource } from "./log_types.ts";
 
 /**
  * How long {@linkcode matchingLogList} may walk the roots by default, in milliseconds (a reading tool

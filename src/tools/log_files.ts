@@ -12,6 +12,7 @@ import { strictArgs, wholeNumber } from "./args.ts";
 import { renderTableEntry, tableFilesHeader, tableListing } from "./table_calls.ts";
 import {
   closestLogNames,
+  COUNT_STOPPED,
   type ListSort,
   type ListWalk,
   type LogEntry,
@@ -112,13 +113,6 @@ export const toolDocs = (_limits: Readonly<Limits>): string =>
   "journal, UTF-16, …; also in unsupported, with what to run instead on its absolute path), or no " +
   "permission to open it. Over a ClickHouse root (a table), each source is a log TABLE/SOURCE and each row " +
   "a line TIME LEVEL BODY (line_no null); listed with their rows.";
-
-/**
- * How `source/list_logs.ts` begins the `unreadable` entry that says `not_listed` is a lower bound (its
- * `COUNT_STOPPED`; tools do not import it: they reach logs through `source/log_source.ts` only, and
- * `log_files_test.ts` checks the two agree).
- */
-const COUNT_STOPPED = "(the count):";
 
 /** What a listing was asked for, as its header says it. */
 export interface FilesCall {

@@ -12,7 +12,7 @@ import { ToolError } from "../../core/errors.ts";
 import { printable } from "../../guard/printable.ts";
 import { redactLine } from "../../guard/redact.ts";
 import { globMatcher, isGlob } from "../glob.ts";
-import type { ListOptions, LogEntry, LogList } from "../log_source.ts";
+import type { ListOptions, LogEntry, LogList } from "../log_types.ts";
 import { closestNames } from "../matching_logs.ts";
 import { byteLimit, type QueryScope, secondsLeft, type TableDb } from "./columns.ts";
 import { runQuery } from "./http.ts";

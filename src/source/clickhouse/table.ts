@@ -34,7 +34,7 @@ import type {
   TableResume,
   TableRow,
   TableScope,
-} from "../log_source.ts";
+} from "../log_types.ts";
 import { byteLimit, learnTable, type QueryScope, secondsLeft, type TableDb } from "./columns.ts";
 import { AnswerTooLargeError, runQuery } from "./http.ts";
 import { listTableLogs, type SourcesSeen, type TableNames, tableSources } from "./listing.ts";
