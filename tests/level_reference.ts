@@ -219,7 +219,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   }
   const i = start;
   if (i < end && (buf[i] === 32 || buf[i] === 9)) return indentedLevel(buf, i, end);
-  if (i >= end) return UNKNOWN;
+  if (i >= end) return CONTINUED; // a blank line continues the entry before it (a Go panic's frames)
   const first = buf[i];
   if (first === 0x7b) return jsonLevel(buf, i, end); // {
   if (first === 0x3c) { // <PRI>
@@ -543,7 +543,7 @@ function record(buf: Uint8Array, start: number, end: number): boolean {
 /** Rule 0: an indented line continues an entry, unless a level in capitals starts it (log4j's `%5p`). */
 function indentedLevel(buf: Uint8Array, i: number, end: number): number {
   while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
-  if (i >= end) return UNKNOWN;
+  if (i >= end) return CONTINUED; // blanks only: as a blank line
   if (buf[i] === 0x7b) return jsonLevel(buf, i, end);
   let j = i;
   while (j < end && LETTER[buf[j]] === 1) j++;

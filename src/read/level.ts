@@ -2,7 +2,8 @@
  * Finding a log line's level from its raw bytes, without decoding the line.
  *
  * Rules, in order (the first that applies decides):
- * 0. A continuation line, which continues the entry (log message) before it: an indented line (unless a
+ * 0. A continuation line, which continues the entry (log message) before it: a blank line (empty, or
+ *    blanks only: the one between a Go panic and its goroutine's frames), an indented line (unless a
  *    level in capitals starts it, as log4j's `%5p` and Python's `%(levelname)8s` write), a numbered
  *    frame `#0 …` (PHP, gdb), `at …(…)`, `... 12 more`, `Caused by:`, `Suppressed:`, `Stack trace:`,
  *    `Traceback (most recent call last):`, `File "…", line N`, `goroutine N […]:`, an exception's own line
@@ -261,7 +262,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   }
   const i = start;
   if (i < end && (buf[i] === 32 || buf[i] === 9)) return indentedLevel(buf, i, end);
-  if (i >= end) return UNKNOWN;
+  if (i >= end) return CONTINUED; // a blank line continues the entry before it (a Go panic's frames)
   const first = buf[i];
   if (first === 0x7b) return jsonLevel(buf, i, end); // {
   if (first === 0x3c) { // <PRI>
@@ -588,7 +589,7 @@ function record(buf: Uint8Array, start: number, end: number): boolean {
 /** Rule 0: an indented line continues an entry, unless a level in capitals starts it (log4j's `%5p`). */
 function indentedLevel(buf: Uint8Array, i: number, end: number): number {
   while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
-  if (i >= end) return UNKNOWN;
+  if (i >= end) return CONTINUED; // blanks only: as a blank line
   if (buf[i] === 0x7b) return jsonLevel(buf, i, end);
   let j = i;
   while (j < end && LETTER[buf[j]] === 1) j++;

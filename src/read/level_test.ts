@@ -648,8 +648,12 @@ Deno.test("LevelTally: only java.util.logging's level names give their level to 
     codes([
       "2026/12/01 10:01:00 http: TLS handshake error from 10.0.0.9:51000: EOF",
       "panic: runtime error: x",
+      "",
+      "goroutine 1 [running]:",
+      "   ",
     ]),
-    ["UNKNOWN", "FATAL"],
+    // A blank line (or blanks only) continues the entry before it: the goroutine header is the panic's.
+    ["UNKNOWN", "FATAL", "+FATAL", "+FATAL", "+FATAL"],
   );
   // java.util.logging's SimpleFormatter: the time line, then `SEVERE: …`, one ERROR entry.
   assert.deepEqual(
