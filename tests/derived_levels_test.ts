@@ -10,22 +10,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { tempDir } from "./fixtures.ts";
+import { mulberry32, tempDir } from "./fixtures.ts";
 import { connect } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
-import { lnavRows } from "./lnav_peer.ts";
+import { haveLnav, lnavRows } from "./lnav_peer.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
-
-/** A seeded generator (mulberry32). */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** awk's tally of statuses (`status` = the awk expression that gives a line's, "" for none), by level. */
 function awkLevels(file: string, status: string, pre = ""): Record<string, number> {
@@ -169,14 +159,7 @@ Deno.test({
       const sc = (await s.call("log_levels", { file })).structuredContent;
       assert.deepEqual(pick(sc.derived_levels), awkLevels(join(logs, file), clf), file);
     }
-    let lnav = true;
-    try {
-      new Deno.Command("lnav", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync();
-    } catch {
-      console.error("SKIP the comparison with lnav's levels: lnav is not installed");
-      lnav = false;
-    }
-    if (!lnav) return;
+    if (!haveLnav("the comparison with lnav's levels")) return;
     const home = tempDir("logpeek-lnav-home-");
     let compared = 0;
     for (const file of [...Deno.readDirSync(logs)].map((e) => e.name).sort()) {

@@ -9,21 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempDir } from "./fixtures.ts";
+import { mulberry32, tempDir } from "./fixtures.ts";
 import { connect, type Session } from "./mcp_client.ts";
 import { sharedDir } from "./shared_dir.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
-
-/** A seeded generator (mulberry32). */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Continuation lines: none has a time, nor a level of its own. */
 const CONTINUATIONS = [

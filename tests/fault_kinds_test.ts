@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { loadScaled, tempDir } from "./fixtures.ts";
+import { loadScaled, mulberry32, tempDir } from "./fixtures.ts";
 import { type CallResult, connect, type Session, textFor } from "./mcp_client.ts";
 import { assertCounts, type Line } from "./case_logs.ts";
 
@@ -38,16 +38,6 @@ function modelLines(bytes: Uint8Array): string[] {
   const open = parts.pop()!; // after the last `\n`: an unterminated last line, or nothing
   const lines = parts.map((p) => (p.endsWith("\r") ? p.slice(0, -1) : p));
   return open === "" ? lines : [...lines, open];
-}
-
-/** A small seeded generator (mulberry32): the same inputs every run, so a failure can be replayed. */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A whole number in [lo, hi] from `rand`. */

@@ -173,3 +173,18 @@ export function loadScaled(ms: number): number {
   }
   return Math.round(ms * f);
 }
+
+/**
+ * A seeded generator (mulberry32): the same numbers in [0, 1) for the same seed, for generated test logs.
+ *
+ * @param seed Any 32-bit integer.
+ * @returns The next number, each call.
+ */
+export function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

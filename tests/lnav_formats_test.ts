@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { lnavRows } from "./lnav_peer.ts";
+import { haveLnav, lnavRows } from "./lnav_peer.ts";
 import { sharedDir } from "./shared_dir.ts";
 import { detectFormat, LOG_FORMATS } from "../src/read/log_format.ts";
 import { SAMPLE_BYTES } from "../src/read/timestamp.ts";
@@ -19,19 +19,7 @@ import { SAMPLE_BYTES } from "../src/read/timestamp.ts";
 const shared = sharedDir("the lnav format comparison");
 const logs = shared ? join(shared, "corpus", "lnav", "logs") : "";
 
-/** True when `lnav -V` runs; prints a SKIP line otherwise. */
-function haveLnav(): boolean {
-  try {
-    if (new Deno.Command("lnav", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync().success) {
-      return true;
-    }
-  } catch {
-    // not installed
-  }
-  console.error("SKIP the lnav format comparison: lnav is not installed (apt-get install lnav)");
-  return false;
-}
-const lnav = shared !== null && haveLnav();
+const lnav = shared !== null && haveLnav("the lnav format comparison");
 
 /**
  * lnav's format names and logpeek's formats that read the same logs (`null`: logpeek's general rules,

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { type LnavRow, lnavRows as peerRows } from "./lnav_peer.ts";
+import { haveLnav, type LnavRow, lnavRows as peerRows } from "./lnav_peer.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect } from "./mcp_client.ts";
@@ -25,19 +25,7 @@ import { SAMPLE_BYTES } from "../src/read/timestamp.ts";
 const shared = sharedDir("the lnav level comparison");
 const logs = shared ? join(shared, "corpus", "lnav", "logs") : "";
 
-/** True when `lnav -V` runs; prints a SKIP line otherwise. */
-function haveLnav(): boolean {
-  try {
-    if (new Deno.Command("lnav", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync().success) {
-      return true;
-    }
-  } catch {
-    // not installed
-  }
-  console.error("SKIP the lnav level comparison: lnav is not installed (apt-get install lnav)");
-  return false;
-}
-const lnav = shared !== null && haveLnav();
+const lnav = shared !== null && haveLnav("the lnav level comparison");
 
 /**
  * lnav 0.11.1's formats whose level comes from a level written in the line (its `level-field` names a

@@ -37,3 +37,20 @@ export function lnavRows(path: string, home: string): LnavRow[] {
   const text = new TextDecoder().decode(out.stdout).trim();
   return text ? JSON.parse(text) : [];
 }
+
+/**
+ * True when `lnav -V` runs; prints a SKIP line naming `what` otherwise.
+ *
+ * @param what The comparison that needs lnav, for the SKIP line.
+ */
+export function haveLnav(what: string): boolean {
+  try {
+    if (new Deno.Command("lnav", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync().success) {
+      return true;
+    }
+  } catch {
+    // not installed
+  }
+  console.error(`SKIP ${what}: lnav is not installed (apt-get install lnav)`);
+  return false;
+}

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { lnavRows } from "./lnav_peer.ts";
+import { haveLnav, lnavRows } from "./lnav_peer.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sharedDir } from "./shared_dir.ts";
@@ -18,14 +18,7 @@ import { lineClock, SAMPLE_BYTES } from "../src/read/timestamp.ts";
 import { logHead } from "../src/read/scan_source.ts";
 
 const shared = sharedDir("the lnav comparison of line times (issue #23)");
-const lnav = (() => {
-  try {
-    return new Deno.Command("lnav", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync().success;
-  } catch {
-    return false;
-  }
-})();
-if (!lnav) console.log("SKIP tests/lnav_times_test.ts: lnav is not installed (apt-get install lnav)");
+const lnav = haveLnav("tests/lnav_times_test.ts");
 
 /** The modification time given to each copy: year-less lines are dated from it by both readers. */
 const MTIME = new Date(Date.UTC(2024, 5, 15, 12));

@@ -27,6 +27,8 @@
  */
 
 import { CONTINUED, LevelTally, stamped, STRUCTURED_BYTES, UNKNOWN } from "./level.ts";
+import { type LogFormat, tallyFor } from "./log_format.ts";
+import type { ReadableLog } from "./readable_log.ts";
 
 /** How many bytes before a line are read at most to find the state its level depends on (1 MiB). */
 export const LOOKBACK_BYTES = 1 << 20;
@@ -295,4 +297,16 @@ export class EntryLevels {
     for (let k = first; k < starts.length; k++) tally.add(bytes, starts[k], ends[k]);
     return tally;
   }
+}
+
+/**
+ * Each line's level as its entry's ({@linkcode EntryLevels}), read back in a plain log; a `.gz` cannot be read
+ * back, so there only lines read one after another carry a level over. Lines are read the way of the
+ * log's format (`log_format.ts` `tallyFor`), or by the general rules.
+ */
+export function entryLevels(log: ReadableLog, format: LogFormat | null = null): EntryLevels {
+  const tally = () => tallyFor(format);
+  return log.gzip
+    ? new EntryLevels(null, 0, Infinity, undefined, tally)
+    : new EntryLevels(log, log.bomLength, log.size, undefined, tally);
 }

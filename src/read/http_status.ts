@@ -23,8 +23,8 @@
  * @module
  */
 
-import { constants, gunzipSync } from "node:zlib";
 import type { ReadableLog } from "./readable_log.ts";
+import { logHead } from "./scan_source.ts";
 
 /** How a status maps to a level: stated in every answer that offers derived levels. */
 export const STATUS_RULE = "5xx ERROR, 4xx WARN, 1xx-3xx INFO";
@@ -305,26 +305,12 @@ export const SAMPLE_BYTES = 65536;
 
 /**
  * The layout of a log's HTTP statuses ({@linkcode detectStatus}) from its first {@linkcode SAMPLE_BYTES}
- * bytes; of a `.gz`, from what its first compressed bytes inflate to (4 KiB of them, fewer when that
- * would inflate past the sample).
+ * bytes of lines (`scan_source.ts` `logHead`: decompressed for a `.gz`).
  *
  * @param log The open log.
  * @returns The layout, or null.
  * @throws Read errors of the handle.
  */
 export function statusLayoutOf(log: ReadableLog): StatusLayout | null {
-  if (!log.gzip) return detectStatus(log.readRange(log.bomLength, SAMPLE_BYTES));
-  const head = log.readRange(0, 4096);
-  for (let n = head.length; n >= 64; n >>= 2) {
-    try {
-      const out = gunzipSync(head.subarray(0, n), {
-        finishFlush: constants.Z_SYNC_FLUSH,
-        maxOutputLength: SAMPLE_BYTES,
-      });
-      return detectStatus(new Uint8Array(out.buffer, out.byteOffset, out.length));
-    } catch {
-      // inflates past the sample (or is damaged): fewer bytes
-    }
-  }
-  return null;
+  return detectStatus(logHead(log, SAMPLE_BYTES));
 }

@@ -16,8 +16,7 @@
 import { decodeLine } from "./decode.ts";
 import { HEADER_BYTES, STRUCTURED_BYTES } from "./level.ts";
 import { formatOf } from "./log_format.ts";
-import { type EntryLevels, levelCode } from "./entry_levels.ts";
-import { entryLevels } from "./search.ts";
+import { type EntryLevels, entryLevels, levelCode } from "./entry_levels.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import type { PageEnd } from "./count_levels.ts";

@@ -9,8 +9,8 @@
  */
 
 import { type Level, LEVELS } from "./level.ts";
-import { formatOf, type LogFormat, tallyFor } from "./log_format.ts";
-import { EntryLevels, levelCode } from "./entry_levels.ts";
+import { formatOf, type LogFormat } from "./log_format.ts";
+import { entryLevels, levelCode } from "./entry_levels.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
@@ -209,18 +209,6 @@ async function searchFormatted(log: ReadableLog, opts: SearchOptions): Promise<S
     scanned_bytes: r.bytesRead + entries.bytesRead,
     unresolved_levels: entries.unresolved || undefined,
   };
-}
-
-/**
- * Each line's level as its entry's (`entry_levels.ts`), read back in a plain log; a `.gz` cannot be read
- * back, so there only lines read one after another carry a level over. Lines are read the way of the
- * log's format (`log_format.ts` `tallyFor`), or by the general rules.
- */
-export function entryLevels(log: ReadableLog, format: LogFormat | null = null): EntryLevels {
-  const tally = () => tallyFor(format);
-  return log.gzip
-    ? new EntryLevels(null, 0, Infinity, undefined, tally)
-    : new EntryLevels(log, log.bomLength, log.size, undefined, tally);
 }
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });

@@ -10,8 +10,8 @@
  */
 
 import { type Level, LEVELS, UNKNOWN } from "./level.ts";
-import { formatOf, tallyFor } from "./log_format.ts";
-import { EntryLevels, levelCode } from "./entry_levels.ts";
+import { formatOf } from "./log_format.ts";
+import { entryLevels, levelCode } from "./entry_levels.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { LogBytes, ReadableLog } from "./readable_log.ts";
 import { gzipSource } from "./gzip_source.ts";
@@ -161,13 +161,7 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   // Each line's level is its entry's (a stack frame's, its error's): read on from line to line, and back
   // from the window's first line to its entry (`entry_levels.ts`). A stamped line with no level may get
   // its level from the line after it, so it is held until that line is read.
-  const entries = new EntryLevels(
-    log.gzip ? null : log,
-    log.gzip ? 0 : log.bomLength,
-    log.gzip ? Infinity : size,
-    undefined,
-    () => tallyFor(format),
-  );
+  const entries = entryLevels(log, format);
   const keep = (bytes: Uint8Array, s: number, e: number, lineNo: number, cut: boolean, code: number) => {
     if (want >= 0 && levelCode(code) !== want) return;
     let slot = ring[next];
