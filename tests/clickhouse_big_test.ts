@@ -439,12 +439,23 @@ Deno.test({
           `stop reasons ${pages.map((p) => p.structuredContent.stop_reason).join(",")}`,
       );
       const first = pages[0].structuredContent;
+      const texts = matches.map((m) => m.text);
+      if (first.complete && elapsed < 2.2) {
+        // ClickHouse checks max_execution_time between blocks (pager.ts: "to within a second and a block"),
+        // so a query measured under 2.2 s may finish inside a 1 s budget when the machine got quieter.
+        console.error(
+          `SKIP time budget cut: the budgeted search finished in one page (the pattern ran ${
+            elapsed.toFixed(2)
+          } s unbudgeted, within the second ClickHouse may overrun); its matches are still checked`,
+        );
+        assert.deepEqual(sorted(texts), sorted(directLines));
+        return;
+      }
       assert.equal(first.complete, false, text(pages[0]).slice(0, 500));
       assert.equal(first.stop_reason, "time_budget");
       assert.match(text(pages[0]), /cut by ClickHouse at the time budget/);
       for (const p of pages.slice(0, -1)) assert.equal(p.structuredContent.complete, false);
       assert.equal(pages.at(-1)!.structuredContent.complete, true);
-      const texts = matches.map((m) => m.text);
       assert.equal(new Set(texts).size, texts.length, "no match repeated");
       assert.equal(texts.length, count);
       assert.equal(texts.length, whole.structuredContent.matches.length);
