@@ -73,8 +73,8 @@ async function inflate(way: Way, file: string): Promise<number> {
   };
   switch (way) {
     case "source": {
-      const { openRoots } = await import("../src/source/roots.ts");
-      const { openLog } = await import("../src/source/log_file.ts");
+      const { openRoots } = await import("../src/source/local/roots.ts");
+      const { openLog } = await import("../src/source/local/log_file.ts");
       const { gzipSource } = await import("../src/read/gzip_source.ts");
       using log = await openLog(openRoots([dirname(file)], "/"), basename(file));
       const src = gzipSource(log);

@@ -37,17 +37,17 @@
 
 import { parseArgs } from "node:util";
 import { basename, dirname } from "node:path";
-import { openRoots } from "../src/source/roots.ts";
-import { openLogSync } from "../src/source/log_file.ts";
+import { openRoots } from "../src/source/local/roots.ts";
+import { openLogSync } from "../src/source/local/log_file.ts";
 import { type ByteSource, scan } from "../src/read/scanner.ts";
 import { decodeLine } from "../src/read/decode.ts";
 import { LineRedactor } from "../src/guard/redact.ts";
 import { HEADER_BYTES, levelOf, STRUCTURED_BYTES } from "../src/read/level.ts";
 import { lineClock } from "../src/read/timestamp.ts";
 import { maskToken, TemplateMiner } from "../src/read/template_miner.ts";
-import { TemplateStats } from "../src/tools/template_stats.ts";
+import { TemplateStats } from "../src/source/local/template_stats.ts";
 import { mineTemplates } from "../src/read/mine_templates.ts";
-import { MiningRun } from "../src/tools/template_mining.ts";
+import { MiningRun } from "../src/source/local/template_mining.ts";
 import { median } from "./measure.ts";
 
 /** `LOGPEEK_MAX_LINE`'s default, as the server mines with it. */

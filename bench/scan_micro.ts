@@ -13,8 +13,8 @@
 
 import { parseArgs } from "node:util";
 import { basename, dirname } from "node:path";
-import { openRoots } from "../src/source/roots.ts";
-import { openLogSync } from "../src/source/log_file.ts";
+import { openRoots } from "../src/source/local/roots.ts";
+import { openLogSync } from "../src/source/local/log_file.ts";
 import { countLevels } from "../src/read/count_levels.ts";
 import { searchLog } from "../src/read/search.ts";
 

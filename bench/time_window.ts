@@ -26,8 +26,8 @@
 
 import { join } from "node:path";
 import { connect, type Session } from "../tests/mcp_client.ts";
-import { openRoots } from "../src/source/roots.ts";
-import { openLogSync } from "../src/source/log_file.ts";
+import { openRoots } from "../src/source/local/roots.ts";
+import { openLogSync } from "../src/source/local/log_file.ts";
 import { seekTime } from "../src/read/time_seek.ts";
 import { TIME_SLACK_MS } from "../src/read/time_window.ts";
 import { median, runCommand, runShell, shellQuote } from "./measure.ts";

@@ -6,7 +6,7 @@
  * --allow-read=ROOTS,STATE --allow-write=STATE --allow-env=… --allow-sys=uid main.ts --state-dir=STATE …
  * -- ROOTS` with the same stdin, stdout and stderr, and exits with its code. The server process gets no net,
  * run or ffi permission, no sys permission but its user id, and writes only in its state directory. First it
- * checks that no user but root and its own can swap the folders above each root (`src/source/confine.ts`),
+ * checks that no user but root and its own can swap the folders above each root (`src/source/local/confine.ts`),
  * which the server, reading only the roots, cannot see.
  *
  * Relative ROOTs and a relative `--state-dir` are taken from the folder the user ran the task in (where
@@ -29,7 +29,7 @@ import { commaProblem, netOfRoots, serverFlags } from "../src/cli/flags.ts";
 import { isClickHouseRoot } from "../src/source/clickhouse/target.ts";
 import { type CliIo, DENO_IO, main, serveUsageError, stateDirFrom } from "../src/cli/cli.ts";
 import { parseCommandLine, SEE_HELP, toArgs } from "../src/cli/command_line.ts";
-import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/confine.ts";
+import { checkAncestors, checkBeforeServing, processTrust } from "../src/source/local/confine.ts";
 import { ToolError } from "../src/core/errors.ts";
 import { isDefaultStateDir, namedStateDirProblem } from "../src/state/state_dir.ts";
 
@@ -112,7 +112,7 @@ if (import.meta.main) {
     }
   }
   // The folders above each root and the state directory must be safe from swaps by other users
-  // (src/source/confine.ts). The server, which may read only those, cannot look at them: this launcher can.
+  // (src/source/local/confine.ts). The server, which may read only those, cannot look at them: this launcher can.
   const comma = commaProblem(stateDir === null ? paths : [...paths, stateDir]);
   if (comma) fail(`${comma}. ${SEE_HELP}`, 2);
   const trust = processTrust(undefined, (values["trust-gid"] ?? []).map(Number), () => {});

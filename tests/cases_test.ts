@@ -58,8 +58,8 @@ Deno.test({
     // that every line passes and a search-free count: the number of lines in the window.
     const dir = caseLogs(shared!, "01-tail-window-exact-boundary");
     const { tailLog } = await import("../src/read/tail.ts");
-    const { openLog } = await import("../src/source/log_file.ts");
-    const { openRoots } = await import("../src/source/roots.ts");
+    const { openLog } = await import("../src/source/local/log_file.ts");
+    const { openRoots } = await import("../src/source/local/roots.ts");
     const roots = openRoots([dir], "/");
     for (
       const [file, count, first] of [["aligned.log", 4096, "seq=000905"], [

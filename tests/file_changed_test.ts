@@ -8,7 +8,7 @@
  * it is a regex `log_search` whose literal is in every line (every line tested: 100–250 MB/s, so a
  * 256 MB log takes one to three seconds and the first notification comes while most of it is unread). A
  * `log_levels` scan reads ~1 GB/s on a quiet machine and ends before its first notification, so it is
- * not timed here: the check lives in `source/log_file.ts` under every tool, and `log_file_test.ts` tests
+ * not timed here: the check lives in `source/local/log_file.ts` under every tool, and `log_file_test.ts` tests
  * it for counting, tail and gzip with a hook, without timing. Counts are checked against `grep -c`.
  */
 import assert from "node:assert/strict";

@@ -12,8 +12,8 @@ import { haveLnav, lnavRows } from "./lnav_peer.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sharedDir } from "./shared_dir.ts";
-import { openRoots } from "../src/source/roots.ts";
-import { openLogSync } from "../src/source/log_file.ts";
+import { openRoots } from "../src/source/local/roots.ts";
+import { openLogSync } from "../src/source/local/log_file.ts";
 import { lineClock, SAMPLE_BYTES } from "../src/read/timestamp.ts";
 import { logHead } from "../src/read/scan_source.ts";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { DEFAULT_LIMITS } from "../src/core/config.ts";
-import { openRoots } from "../src/source/roots.ts";
+import { openRoots } from "../src/source/local/roots.ts";
 import { startToolWorker } from "../src/server/worker_host.ts";
 import { MAIN } from "./mcp_client.ts";
 import { tempDir } from "./fixtures.ts";

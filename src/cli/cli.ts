@@ -12,7 +12,7 @@ import { clientConfig, type ClientName, CLIENTS, type Launch } from "./client_co
 import { type CommandLine, type OptionValues, parseCommandLine, SEE_HELP } from "./command_line.ts";
 import { ArtifactStore } from "../state/artifacts.ts";
 import { envReader, type Limits, readLimits } from "../core/config.ts";
-import { openRoots, type Root, RootError } from "../source/roots.ts";
+import { openRoots, type Root, RootError } from "../source/local/roots.ts";
 import { type ClickHouseTarget, isClickHouseRoot, parseClickHouseRoot } from "../source/clickhouse/target.ts";
 import {
   checkAncestors,
@@ -20,7 +20,7 @@ import {
   processTrust,
   type Trust,
   withoutName,
-} from "../source/confine.ts";
+} from "../source/local/confine.ts";
 import { ToolError } from "../core/errors.ts";
 import { createServer } from "../server/server.ts";
 import {
@@ -558,7 +558,7 @@ function openState(v: Values, io: CliIo, limits: Limits, stderr: (line: string) 
 }
 
 /**
- * Checks the folders above each root and above the state directory (`source/confine.ts`), where this
+ * Checks the folders above each root and above the state directory (`source/local/confine.ts`), where this
  * process may read them (with read access to the roots only it may not: the launcher, `deno task start`,
  * checks them before it starts the server). A state directory another user could swap is not used
  * (`state` loses its artifacts and trace, said on stderr): they could plant artifacts for read_artifact

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { openLog } from "../source/log_file.ts";
-import { openRoots, type Root } from "../source/roots.ts";
+import { openLog } from "../source/local/log_file.ts";
+import { openRoots, type Root } from "../source/local/roots.ts";
 import { CONTINUED, LEVELS, LevelTally, UNKNOWN } from "./level.ts";
 import { EntryLevels, isContinuation, levelCode, UNRESOLVED } from "./entry_levels.ts";
 import { searchLog } from "./search.ts";

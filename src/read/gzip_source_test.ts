@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { openLog } from "../source/log_file.ts";
-import { openRoots, type Root } from "../source/roots.ts";
+import { openLog } from "../source/local/log_file.ts";
+import { openRoots, type Root } from "../source/local/roots.ts";
 import { GZ_OUT, GZ_PIECE, type GzipSource, gzipSource } from "./gzip_source.ts";
 import { searchLog } from "./search.ts";
 import { DEFAULT_LIMITS } from "../core/config.ts";

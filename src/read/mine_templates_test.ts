@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CHECK_LINES, CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
-import { openLog } from "../source/log_file.ts";
-import { openRoots, type Root } from "../source/roots.ts";
+import { openLog } from "../source/local/log_file.ts";
+import { openRoots, type Root } from "../source/local/roots.ts";
 import { lineClock } from "./timestamp.ts";
 import { LEVELS } from "./level.ts";
 import type { ResumePoint } from "./readable_log.ts";

@@ -13,7 +13,7 @@ import type { ByteSource } from "./scanner.ts";
  * Forward bytes of a log that notice when the log changes under them: it shrinks (truncated, rotated in
  * place), or is rewritten in place (same size, another modification time). Reading stops at a change.
  * A log that grows is taken for one appended to: only the bytes it had when opened are read, and that
- * is no change. (The local source checks every MiB read and at the end: `source/log_file.ts`.)
+ * is no change. (The local source checks every MiB read and at the end: `source/local/log_file.ts`.)
  */
 export interface LogBytes extends ByteSource {
   /** How the log changed while it was read ("shrank from 900 to 100 bytes …"), or null. */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { countLevels } from "./count_levels.ts";
 import { checkCursor, makeCursor, queryHash } from "./cursor.ts";
-import { openLog } from "../source/log_file.ts";
+import { openLog } from "../source/local/log_file.ts";
 import type { ResumePoint } from "./readable_log.ts";
-import { openRoots, type Root } from "../source/roots.ts";
+import { openRoots, type Root } from "../source/local/roots.ts";
 import { searchLog } from "./search.ts";
 import { DEFAULT_LIMITS } from "../core/config.ts";
 import type { LogLine } from "./log_line.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { openLog } from "../source/log_file.ts";
-import { openRoots, type Root } from "../source/roots.ts";
+import { openLog } from "../source/local/log_file.ts";
+import { openRoots, type Root } from "../source/local/roots.ts";
 import { LineLiteral, searchLog, type SearchOptions } from "./search.ts";
 import { compilePattern } from "./pattern.ts";
 import { PatternOffload } from "./pattern_offload.ts";

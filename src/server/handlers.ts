@@ -10,10 +10,12 @@ import { createHmac } from "node:crypto";
 import { dirname } from "node:path";
 import { guarded, type ToolResult, withClosestNames } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
-import { localSource } from "../source/local_source.ts";
+import { localSource } from "../source/local/local_source.ts";
 import { clickHouseSource } from "../source/clickhouse/mod.ts";
+import { ClickHouseBackend } from "../source/clickhouse/backend.ts";
+import { LocalBackend } from "../source/local/backend.ts";
 import type { ClickHouseTarget } from "../source/clickhouse/target.ts";
-import { MAX_NAME, type Root } from "../source/roots.ts";
+import { MAX_NAME, type Root } from "../source/local/roots.ts";
 import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
 import { logFiles } from "../tools/log_files.ts";
 import { logLevels } from "../tools/log_levels.ts";
@@ -48,7 +50,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
  */
 /**
  * Why a call's `file` or `baseline_file` is refused before any work, or null: longer than
- * {@linkcode MAX_NAME} (4,096) characters, which no name of a log is (`source/roots.ts` `resolveLog`
+ * {@linkcode MAX_NAME} (4,096) characters, which no name of a log is (`source/local/roots.ts` `resolveLog`
  * refuses it too, with the same words) and no glob need be (`log_files` takes a glob of as many,
  * `MAX_GLOB`). Issue #22, item 6: a 7 MiB `baseline_file` was hashed and tested for glob characters
  * several times before it was refused (71 MiB over idle in worker mode), and a 7 MiB glob held the server
@@ -71,7 +73,7 @@ export function longName(args: Record<string, unknown>): string | null {
 }
 
 export function localDispatch(
-  given: Omit<ToolContext, "cursorKey" | "source"> & {
+  given: Omit<ToolContext, "cursorKey" | "source" | "backend"> & {
     roots: Root[];
     clickhouse?: ClickHouseTarget;
     cursorKey?: Uint8Array;
@@ -80,17 +82,21 @@ export function localDispatch(
   const { roots, clickhouse, ...rest } = given;
   const key = given.cursorKey ??
     cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key;
+  // A table's tie-breaker is salted with a value derived from the cursor key: stable across pages and
+  // restarts (as cursors are), unknown to the client.
+  const source = clickhouse
+    ? clickHouseSource(
+      clickhouse,
+      createHmac("sha256", key).update("logpeek table order").digest("hex").slice(0, 32),
+    )
+    : localSource(roots);
+  const env = { ...rest, cursorKey: key };
   const ctx: ToolContext = {
-    ...rest,
-    // A table's tie-breaker is salted with a value derived from the cursor key: stable across pages and
-    // restarts (as cursors are), unknown to the client.
-    source: clickhouse
-      ? clickHouseSource(
-        clickhouse,
-        createHmac("sha256", key).update("logpeek table order").digest("hex").slice(0, 32),
-      )
-      : localSource(roots),
-    cursorKey: key,
+    ...env,
+    backend: source.table
+      ? new ClickHouseBackend(source.table, env)
+      : new LocalBackend(source, env, roots.map((r) => r.path).join(", ")),
+    source,
   };
   return (tool, args, call) => {
     const long = clickhouse ? null : longName(args);

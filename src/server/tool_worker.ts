@@ -19,7 +19,7 @@ import { ArtifactStore } from "../state/artifacts.ts";
 import type { Limits } from "../core/config.ts";
 import { localDispatch } from "./handlers.ts";
 import type { OffloadOutcome, PatternTester } from "../read/pattern_offload.ts";
-import type { Root } from "../source/roots.ts";
+import type { Root } from "../source/local/roots.ts";
 import type { ClickHouseTarget } from "../source/clickhouse/target.ts";
 import type { Dispatch } from "../tools/deps.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { closestNames, matchingLogList, matchingLogs } from "./matching_logs.ts";
-import { localSource } from "./local_source.ts";
-import { openRoots } from "./roots.ts";
+import { localSource } from "./local/local_source.ts";
+import { openRoots } from "./local/roots.ts";
 import { ToolError } from "../core/errors.ts";
 
 /** A tree of logs with set modification times (seconds after T0), as `[name, seconds]`. */

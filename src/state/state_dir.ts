@@ -13,7 +13,7 @@
  */
 
 import { dirname, isAbsolute, join } from "node:path";
-import { sysUid } from "../source/confine.ts";
+import { sysUid } from "../source/local/confine.ts";
 
 /**
  * Chooses the state directory.

@@ -9,13 +9,16 @@
 
 import type { Limits } from "../core/config.ts";
 import type { LogSource } from "../source/log_source.ts";
+import type { LogBackend } from "../source/backend.ts";
 import type { ArtifactStore } from "../state/artifacts.ts";
 import type { ToolResult } from "./outcome.ts";
 import type { PatternTester } from "../read/pattern_offload.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
-  /** Where the logs come from (the seam: tools never import an implementation). */
+  /** Where the logs come from (the seam, `source/backend.ts`: tools never import an implementation). */
+  backend: LogBackend;
+  /** The local log source, for the tools not yet moved to the seam (issue #25); a table's refuses. */
   source: LogSource;
   /** Limits and budgets. */
   limits: Limits;

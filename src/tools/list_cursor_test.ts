@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { globHash, makeListCursor, MAX_LIST_CURSOR, readListCursor } from "./list_cursor.ts";
 import { seal } from "../core/seal.ts";
 import { makeCursor } from "../read/cursor.ts";
-import { openLog } from "../source/log_file.ts";
-import { openRoots } from "../source/roots.ts";
+import { openLog } from "../source/local/log_file.ts";
+import { openRoots } from "../source/local/roots.ts";
 import { ToolError } from "../core/errors.ts";
 
 const KEY = crypto.getRandomValues(new Uint8Array(32));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { filesHeader, MAX_FILES, renderEntry } from "./log_files.ts";
-import { countStopped } from "../source/list_logs.ts";
+import { countStopped } from "../source/local/list_logs.ts";
 import type { LogEntry } from "../source/log_source.ts";
 
 const entry = (file: string, more: Partial<LogEntry> = {}): LogEntry => ({

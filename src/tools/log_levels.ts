@@ -15,7 +15,8 @@ import { LEVELS } from "../read/level.ts";
 import { STATUS_RULE } from "../read/http_status.ts";
 import { queryHash, readCursor } from "../read/cursor.ts";
 import { isGlob } from "../source/log_source.ts";
-import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
+import { overLogs } from "../source/local/many_logs.ts";
+import { firstLogs, notReadNote } from "./log_list_words.ts";
 import {
   requireTimestamps,
   resolveSpan,

@@ -19,7 +19,8 @@ import type { TimeSpan } from "../read/time_window.ts";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { cutText } from "../core/text_cut.ts";
-import { firstLogs, notReadNote, type OverLogs } from "./many_logs.ts";
+import { type OverLogs } from "../source/local/many_logs.ts";
+import { firstLogs, notReadNote } from "./log_list_words.ts";
 import { isGlob } from "../source/log_source.ts";
 import {
   requireTimestamps,
@@ -34,9 +35,9 @@ import {
   windowArgs,
   withWindow,
 } from "./time_args.ts";
-import { levelIndex, minePhase, MiningRun, type Phase } from "./template_mining.ts";
+import { levelIndex, minePhase, MiningRun, type Phase } from "../source/local/template_mining.ts";
 import { templateId } from "../read/template_miner.ts";
-import { changeOf, type ClusterStats, type TemplateStats } from "./template_stats.ts";
+import { changeOf, type ClusterStats, type TemplateStats } from "../source/local/template_stats.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import {
   type CallContext,

@@ -8,8 +8,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_LIMITS } from "../core/config.ts";
-import { localSource } from "../source/local_source.ts";
-import { openRoots } from "../source/roots.ts";
+import { localSource } from "../source/local/local_source.ts";
+import { LocalBackend } from "../source/local/backend.ts";
+import { openRoots } from "../source/local/roots.ts";
 import { ArtifactStore } from "../state/artifacts.ts";
 import type { ToolContext } from "./deps.ts";
 import { logPatterns, type ToolArgs } from "./log_patterns.ts";
@@ -59,15 +60,20 @@ function countingClock(): () => number {
 }
 
 function context(dir: string, state: string, patternsMs: number, clock?: () => number): ToolContext {
-  return {
-    source: localSource(openRoots([dir], "/")),
+  const source = localSource(openRoots([dir], "/"));
+  const env = {
     limits: { ...DEFAULT_LIMITS, patternsMs, inlineChars: 100_000_000 },
     stderr: () => {},
-    artifacts: new ArtifactStore(state, 86_400_000, 1 << 30),
-    artifactsOff: null,
     redact: true,
     cursorKey: new Uint8Array(32).fill(7),
     clock,
+  };
+  return {
+    ...env,
+    source,
+    backend: new LocalBackend(source, env, dir),
+    artifacts: new ArtifactStore(state, 86_400_000, 1 << 30),
+    artifactsOff: null,
   };
 }
 

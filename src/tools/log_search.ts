@@ -15,7 +15,8 @@ import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
 import { type LogLine, logLineSchema } from "../read/log_line.ts";
 import { isGlob } from "../source/log_source.ts";
-import { firstLogs, notReadNote, overLogs } from "./many_logs.ts";
+import { overLogs } from "../source/local/many_logs.ts";
+import { firstLogs, notReadNote } from "./log_list_words.ts";
 import { type AnswerItem, renderItem } from "./context_render.ts";
 import { AnswerStream } from "./answer_stream.ts";
 import {
@@ -43,7 +44,8 @@ import {
 } from "./deps.ts";
 import { logFormatSchema, plural, renderFormat, renderStop, unresolvedNote } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
-import { renderTemplateHeader, searchByTemplate } from "./template_search.ts";
+import { searchByTemplate } from "../source/local/template_search.ts";
+import { renderTemplateHeader } from "./template_words.ts";
 import { ToolError } from "../core/errors.ts";
 
 /** The most matches one call may ask for (issue #3; larger answers spill to an artifact). */

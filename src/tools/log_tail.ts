@@ -8,12 +8,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
-import { tableTail } from "./table_calls.ts";
 import { type Level } from "../read/level.ts";
 import { printable } from "../guard/printable.ts";
 import { logLineSchema } from "../read/log_line.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
-import { tailLog, type TailResult } from "../read/tail.ts";
+import type { TailAnswer } from "../source/backend.ts";
 import {
   type CallContext,
   callContext,
@@ -24,15 +23,7 @@ import {
 } from "./deps.ts";
 import { logFormatSchema, renderFormat, renderLine, unresolvedNote } from "./render.ts";
 import type { Limits } from "../core/config.ts";
-import {
-  requireTimestamps,
-  resolveSpan,
-  timeFields,
-  timeFieldsSchema,
-  windowArgs,
-  windowFor,
-  withWindow,
-} from "./time_args.ts";
+import { timeFieldsSchema, windowArgs, withWindow } from "./time_args.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
 
 const inputSchema = strictArgs("log_tail", {
@@ -71,36 +62,15 @@ const outputSchema = z.object({
 /**
  * The first line of a tail's text: what was read and what was not.
  *
- * @param file The log's name.
- * @param r The tail read.
- * @param tailBytes The window's size in bytes (LOGPEEK_TAIL_BYTES).
+ * @param a The tail the backend read.
  * @param level The level asked for, if any.
- * @param asked How many lines were asked for; fewer from a window that began inside a line means a line
- *   longer than the window stands before them, and the header says how to read past it.
- * @returns The sentence.
+ * @returns The sentence (its window words added by `withWindow`).
  */
-export function tailHeader(
-  file: string,
-  r: TailResult,
-  tailBytes: number,
-  level?: Level,
-  asked = 0,
-): string {
-  const what = `${r.lines.length} line(s)${level ? ` of level ${level}` : ""}`;
-  const scope = r.whole_file
-    ? "the window covered the whole file, so line numbers are exact"
-    : `read only the last ${tailBytes} bytes, so line numbers are unknown (-)` +
-      (r.dropped_partial ? "; the window began inside a line and that fragment was dropped" : "") +
-      (r.dropped_partial && !level && r.lines.length < asked
-        ? ` (fewer lines than the ${asked} asked: a line longer than the window stands before them; ` +
-          'log_search with text="^", regex=true and until= the first line\'s time reads the lines before it)'
-        : "");
-  const bad = r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "";
-  const secrets = r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "";
-  const more = level && !r.whole_file
-    ? `; lines of level ${level} may also exist before the window: log_search with level=${level} reads from the start`
-    : "";
-  return `${printable(file)}: last ${what}; ${scope}${bad}${secrets}${more}.`;
+export function tailHeader(a: TailAnswer, level?: Level): string {
+  const what = `${a.lines.length} ${a.unit}(s)${level ? ` of level ${level}` : ""}`;
+  const bad = a.replaced_bytes ? `; ${a.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "";
+  const secrets = a.redactions ? `; ${a.redactions} secret(s) masked as ***` : "";
+  return `${printable(a.file)}: last ${what}; ${a.scope}${bad}${secrets}.`;
 }
 
 /**
@@ -154,39 +124,28 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logTail(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  if (ctx.source.table) return await tableTail(ctx, ctx.source.table, args, call);
-  using log = await ctx.source.open(args.file);
-  const zone = ctx.limits.tz;
-  const span = resolveSpan(args, zone, undefined);
-  const r = await tailLog(log, {
-    ...ctx.limits,
+  const a = await ctx.backend.tail({
+    file: args.file,
     lines: args.lines,
     level: args.level,
-    redact: ctx.redact,
-    gzipMs: ctx.limits.levelsMs,
-    signal: call?.signal,
-    window: span ? windowFor(span, log, zone, undefined) : undefined,
-  });
-  requireTimestamps(span, [r.time], r.read_lines, log.name);
-  const time = timeFields(span, zone, [r.time]);
+    window: { since: args.since, until: args.until },
+  }, call);
   const header = withWindow(
-    tailHeader(log.name, r, ctx.limits.tailBytes, args.level, args.lines) +
-      (r.unplaced_lines
-        ? ` ${r.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
+    tailHeader(a, args.level) +
+      (a.unplaced_lines
+        ? ` ${a.unplaced_lines} line(s) at the tail window's start had no timestamp, and their time is not known.`
         : "") +
-      renderFormat(r.log_format) +
-      unresolvedNote(r.unresolved_levels),
-    time,
+      (a.log_format !== undefined ? renderFormat(a.log_format) : "") +
+      unresolvedNote(a.unresolved_levels),
+    a.time,
   );
   // A spilled tail shows its newest lines (what happened last); the older ones are in the artifact.
-  const out = spill(ctx, "log_tail", header, r.lines.map(renderLine), r.lines.map((l) => l.level), true);
+  const out = spill(ctx, "log_tail", header, a.lines.map(renderLine), a.lines.map((l) => l.level), true);
+  const { time, unit: _unit, scope: _scope, ...fields } = a;
   return okResult({
-    file: log.name,
-    ...r,
-    time: undefined,
-    read_lines: undefined,
+    ...fields,
     ...time,
-    lines: r.lines.slice(out.from, out.from + out.shown),
+    lines: a.lines.slice(out.from, out.from + out.shown),
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);

@@ -14,6 +14,7 @@ function context(inlineChars: number, withStore: boolean): ToolContext {
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   return {
     source: {} as ToolContext["source"],
+    backend: {} as ToolContext["backend"],
     limits: { ...DEFAULT_LIMITS, inlineChars },
     stderr: () => {},
     artifacts: withStore ? new ArtifactStore(dir, 60_000, 1 << 30, () => 1_000_000) : null,

@@ -21,12 +21,12 @@
 import fs from "node:fs";
 import { posix } from "node:path";
 import { checkMiddleFolders } from "./confine.ts";
-import { BestOf } from "../core/best_of.ts";
-import { ToolError } from "../core/errors.ts";
-import { cutText } from "../core/text_cut.ts";
-import { Turns } from "../core/turn.ts";
-import { refusalNote } from "../read/format.ts";
-import { globMatcher, isGlob } from "./glob.ts";
+import { BestOf } from "../../core/best_of.ts";
+import { ToolError } from "../../core/errors.ts";
+import { cutText } from "../../core/text_cut.ts";
+import { Turns } from "../../core/turn.ts";
+import { refusalNote } from "../../read/format.ts";
+import { globMatcher, isGlob } from "../glob.ts";
 import { MAX_NAME, osError, printable, type Root, rootOf } from "./roots.ts";
 import {
   COUNT_STOPPED,
@@ -35,7 +35,7 @@ import {
   type ListWalk,
   type LogEntry,
   type LogList,
-} from "./log_types.ts";
+} from "../log_types.ts";
 import { sniffListed } from "./log_file.ts";
 
 /** Why a symlink out of the roots is not listed. */

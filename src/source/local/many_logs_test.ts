@@ -1,19 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DEFAULT_LIMITS } from "../core/config.ts";
-import { localSource } from "../source/local_source.ts";
-import { openRoots } from "../source/roots.ts";
-import type { ResumePoint } from "../read/readable_log.ts";
-import type { ToolContext } from "./deps.ts";
+import { DEFAULT_LIMITS } from "../../core/config.ts";
+import { localSource } from "./local_source.ts";
+import { openRoots } from "./roots.ts";
+import type { ResumePoint } from "../../read/readable_log.ts";
+import type { LocalEnv } from "./local_env.ts";
 import { type LogPage, overLogs } from "./many_logs.ts";
 
-function context(dir: string): ToolContext {
+function context(dir: string): LocalEnv {
   return {
     source: localSource(openRoots([dir], "/")),
     limits: DEFAULT_LIMITS,
     stderr: () => {},
-    artifacts: null,
-    artifactsOff: "none",
     redact: true,
     cursorKey: new Uint8Array(32).fill(7),
   };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { insideRoots, openRoots, resolveLog, RootError } from "./roots.ts";
-import { ToolError } from "../core/errors.ts";
+import { ToolError } from "../../core/errors.ts";
 
 const base = Deno.makeTempDirSync({ prefix: "logpeek-roots-" });
 Deno.mkdirSync(`${base}/a/logs`, { recursive: true });

@@ -13,18 +13,19 @@
  * @module
  */
 
-import { type HeaderLayout, headerOfHead, templateId, TemplateMiner } from "../read/template_miner.ts";
-import { lineClock, SAMPLE_BYTES } from "../read/timestamp.ts";
-import { logHead } from "../read/scan_source.ts";
-import { CUT_MARK, type MinePage, mineTemplates, type MiningSink } from "../read/mine_templates.ts";
-import type { TimeSpan } from "../read/time_window.ts";
-import { LEVELS } from "../read/level.ts";
+import { type HeaderLayout, headerOfHead, templateId, TemplateMiner } from "../../read/template_miner.ts";
+import { lineClock, SAMPLE_BYTES } from "../../read/timestamp.ts";
+import { logHead } from "../../read/scan_source.ts";
+import { CUT_MARK, type MinePage, mineTemplates, type MiningSink } from "../../read/mine_templates.ts";
+import type { TimeSpan } from "../../read/time_window.ts";
+import { LEVELS } from "../../read/level.ts";
 import { TemplateStats } from "./template_stats.ts";
 import { type OverLogs, overLogs } from "./many_logs.ts";
-import { windowFor } from "./time_args.ts";
-import type { CallContext, ToolContext } from "./deps.ts";
-import type { Cursor } from "../read/cursor.ts";
-import type { ReadableLog } from "../read/readable_log.ts";
+import { windowFor } from "../../read/time_span.ts";
+import type { Call } from "../backend.ts";
+import type { LocalEnv } from "./local_env.ts";
+import type { Cursor } from "../../read/cursor.ts";
+import type { ReadableLog } from "../../read/readable_log.ts";
 
 /** One mined line, as `log_search` by template returns it. */
 export interface MinedLine {
@@ -222,11 +223,11 @@ export interface PhaseSpec {
  * @throws {ToolError} what opening the logs or reading the cursor throws.
  */
 export async function minePhase(
-  ctx: ToolContext,
+  ctx: LocalEnv,
   run: MiningRun,
   stats: TemplateStats,
   spec: PhaseSpec,
-  call?: CallContext,
+  call?: Call,
   onLine?: OnMinedLine,
   stop?: () => boolean,
   opened?: (log: ReadableLog) => void,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { openLog } from "./log_file.ts";
 import { openRoots } from "./roots.ts";
-import { scan } from "../read/scanner.ts";
-import type { ReadableLog } from "../read/readable_log.ts";
+import { scan } from "../../read/scanner.ts";
+import type { ReadableLog } from "../../read/readable_log.ts";
 
 Deno.test("a log truncated while it is read is noticed, never taken for its end", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-trunc-" });
@@ -67,8 +67,8 @@ Deno.test("lines appended during a call are not read: the answer is the log as t
 });
 
 Deno.test("a cancelled scan stops within 50 ms of the abort", async () => {
-  const { countLevels } = await import("../read/count_levels.ts");
-  const { DEFAULT_LIMITS } = await import("../core/config.ts");
+  const { countLevels } = await import("../../read/count_levels.ts");
+  const { DEFAULT_LIMITS } = await import("../../core/config.ts");
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-cancel-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   const f = Deno.openSync(`${dir}/big.log`, { write: true, create: true });
@@ -117,10 +117,10 @@ function rewriteInPlace(path: string, at: number): void {
 }
 
 Deno.test("log_tail, and a gzip log's search and count, say file_changed for a rewrite during the read", async () => {
-  const { tailLog } = await import("../read/tail.ts");
-  const { searchLog } = await import("../read/search.ts");
-  const { countLevels } = await import("../read/count_levels.ts");
-  const { DEFAULT_LIMITS } = await import("../core/config.ts");
+  const { tailLog } = await import("../../read/tail.ts");
+  const { searchLog } = await import("../../read/search.ts");
+  const { countLevels } = await import("../../read/count_levels.ts");
+  const { DEFAULT_LIMITS } = await import("../../core/config.ts");
   const { gzipSync } = await import("node:zlib");
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-rewrite2-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));

@@ -12,16 +12,16 @@
  * @module
  */
 
-import { seal, unseal } from "../core/seal.ts";
-import { ToolError } from "../core/errors.ts";
-import { printable } from "../guard/printable.ts";
-import { LEVELS } from "../read/level.ts";
-import type { LogLine } from "../read/log_line.ts";
-import { type Cursor, fnv1a, queryHash } from "../read/cursor.ts";
+import { seal, unseal } from "../../core/seal.ts";
+import { ToolError } from "../../core/errors.ts";
+import { printable } from "../../guard/printable.ts";
+import { LEVELS } from "../../read/level.ts";
+import type { LogLine } from "../../read/log_line.ts";
+import { type Cursor, fnv1a, queryHash } from "../../read/cursor.ts";
 import { levelIndex, type MinedLine, minePhase, MiningRun } from "./template_mining.ts";
-import { resolveSpan } from "./time_args.ts";
-import type { CallContext, ToolContext } from "./deps.ts";
-import { renderStop } from "./render.ts";
+import { resolveSpan } from "../../read/time_span.ts";
+import type { Call } from "../backend.ts";
+import type { LocalEnv } from "./local_env.ts";
 
 /** What `log_search` by template needs of its arguments. */
 export interface TemplateSearchArgs {
@@ -89,9 +89,9 @@ interface Payload {
  *   `no_timestamps`; what opening the logs throws.
  */
 export async function searchByTemplate(
-  ctx: ToolContext,
+  ctx: LocalEnv,
   args: TemplateSearchArgs,
-  call?: CallContext,
+  call?: Call,
 ): Promise<TemplateSearchResult> {
   const deadline = performance.now() + ctx.limits.patternsMs;
   const q = queryHash({
@@ -266,20 +266,4 @@ export async function searchByTemplate(
     ctx.cursorKey,
   );
   return { ...base, matches, complete: false, stop_reason: reason, next_cursor: next };
-}
-
-/** The answer's first line for a search by template. */
-export function renderTemplateHeader(file: string, r: TemplateSearchResult): string {
-  const shown = r.matches.length === 0
-    ? "no line shown"
-    : `lines ${r.skipped + 1}..${r.skipped + r.matches.length} of them`;
-  const status = r.complete
-    ? "complete: every line of the template was returned (this page and the ones before)."
-    : r.stop_reason === null
-    ? "NOT complete: " + r.notes.join("; ") + "."
-    : r.stop_reason === "limit"
-    ? "NOT complete (stop_reason: limit): more lines of it follow; pass next_cursor."
-    : renderStop(r.stop_reason, r.mined, "LOGPEEK_PATTERNS_MS") + ".";
-  return `${printable(file)}: template ${r.template.template_id} ${printable(r.template.template)}: ` +
-    `${r.template.count} line(s) in all (${r.mined} mined); ${shown}. ${status}`;
 }

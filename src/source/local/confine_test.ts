@@ -6,7 +6,7 @@ import {
   type Trust,
   untrustedWriter,
 } from "./confine.ts";
-import { ToolError } from "../core/errors.ts";
+import { ToolError } from "../../core/errors.ts";
 
 const ME = 1000;
 const trust: Trust = { uids: [0, ME], gids: [0] };

@@ -10,13 +10,13 @@
  */
 
 import fs from "node:fs";
-import { ToolError } from "../core/errors.ts";
+import { ToolError } from "../../core/errors.ts";
 import { checkMiddleFolders, type FolderId, sameFolders } from "./confine.ts";
 import { type LogRef, osError, printable, resolveLog, type Root } from "./roots.ts";
-import type { LogBytes, LogIdentity, ReadableLog } from "../read/readable_log.ts";
-import { refusalText, SNIFF_BYTES, type Sniffed, sniffFormat, sniffGzipInner } from "../read/format.ts";
-import { detectFormat } from "../read/log_format.ts";
-import { SAMPLE_BYTES as HEAD_SAMPLE } from "../read/timestamp.ts";
+import type { LogBytes, LogIdentity, ReadableLog } from "../../read/readable_log.ts";
+import { refusalText, SNIFF_BYTES, type Sniffed, sniffFormat, sniffGzipInner } from "../../read/format.ts";
+import { detectFormat } from "../../read/log_format.ts";
+import { SAMPLE_BYTES as HEAD_SAMPLE } from "../../read/timestamp.ts";
 
 /** An open log file: a {@linkcode ReadableLog} over a file descriptor. Close it with `using` or `close()`. */
 export interface OpenLog extends ReadableLog {

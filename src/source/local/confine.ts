@@ -31,8 +31,8 @@
  * @module
  */
 
-import { ToolError } from "../core/errors.ts";
-import { printable } from "../guard/printable.ts";
+import { ToolError } from "../../core/errors.ts";
+import { printable } from "../../guard/printable.ts";
 
 /** Who may be trusted not to swap folders: root, logpeek's own user, and groups named by the operator. */
 export interface Trust {

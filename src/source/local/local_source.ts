@@ -9,7 +9,7 @@
 
 import { listLogs } from "./list_logs.ts";
 import { openLog } from "./log_file.ts";
-import type { LogSource } from "./log_types.ts";
+import type { LogSource } from "../log_types.ts";
 import type { Root } from "./roots.ts";
 
 /**

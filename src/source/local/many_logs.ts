@@ -12,14 +12,21 @@
  * @module
  */
 
-import { checkCursorLog, type Cursor, cursorNames, fnv1a, makeCursor, readCursor } from "../read/cursor.ts";
-import type { ReadableLog, ResumePoint } from "../read/readable_log.ts";
-import type { PageEnd } from "../read/count_levels.ts";
-import { ToolError } from "../core/errors.ts";
-import { printable } from "../guard/printable.ts";
-import { isGlob, matchingLogList } from "../source/log_source.ts";
-import type { TimeSpan } from "../read/time_window.ts";
-import type { ToolContext } from "./deps.ts";
+import {
+  checkCursorLog,
+  type Cursor,
+  cursorNames,
+  fnv1a,
+  makeCursor,
+  readCursor,
+} from "../../read/cursor.ts";
+import type { ReadableLog, ResumePoint } from "../../read/readable_log.ts";
+import type { PageEnd } from "../../read/count_levels.ts";
+import { ToolError } from "../../core/errors.ts";
+import { printable } from "../../guard/printable.ts";
+import { isGlob, matchingLogList } from "../log_source.ts";
+import type { TimeSpan } from "../../read/time_window.ts";
+import type { LocalEnv } from "./local_env.ts";
 
 /** The most logs one call over a glob reads. */
 export const MAX_LOGS = 1000;
@@ -110,7 +117,7 @@ function unpackDone(text: string, n: number): boolean[] {
  *   (naming the closest logs); `invalid_cursor`; `file_changed` when the logs a glob matches changed.
  */
 export async function overLogs<P extends LogPage>(
-  ctx: ToolContext,
+  ctx: LocalEnv,
   call: ManyCall,
   one: ReadOne<P>,
 ): Promise<OverLogs<P>> {
@@ -262,7 +269,7 @@ function instants(span?: TimeSpan): { t0: number | null; t1: number | null } {
  * The log named exactly `name` (a name with glob characters), or null when there is none (then `name` is
  * taken as a glob). A log of that name that cannot be read is that log's error.
  */
-async function openNamed(ctx: ToolContext, name: string): Promise<ReadableLog | null> {
+async function openNamed(ctx: LocalEnv, name: string): Promise<ReadableLog | null> {
   try {
     return await ctx.source.open(name);
   } catch (e) {
@@ -283,7 +290,7 @@ function rest(order: { file: string }[], k: number): string[] {
 
 /** The cursor for the page after `page`, which stopped in `log`. */
 function cursorFor(
-  ctx: ToolContext,
+  ctx: LocalEnv,
   call: ManyCall,
   log: ReadableLog,
   page: LogPage,
@@ -305,26 +312,4 @@ function cursorFor(
     g,
     dn,
   }, ctx.cursorKey);
-}
-
-/** What an answer over a glob says of the matching entries it does not read (`OverLogs.notRead`). */
-export function notReadNote(notRead: string[], count: number): string {
-  if (count === 0) return "";
-  const more = count > notRead.length ? ` (and ${count - notRead.length} more)` : "";
-  return `\nNOT read, though the glob matches them, so this answer is NOT complete: ${
-    printable(notRead.join("; "))
-  }${more}.`;
-}
-
-/** How many logs an answer's text lists one by one (`logs` in structuredContent has them all). */
-export const LOGS_SHOWN = 20;
-
-/**
- * The per-log list of an answer over a glob, as text: the first {@linkcode LOGS_SHOWN}, and how many more
- * (a glob over hundreds of logs must not push the matches out of the answer).
- */
-export function firstLogs<L>(logs: L[], show: (l: L) => string): string {
-  const more = logs.length - LOGS_SHOWN;
-  return logs.slice(0, LOGS_SHOWN).map(show).join("; ") +
-    (more > 0 ? `; and ${more} more (in logs in the structured result)` : "");
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { LEVELS } from "../read/level.ts";
+import { LEVELS } from "../../read/level.ts";
 
 /** One cluster's numbers. */
 export interface ClusterStats {

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { COUNT_STOPPED, countStopped, LINK_OUT, listLogs } from "./list_logs.ts";
 import { openLog } from "./log_file.ts";
 import { openRoots } from "./roots.ts";
-import { ToolError } from "../core/errors.ts";
+import { ToolError } from "../../core/errors.ts";
 import { gzipSync } from "node:zlib";
-import type { ListKey, ListOptions, LogEntry, LogList } from "./log_source.ts";
+import type { ListKey, ListOptions, LogEntry, LogList } from "../log_source.ts";
 
 const IS_ROOT = Deno.uid() === 0;
 

@@ -20,10 +20,10 @@
  */
 
 import { basename, isAbsolute, posix, resolve } from "node:path";
-import { ToolError } from "../core/errors.ts";
-import { cutText } from "../core/text_cut.ts";
+import { ToolError } from "../../core/errors.ts";
+import { cutText } from "../../core/text_cut.ts";
 import { processTrust, type Trust } from "./confine.ts";
-import { printable } from "../guard/printable.ts";
+import { printable } from "../../guard/printable.ts";
 
 export { printable };
 
