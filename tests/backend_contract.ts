@@ -1,0 +1,698 @@
+/**
+ * One contract, run against every backend (issue #25 item 3), in the style of thanos-io/objstore's
+ * `AcceptanceTest(t, bucket)`: {@linkcode contractEntries} makes one set of log entries, each backend
+ * loads exactly those (a files root: one text line each; ClickHouse: one row each), and
+ * {@linkcode contractCases} holds the cases, each checked against the entries made here (never against
+ * logpeek's own answers). Where backends legitimately differ, a {@linkcode Backend} says how (its line
+ * numbers, how an entry is shown, its tie order, its capabilities), so no case branches on a backend's name.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type CallResult, connect, type Session } from "./mcp_client.ts";
+import { tempDir } from "./fixtures.ts";
+import type { ClickHouse } from "./clickhouse_server.ts";
+
+/** One log entry as the contract loads it: one line of a file, one row of a table. */
+export interface Entry {
+  /** Its time, Unix seconds (whole: a table's `DateTime` holds seconds). */
+  time: number;
+  /** Its level word, as written (and stored as `SeverityText`). */
+  level: "DEBUG" | "INFO" | "WARN" | "ERROR" | "FATAL";
+  /** What follows the level. */
+  body: string;
+  /** Its log: `gen/<source>` on every backend. */
+  source: string;
+  /** Its position in its log as written, from 1 (its line number in a file). */
+  line: number;
+}
+
+/** The logs, each `gen/<source>`. */
+export const SOURCES = ["api", "db", "worker"] as const;
+
+/** The first entry's time, 2026-11-01T00:00:00Z, in Unix seconds. */
+export const BASE = Date.UTC(2026, 10, 1) / 1000;
+
+/** The secret every `login ok` entry holds, and how every backend must show it. */
+export const SECRET = /password=\S+/;
+/** The mask of {@linkcode SECRET} (`guard/redact.ts`'s `***`, written out here). */
+export const MASKED = "password=***";
+
+/**
+ * The contract's entries, in time order within each source (as a file is written): `perSource` entries
+ * of each source, seven sharing each second, levels drawn by a seeded generator; every 37th a
+ * `checksum mismatch`, every 50th a `login ok … password=…`; and at the end of `api`, ten identical
+ * entries (a retried write) and three more at the same second, so the last second holds thirteen.
+ *
+ * @param perSource Entries per source before the twins (at least 100).
+ */
+export function contractEntries(perSource = 700): Entry[] {
+  const levels: Entry["level"][] = ["INFO", "INFO", "INFO", "DEBUG", "DEBUG", "WARN", "ERROR", "FATAL"];
+  let seed = 25;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const out: Entry[] = [];
+  for (const source of SOURCES) {
+    for (let i = 0; i < perSource; i++) {
+      let body = `request ${i} path=/v1/items/${i % 97} took ${Math.floor(rnd() * 900)}ms`;
+      if (i % 37 === 5) body = `checksum mismatch on block ${i} of ${source}`;
+      if (i % 50 === 3) body = `login ok user=u${i} password=hunter2x${i % 10}`;
+      const level = levels[Math.floor(rnd() * levels.length)];
+      out.push({ time: BASE + Math.floor(i / 7), level, body, source, line: i + 1 });
+    }
+  }
+  const last = BASE + Math.floor((perSource - 1) / 7) + 1;
+  for (let k = 0; k < 13; k++) {
+    const twin = k < 10
+      ? { level: "INFO" as const, body: "twin event id=7" }
+      : { level: "WARN" as const, body: `twin event id=8${k - 10}` };
+    out.push({ time: last, ...twin, source: "api", line: perSource + k + 1 });
+  }
+  return out;
+}
+
+/**
+ * What a backend is, and where it legitimately differs from another: the cases read these fields, never
+ * the backend's name.
+ */
+export interface Backend {
+  /** Its name, for the steps' names. */
+  name: string;
+  /**
+   * Starts logpeek on this backend's loaded root.
+   *
+   * @param env Extra environment (budgets: `LOGPEEK_SEARCH_BYTES`, …).
+   */
+  connect(env?: Record<string, string>): Promise<Session>;
+  /** Whether a line has a number (`line_no`): a file's lines do, a table's rows do not (`null`). */
+  lineNumbers: boolean;
+  /** How an entry is shown (secrets not yet masked): a file's line as written; a row `TIME LEVEL BODY`. */
+  render(e: Entry): string;
+  /**
+   * Whether entries of one time come in the order they were written (a file), or only in one stable order
+   * (a table: by a salted hash of the row, secret to the client).
+   */
+  tiesAsWritten: boolean;
+  /**
+   * The `stop_reason` of an answer whose budget is 0: `bytes` a search under `LOGPEEK_SEARCH_BYTES=0`,
+   * `ms` one under `LOGPEEK_SEARCH_MS=0` (and a level count under `LOGPEEK_LEVELS_MS=0`).
+   */
+  zeroBudgetStop: { bytes: string; ms: string };
+  /**
+   * A byte budget (`LOGPEEK_SEARCH_BYTES`) that cuts a search of `gen/db` into several pages, each of which
+   * makes progress (a cursor), so that paging on finishes it.
+   */
+  pagingBytes: number;
+  /** Whether `log_search` gives `context` lines. */
+  context: boolean;
+  /** Whether `log_patterns` mines templates. */
+  patterns: boolean;
+  /**
+   * The cases this backend fails by a known defect, each with its reason (the bug, named): they are
+   * ignored on this backend, the reason printed as a SKIP line. Never a difference the contract allows.
+   */
+  knownBugs: Partial<Record<CaseId, string>>;
+}
+
+/** `2026-11-01 00:00:00`: how a file line gives its time (a table shows RFC 3339 instead). */
+function fileTime(sec: number): string {
+  return new Date(sec * 1000).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** `2026-11-01T00:00:00Z`: how a row's time is shown over a table in UTC (`LOGPEEK_TZ` unset). */
+function rowTime(sec: number): string {
+  return new Date(sec * 1000).toISOString().slice(0, 19) + "Z";
+}
+
+/**
+ * The files backend: each source's entries as lines `YYYY-MM-DD HH:MM:SS LEVEL BODY` of `<root>/gen/<source>`.
+ *
+ * @param entries From {@linkcode contractEntries}.
+ * @returns The backend, its root a new temporary folder.
+ */
+export function filesBackend(entries: Entry[]): Backend {
+  const root = tempDir("logpeek-contract-");
+  Deno.mkdirSync(join(root, "gen"));
+  const render = (e: Entry) => `${fileTime(e.time)} ${e.level} ${e.body}`;
+  for (const source of SOURCES) {
+    const lines = entries.filter((e) => e.source === source).map((e) => render(e) + "\n");
+    Deno.writeTextFileSync(join(root, "gen", source), lines.join(""));
+  }
+  return {
+    name: "files",
+    connect: (env = {}) => connect([root], { LOGPEEK_INLINE_CHARS: "100000000", ...env }),
+    lineNumbers: true,
+    render,
+    tiesAsWritten: true,
+    zeroBudgetStop: { bytes: "size_budget", ms: "time_budget" },
+    pagingBytes: 4000,
+    context: true,
+    patterns: true,
+    knownBugs: {
+      tail_glob:
+        "BUG: log_tail over files takes a glob for a file name and answers `not_found: log gen/* not " +
+        "found; it may have been renamed or rotated` instead of saying it takes one log, not a glob " +
+        "(over a table: invalid_argument)",
+    },
+  };
+}
+
+/**
+ * The rows of one granule of the contract's table (the default is 8192: all its rows would be one granule,
+ * so that no query of a shorter time span would read less, and no byte budget could page a search).
+ */
+const GRANULE_ROWS = 64;
+
+/**
+ * The ClickHouse backend: the entries as rows of table `t.gen` (`Timestamp DateTime, Body String,
+ * SeverityText String, ServiceName String`, the OpenTelemetry exporter's names, {@linkcode GRANULE_ROWS} rows
+ * a granule), loaded as `JSONEachRow`.
+ *
+ * @param ch A running server with no database `t` yet.
+ * @param entries From {@linkcode contractEntries}.
+ * @throws {Error} when the server refuses a statement.
+ */
+export async function clickHouseBackend(ch: ClickHouse, entries: Entry[]): Promise<Backend> {
+  const ok = async (sql: string) => {
+    const r = await ch.query(sql);
+    if (r.status !== 200) throw new Error(`${sql.slice(0, 80)}: ${r.status} ${r.body}`);
+  };
+  await ok("CREATE DATABASE t");
+  await ok(
+    "CREATE TABLE t.gen (Timestamp DateTime, Body String, SeverityText String, ServiceName String) " +
+      `ENGINE = MergeTree ORDER BY (ServiceName, Timestamp) SETTINGS index_granularity = ${GRANULE_ROWS}`,
+  );
+  await ok(
+    "INSERT INTO t.gen FORMAT JSONEachRow\n" +
+      entries.map((e) =>
+        JSON.stringify({
+          Timestamp: fileTime(e.time),
+          Body: e.body,
+          SeverityText: e.level,
+          ServiceName: e.source,
+        })
+      ).join("\n"),
+  );
+  const root = `clickhouse://127.0.0.1:${new URL(ch.url).port}/t.gen`;
+  return {
+    name: "clickhouse",
+    connect: (env = {}) => connect([root], { LOGPEEK_INLINE_CHARS: "100000000", ...env }),
+    lineNumbers: false,
+    render: (e) => `${rowTime(e.time)} ${e.level} ${e.body}`,
+    tiesAsWritten: false,
+    zeroBudgetStop: { bytes: "size_budget", ms: "time_budget" },
+    // A query reads whole granules (64 rows, ~7 KB of db's columns) and one block per thread past its
+    // limit; a search of all of db reads ~55 KB: 30000 bytes cuts it, and a span of a few granules fits.
+    pagingBytes: 30000,
+    context: false,
+    patterns: false,
+    knownBugs: {},
+  };
+}
+
+/** An answer's text, all its parts. */
+export function text(r: CallResult): string {
+  return r.content.map((c) => c.text).join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// the cases
+
+/** The cases' ids (what {@linkcode Backend.knownBugs} names). */
+export type CaseId =
+  | "list"
+  | "tail_order"
+  | "level_counts"
+  | "search_complete"
+  | "cursor_pages"
+  | "budgets"
+  | "budget_pages"
+  | "secrets"
+  | "errors"
+  | "capabilities"
+  | "tail_glob";
+
+/** One case of the contract: what it checks, over one session of a backend. */
+export interface ContractCase {
+  id: CaseId;
+  name: string;
+  /**
+   * Checks the contract over `s`.
+   *
+   * @throws {AssertionError} where the backend breaks it.
+   */
+  run(s: Session): Promise<void>;
+}
+
+/** A returned line's fields every backend gives (`cut` aside), and the log it is in over a glob. */
+interface Shown {
+  line_no: number | null;
+  level: string;
+  text: string;
+  file?: string;
+}
+
+/** How `b` must show entry `e`: its rendering with the secret masked, its number if it has numbers. */
+function shownAs(b: Backend, e: Entry, glob = false): Shown {
+  return {
+    line_no: b.lineNumbers ? e.line : null,
+    level: e.level,
+    text: b.render(e).replace(SECRET, MASKED),
+    ...(glob ? { file: `gen/${e.source}` } : {}),
+  };
+}
+
+/** A returned line's {@linkcode Shown} fields, in a fixed key order (for deepEqual). */
+function pick(l: Shown): Shown {
+  return {
+    line_no: l.line_no,
+    level: l.level,
+    text: l.text,
+    ...(l.file !== undefined ? { file: l.file } : {}),
+  };
+}
+
+/** Lines as sorted JSON texts: a multiset, for answers whose order across logs a backend chooses. */
+function bag(lines: Shown[]): string[] {
+  return lines.map((l) => JSON.stringify(pick(l))).sort();
+}
+
+/** The entries a `file` argument (`gen/<source>` or the glob `gen/*`) names. */
+function inLog(entries: Entry[], file: string): Entry[] {
+  return file === "gen/*" ? entries : entries.filter((e) => `gen/${e.source}` === file);
+}
+
+/** Asserts an answer is no error, showing its text when it is. */
+function ok(r: CallResult): void {
+  assert.ok(!r.isError, text(r));
+}
+
+/** Every page of a paged `log_search`, following next_cursor (at most `maxPages`). */
+async function pages(s: Session, args: Record<string, unknown>, maxPages = 200): Promise<CallResult[]> {
+  const out: CallResult[] = [];
+  let cursor: string | undefined;
+  do {
+    const r = await s.call("log_search", cursor ? { ...args, cursor } : args);
+    ok(r);
+    out.push(r);
+    cursor = r.structuredContent.next_cursor ?? undefined;
+    assert.ok(out.length <= maxPages, `no end after ${maxPages} pages: ${JSON.stringify(args)}`);
+  } while (cursor);
+  return out;
+}
+
+/**
+ * The contract's cases for `b`, loaded with `entries` ({@linkcode contractEntries}); every number a case
+ * asserts is computed from `entries`.
+ */
+export function contractCases(b: Backend, entries: Entry[]): ContractCase[] {
+  return [
+    listCase(b, entries),
+    tailCase(b, entries),
+    levelsCase(entries),
+    searchCase(b, entries),
+    cursorCase(b, entries),
+    budgetsCase(b, entries),
+    budgetPagesCase(b, entries),
+    secretsCase(b, entries),
+    errorsCase(),
+    capabilitiesCase(b, entries),
+    tailGlobCase(),
+  ];
+}
+
+/**
+ * Runs every case of {@linkcode contractCases} as a step of `t`, over one session of `b`; a case in
+ * `b.knownBugs` is an ignored step, its reason printed as a SKIP line on stderr.
+ */
+export async function runContract(t: Deno.TestContext, b: Backend, entries: Entry[]): Promise<void> {
+  await using s = await b.connect();
+  for (const c of contractCases(b, entries)) {
+    const bug = b.knownBugs[c.id];
+    if (bug !== undefined) console.error(`SKIP the contract case "${c.name}" over ${b.name}: ${bug}`);
+    await t.step({ name: `${b.name}: ${c.name}`, ignore: bug !== undefined, fn: () => c.run(s) });
+  }
+}
+
+function listCase(_b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "list",
+    name: "log_files lists each log once, by name, complete",
+    async run(s) {
+      const r = await s.call("log_files", {});
+      ok(r);
+      const names = [...new Set(entries.map((e) => `gen/${e.source}`))].sort();
+      assert.deepEqual(r.structuredContent.files.map((f: { file: string }) => f.file), names);
+      assert.equal(r.structuredContent.complete, true);
+    },
+  };
+}
+
+function tailCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "tail_order",
+    name: "log_tail: the last N entries, oldest first; equal times in a stable order",
+    async run(s) {
+      // api ends with 13 entries of one second (10 identical): 5 and 17 cut a second, 13 and 20 do not.
+      for (
+        const [source, n] of [["api", 5], ["api", 13], ["api", 17], ["api", 20], ["db", 9], [
+          "worker",
+          1,
+        ]] as const
+      ) {
+        const mine = entries.filter((e) => e.source === source);
+        const want = mine.slice(-n);
+        const args = { file: `gen/${source}`, lines: n };
+        const r = await s.call("log_tail", args);
+        ok(r);
+        const got: Shown[] = r.structuredContent.lines.map(pick);
+        const again = await s.call("log_tail", args);
+        assert.deepEqual(again.structuredContent.lines.map(pick), got, "a second call: the same order");
+        if (b.tiesAsWritten) {
+          assert.deepEqual(got, want.map((e) => shownAs(b, e)), JSON.stringify(args));
+          continue;
+        }
+        // Each time as the last n entries' times; each second but the first whole; the first a part of its.
+        const timeOf = new Map(mine.map((e) => [shownAs(b, e).text, e.time]));
+        assert.deepEqual(got.map((l) => timeOf.get(l.text)), want.map((e) => e.time), JSON.stringify(args));
+        for (const time of new Set(want.map((e) => e.time))) {
+          const at = bag(got.filter((l) => timeOf.get(l.text) === time));
+          const first = time === want[0].time;
+          const all = bag((first ? mine : want).filter((e) => e.time === time).map((e) => shownAs(b, e)));
+          if (!first) assert.deepEqual(at, all, `${JSON.stringify(args)} at ${time}`);
+          else assert.ok(subBag(at, all), `${JSON.stringify(args)}: ${at} not among ${all}`);
+        }
+      }
+    },
+  };
+}
+
+/** Whether the sorted multiset `part` is within the sorted multiset `all`. */
+function subBag(part: string[], all: string[]): boolean {
+  let j = 0;
+  for (const x of part) {
+    while (j < all.length && all[j] < x) j++;
+    if (all[j] !== x) return false;
+    j++;
+  }
+  return true;
+}
+
+/** Entries per level, only the levels that occur. */
+function levelCounts(entries: Entry[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of entries) out[e.level] = (out[e.level] ?? 0) + 1;
+  return out;
+}
+
+/** An answer's `counts` without its zeros. */
+function nonzero(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== 0).sort());
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ` of Unix seconds. */
+function iso(sec: number): string {
+  return new Date(sec * 1000).toISOString().slice(0, 19) + "Z";
+}
+
+function levelsCase(entries: Entry[]): ContractCase {
+  return {
+    id: "level_counts",
+    name: "log_levels: exact counts per level, of a log, over a glob (per log) and in a window",
+    async run(s) {
+      for (const file of ["gen/db", "gen/*"]) {
+        const mine = inLog(entries, file);
+        const r = await s.call("log_levels", { file });
+        ok(r);
+        const sc = r.structuredContent;
+        assert.deepEqual(nonzero(sc.counts), nonzero(levelCounts(mine)), file);
+        assert.equal(sc.total_lines, mine.length, file);
+        assert.equal(sc.complete, true, file);
+        assert.equal(sc.stop_reason, null, file);
+        if (file !== "gen/*") continue;
+        const perLog = Object.fromEntries(
+          sc.logs.map((l: { file: string; counts: Record<string, number> }) => [l.file, nonzero(l.counts)]),
+        );
+        const want = Object.fromEntries(
+          SOURCES.map((x) => [`gen/${x}`, nonzero(levelCounts(inLog(entries, `gen/${x}`)))]),
+        );
+        assert.deepEqual(perLog, want);
+      }
+      // since inclusive, until exclusive.
+      const since = BASE + 30, until = BASE + 60;
+      const r = await s.call("log_levels", { file: "gen/api", since: iso(since), until: iso(until) });
+      ok(r);
+      const mine = inLog(entries, "gen/api").filter((e) => e.time >= since && e.time < until);
+      assert.deepEqual(nonzero(r.structuredContent.counts), nonzero(levelCounts(mine)));
+      assert.equal(r.structuredContent.total_lines, mine.length);
+    },
+  };
+}
+
+function searchCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "search_complete",
+    name: "log_search: a text over a log and over a glob, every match once, complete",
+    async run(s) {
+      for (const [file, find] of [["gen/*", "checksum mismatch"], ["gen/worker", "took 12"]]) {
+        const want = inLog(entries, file).filter((e) => e.body.includes(find));
+        assert.ok(want.length > 5, `${find}: ${want.length}`);
+        const r = await s.call("log_search", { file, text: find, limit: 1000 });
+        ok(r);
+        const sc = r.structuredContent;
+        assert.deepEqual(bag(sc.matches), bag(want.map((e) => shownAs(b, e, file === "gen/*"))), find);
+        assert.equal(sc.complete, true);
+        assert.equal(sc.stop_reason, null);
+        assert.equal(sc.next_cursor, null);
+      }
+    },
+  };
+}
+
+/** The time of each shown text of `entries` (a shown text holds its time, so it is one entry's or its twins'). */
+function timesOf(b: Backend, entries: Entry[]): Map<string, number> {
+  return new Map(entries.map((e) => [shownAs(b, e).text, e.time]));
+}
+
+function cursorCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "cursor_pages",
+    name: "log_search pages: a small limit paged to the end is the whole answer, nothing lost or repeated",
+    async run(s) {
+      const timeOf = timesOf(b, entries);
+      for (
+        const [args, limits, match] of [
+          [{ file: "gen/api", text: "twin event" }, [1, 4], (e: Entry) => e.body.includes("twin event")],
+          [
+            { file: "gen/*", text: "checksum mismatch" },
+            [7],
+            (e: Entry) => e.body.includes("checksum mismatch"),
+          ],
+          [{ file: "gen/*", text: "login ok" }, [5], (e: Entry) => e.body.includes("login ok")],
+          [
+            { file: "gen/db", text: "took [0-9]+0ms", regex: true },
+            [9],
+            (e: Entry) => /took [0-9]+0ms/.test(e.body),
+          ],
+        ] as const
+      ) {
+        const glob = args.file === "gen/*";
+        const want = inLog(entries, args.file).filter(match).map((e) => shownAs(b, e, glob));
+        for (const limit of limits) {
+          const what = `${JSON.stringify(args)} limit ${limit}`;
+          const all = await pages(s, { ...args, limit });
+          const got: Shown[] = all.flatMap((p) => p.structuredContent.matches);
+          assert.ok(all.length >= Math.ceil(want.length / limit), `${what}: ${all.length} pages`);
+          assert.deepEqual(bag(got), bag(want), what);
+          for (const p of all.slice(0, -1)) {
+            assert.equal(p.structuredContent.complete, false, what);
+            assert.equal(p.structuredContent.stop_reason, "limit", what);
+          }
+          assert.equal(all.at(-1)!.structuredContent.complete, true, what);
+          // Within each log, in order: by time, and by line number where lines have numbers.
+          for (const file of new Set(got.map((m) => m.file ?? args.file))) {
+            const own = got.filter((m) => (m.file ?? args.file) === file);
+            const times = own.map((m) => timeOf.get(m.text)!);
+            assert.ok(
+              times.every((t, i) => i === 0 || t >= times[i - 1]),
+              `${what}: ${file} out of time order`,
+            );
+            if (b.lineNumbers) {
+              assert.ok(own.every((m, i) => i === 0 || m.line_no! > own[i - 1].line_no!), `${what}: ${file}`);
+            }
+          }
+        }
+      }
+    },
+  };
+}
+
+function budgetsCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "budgets",
+    name: "a budget of 0 stops the answer with complete: false, its stop_reason, no cursor, no false match",
+    async run() {
+      const want = bag(entries.filter((e) => e.body.includes("request 1")).map((e) => shownAs(b, e, true)));
+      for (
+        const [env, stop] of [
+          [{ LOGPEEK_SEARCH_BYTES: "0" }, b.zeroBudgetStop.bytes],
+          [{ LOGPEEK_SEARCH_MS: "0" }, b.zeroBudgetStop.ms],
+        ] as const
+      ) {
+        await using z = await b.connect(env);
+        const r = await z.call("log_search", { file: "gen/*", text: "request 1" });
+        ok(r);
+        const sc = r.structuredContent;
+        assert.equal(sc.complete, false, JSON.stringify(env));
+        assert.equal(sc.stop_reason, stop, JSON.stringify(env));
+        assert.equal(sc.next_cursor, null, JSON.stringify(env));
+        assert.equal(sc.progress, false, JSON.stringify(env));
+        assert.ok(subBag(bag(sc.matches), want), JSON.stringify(env));
+        assert.match(text(r), /NOT complete/);
+      }
+      await using z = await b.connect({ LOGPEEK_LEVELS_MS: "0" });
+      const r = await z.call("log_levels", { file: "gen/db" });
+      ok(r);
+      const sc = r.structuredContent;
+      assert.equal(sc.complete, false);
+      assert.equal(sc.stop_reason, b.zeroBudgetStop.ms);
+      const truth = levelCounts(inLog(entries, "gen/db"));
+      for (const [level, n] of Object.entries(sc.counts)) {
+        assert.ok(n as number <= (truth[level] ?? 0), level);
+      }
+      assert.ok(sc.total_lines <= inLog(entries, "gen/db").length);
+    },
+  };
+}
+
+function budgetPagesCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "budget_pages",
+    name: "a byte budget cuts a search into pages (size_budget); their cursors finish it exactly",
+    async run() {
+      await using z = await b.connect({ LOGPEEK_SEARCH_BYTES: String(b.pagingBytes) });
+      const want = inLog(entries, "gen/db").filter((e) => e.body.includes("took 1")).map((e) =>
+        shownAs(b, e)
+      );
+      const all = await pages(z, { file: "gen/db", text: "took 1", limit: 1000 });
+      assert.ok(all.length > 2, `${all.length} pages`);
+      assert.equal(all[0].structuredContent.complete, false);
+      assert.equal(all[0].structuredContent.stop_reason, "size_budget");
+      assert.equal(all.at(-1)!.structuredContent.complete, true, text(all.at(-1)!));
+      assert.deepEqual(bag(all.flatMap((p) => p.structuredContent.matches)), bag(want));
+    },
+  };
+}
+
+function secretsCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "secrets",
+    name: "a password in an entry is shown masked in log_tail and log_search",
+    async run(s) {
+      // db's last 49 entries are its last seven seconds, whole (seven a second): no tie is cut.
+      const tail = await s.call("log_tail", { file: "gen/db", lines: 49 });
+      ok(tail);
+      const last = inLog(entries, "gen/db").slice(-49);
+      assert.deepEqual(bag(tail.structuredContent.lines), bag(last.map((e) => shownAs(b, e))));
+      const secrets = last.filter((e) => SECRET.test(e.body)).length;
+      assert.ok(secrets > 0);
+      assert.equal(tail.structuredContent.redactions, secrets);
+      assert.doesNotMatch(text(tail), /hunter2x/);
+      assert.equal(text(tail).split(MASKED).length - 1, secrets);
+      for (
+        const [args, match] of [
+          [{ text: "login ok" }, (e: Entry) => e.body.includes("login ok")],
+          // A literal text is matched on the entry as written (a guessed secret finds it), shown masked.
+          [{ text: "hunter2x3" }, (e: Entry) => e.body.includes("hunter2x3")],
+          // A pattern is matched on the text as shown: the secret is not there.
+          [{ text: "hunter2x3", regex: true }, () => false],
+        ] as const
+      ) {
+        const r = await s.call("log_search", { file: "gen/*", limit: 1000, ...args });
+        ok(r);
+        const want = entries.filter(match).map((e) => shownAs(b, e, true));
+        assert.deepEqual(bag(r.structuredContent.matches), bag(want), JSON.stringify(args));
+        assert.equal(r.structuredContent.complete, true);
+        // (The header repeats the text asked for: only the lines are checked.)
+        assert.doesNotMatch(JSON.stringify(r.structuredContent.matches), /hunter2x/);
+      }
+    },
+  };
+}
+
+function errorsCase(): ContractCase {
+  return {
+    id: "errors",
+    name: "errors are explained: a missing log (with the closest names), a glob of nothing, a bad pattern",
+    async run(s) {
+      const calls: [string, Record<string, unknown>, RegExp][] = [
+        ["log_tail", { file: "gen/apj" }, /^not_found: .*closest.*gen\/api/],
+        ["log_search", { file: "gen/apj", text: "x" }, /^not_found: .*closest.*gen\/api/],
+        ["log_levels", { file: "gen/apj" }, /^not_found: .*closest.*gen\/api/],
+        ["log_search", { file: "nope/*", text: "x" }, /^not_found: .*nope\/\*.*closest.*gen\//],
+        ["log_levels", { file: "nope/*" }, /^not_found: .*nope\/\*.*closest.*gen\//],
+        ["log_search", { file: "gen/api", text: "(", regex: true }, /^invalid_pattern/],
+      ];
+      for (const [tool, args, re] of calls) {
+        const r = await s.call(tool, args);
+        const what = `${tool} ${JSON.stringify(args)}`;
+        assert.equal(r.isError, true, `${what}: ${text(r)}`);
+        assert.match(text(r), re, what);
+        assert.doesNotMatch(text(r), /internal_error/, what);
+      }
+    },
+  };
+}
+
+function capabilitiesCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "capabilities",
+    name: "context lines and log_patterns: given where the backend has them, else an explained error",
+    async run(s) {
+      const api = inLog(entries, "gen/api");
+      const hit = api.find((e) => e.body.startsWith("checksum mismatch"))!;
+      const r = await s.call("log_search", {
+        file: "gen/api",
+        text: "checksum mismatch",
+        context: 1,
+        limit: 1,
+      });
+      if (b.context) {
+        ok(r);
+        const m = r.structuredContent.matches[0];
+        assert.deepEqual(pick(m), shownAs(b, hit));
+        assert.deepEqual(m.before.map(pick), [shownAs(b, api[hit.line - 2])]);
+        assert.deepEqual(m.after.map(pick), [shownAs(b, api[hit.line])]);
+      } else {
+        assert.equal(r.isError, true, text(r));
+        assert.match(text(r), /^invalid_argument: .*context/);
+      }
+      const p = await s.call("log_patterns", { file: "gen/api" });
+      if (b.patterns) {
+        ok(p);
+        const mined = p.structuredContent.templates.reduce(
+          (n: number, x: { count: number }) => n + x.count,
+          0,
+        );
+        assert.equal(mined, api.length);
+        assert.equal(p.structuredContent.complete, true);
+      } else {
+        assert.equal(p.isError, true, text(p));
+        assert.match(text(p), /^invalid_argument: .*log_patterns/);
+      }
+    },
+  };
+}
+
+function tailGlobCase(): ContractCase {
+  return {
+    id: "tail_glob",
+    name: "log_tail over a glob is refused, saying it takes one log",
+    async run(s) {
+      const r = await s.call("log_tail", { file: "gen/*" });
+      assert.equal(r.isError, true, text(r));
+      assert.match(text(r), /^invalid_argument: .*one log/);
+    },
+  };
+}
