@@ -19,8 +19,8 @@ import type { ClickHouse } from "./clickhouse_server.ts";
 export interface Entry {
   /** Its time, Unix seconds (whole: a table's `DateTime` holds seconds). */
   time: number;
-  /** Its level word, as written (and stored as `SeverityText`). */
-  level: "DEBUG" | "INFO" | "WARN" | "ERROR" | "FATAL";
+  /** Its level word, as written (and stored as `SeverityText`); `""` for none. A key of {@linkcode FOLD}. */
+  level: string;
   /** What follows the level. */
   body: string;
   /** Its log: `gen/<source>` on every backend. */
@@ -28,6 +28,28 @@ export interface Entry {
   /** Its position in its log as written, from 1 (its line number in a file). */
   line: number;
 }
+
+/**
+ * The level each level word of the entries is counted as, written out here (not logpeek's table): the
+ * words as programs write them, in other cases and spellings, a word that is no level, and none.
+ */
+export const FOLD: Readonly<Record<string, string>> = {
+  INFO: "INFO",
+  Information: "INFO",
+  DEBUG: "DEBUG",
+  debug: "DEBUG",
+  trace: "TRACE",
+  notice: "NOTICE",
+  WARN: "WARN",
+  warning: "WARN",
+  ERROR: "ERROR",
+  err: "ERROR",
+  FATAL: "FATAL",
+  Critical: "FATAL",
+  panic: "FATAL",
+  weird: "UNKNOWN",
+  "": "UNKNOWN",
+};
 
 /** The logs, each `gen/<source>`. */
 export const SOURCES = ["api", "db", "worker"] as const;
@@ -49,7 +71,7 @@ export const MASKED = "password=***";
  * @param perSource Entries per source before the twins (at least 100).
  */
 export function contractEntries(perSource = 700): Entry[] {
-  const levels: Entry["level"][] = ["INFO", "INFO", "INFO", "DEBUG", "DEBUG", "WARN", "ERROR", "FATAL"];
+  const levels = [...Object.keys(FOLD), "INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
   let seed = 25;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   const out: Entry[] = [];
@@ -65,8 +87,8 @@ export function contractEntries(perSource = 700): Entry[] {
   const last = BASE + Math.floor((perSource - 1) / 7) + 1;
   for (let k = 0; k < 13; k++) {
     const twin = k < 10
-      ? { level: "INFO" as const, body: "twin event id=7" }
-      : { level: "WARN" as const, body: `twin event id=8${k - 10}` };
+      ? { level: "INFO", body: "twin event id=7" }
+      : { level: "WARN", body: `twin event id=8${k - 10}` };
     out.push({ time: last, ...twin, source: "api", line: perSource + k + 1 });
   }
   return out;
@@ -87,8 +109,13 @@ export interface Backend {
   connect(env?: Record<string, string>): Promise<Session>;
   /** Whether a line has a number (`line_no`): a file's lines do, a table's rows do not (`null`). */
   lineNumbers: boolean;
-  /** How an entry is shown (secrets not yet masked): a file's line as written; a row `TIME LEVEL BODY`. */
+  /**
+   * How an entry is shown (secrets not yet masked): a file's line as written; a row `TIME LEVEL BODY`
+   * (RFC 3339, `-` for no level).
+   */
   render(e: Entry): string;
+  /** What `text` (or a pattern) is matched on: a file's whole line; a row's body only. */
+  searched(e: Entry): string;
   /**
    * Whether entries of one time come in the order they were written (a file), or only in one stable order
    * (a table: by a salted hash of the row, secret to the client).
@@ -134,7 +161,7 @@ function rowTime(sec: number): string {
 export function filesBackend(entries: Entry[]): Backend {
   const root = tempDir("logpeek-contract-");
   Deno.mkdirSync(join(root, "gen"));
-  const render = (e: Entry) => `${fileTime(e.time)} ${e.level} ${e.body}`;
+  const render = (e: Entry) => `${fileTime(e.time)} ${e.level}${e.level === "" ? "" : " "}${e.body}`;
   for (const source of SOURCES) {
     const lines = entries.filter((e) => e.source === source).map((e) => render(e) + "\n");
     Deno.writeTextFileSync(join(root, "gen", source), lines.join(""));
@@ -144,6 +171,7 @@ export function filesBackend(entries: Entry[]): Backend {
     connect: (env = {}) => connect([root], { LOGPEEK_INLINE_CHARS: "100000000", ...env }),
     lineNumbers: true,
     render,
+    searched: render,
     tiesAsWritten: true,
     zeroBudgetStop: { bytes: "size_budget", ms: "time_budget" },
     pagingBytes: 4000,
@@ -199,7 +227,8 @@ export async function clickHouseBackend(ch: ClickHouse, entries: Entry[]): Promi
     name: "clickhouse",
     connect: (env = {}) => connect([root], { LOGPEEK_INLINE_CHARS: "100000000", ...env }),
     lineNumbers: false,
-    render: (e) => `${rowTime(e.time)} ${e.level} ${e.body}`,
+    render: (e) => `${rowTime(e.time)} ${e.level === "" ? "-" : e.level} ${e.body}`,
+    searched: (e) => e.body,
     tiesAsWritten: false,
     zeroBudgetStop: { bytes: "size_budget", ms: "time_budget" },
     // A query reads whole granules (64 rows, ~7 KB of db's columns) and one block per thread past its
@@ -225,6 +254,8 @@ export type CaseId =
   | "tail_order"
   | "level_counts"
   | "search_complete"
+  | "searched_text"
+  | "filters"
   | "cursor_pages"
   | "budgets"
   | "budget_pages"
@@ -257,7 +288,7 @@ interface Shown {
 function shownAs(b: Backend, e: Entry, glob = false): Shown {
   return {
     line_no: b.lineNumbers ? e.line : null,
-    level: e.level,
+    level: FOLD[e.level],
     text: b.render(e).replace(SECRET, MASKED),
     ...(glob ? { file: `gen/${e.source}` } : {}),
   };
@@ -312,6 +343,8 @@ export function contractCases(b: Backend, entries: Entry[]): ContractCase[] {
     tailCase(b, entries),
     levelsCase(entries),
     searchCase(b, entries),
+    searchedCase(b, entries),
+    filtersCase(b, entries),
     cursorCase(b, entries),
     budgetsCase(b, entries),
     budgetPagesCase(b, entries),
@@ -369,23 +402,31 @@ function tailCase(b: Backend, entries: Entry[]): ContractCase {
         const got: Shown[] = r.structuredContent.lines.map(pick);
         const again = await s.call("log_tail", args);
         assert.deepEqual(again.structuredContent.lines.map(pick), got, "a second call: the same order");
-        if (b.tiesAsWritten) {
-          assert.deepEqual(got, want.map((e) => shownAs(b, e)), JSON.stringify(args));
-          continue;
-        }
-        // Each time as the last n entries' times; each second but the first whole; the first a part of its.
-        const timeOf = new Map(mine.map((e) => [shownAs(b, e).text, e.time]));
-        assert.deepEqual(got.map((l) => timeOf.get(l.text)), want.map((e) => e.time), JSON.stringify(args));
-        for (const time of new Set(want.map((e) => e.time))) {
-          const at = bag(got.filter((l) => timeOf.get(l.text) === time));
-          const first = time === want[0].time;
-          const all = bag((first ? mine : want).filter((e) => e.time === time).map((e) => shownAs(b, e)));
-          if (!first) assert.deepEqual(at, all, `${JSON.stringify(args)} at ${time}`);
-          else assert.ok(subBag(at, all), `${JSON.stringify(args)}: ${at} not among ${all}`);
-        }
+        assertTail(b, got, mine, want, JSON.stringify(args));
       }
     },
   };
+}
+
+/**
+ * Asserts `got` is the tail `want` (the last entries of `mine` in scope, oldest first): exactly, where
+ * ties come as written; else each time as `want`'s, each second but the first whole, the first second's
+ * entries some of `mine`'s at that time (which of them a stable order chooses).
+ */
+function assertTail(b: Backend, got: Shown[], mine: Entry[], want: Entry[], what: string): void {
+  if (b.tiesAsWritten) {
+    assert.deepEqual(got, want.map((e) => shownAs(b, e)), what);
+    return;
+  }
+  const timeOf = timesOf(b, mine);
+  assert.deepEqual(got.map((l) => timeOf.get(l.text)), want.map((e) => e.time), what);
+  for (const time of new Set(want.map((e) => e.time))) {
+    const at = bag(got.filter((l) => timeOf.get(l.text) === time));
+    const first = time === want[0].time;
+    const all = bag((first ? mine : want).filter((e) => e.time === time).map((e) => shownAs(b, e)));
+    if (!first) assert.deepEqual(at, all, `${what} at ${time}`);
+    else assert.ok(subBag(at, all), `${what}: ${at} not among ${all}`);
+  }
 }
 
 /** Whether the sorted multiset `part` is within the sorted multiset `all`. */
@@ -402,7 +443,7 @@ function subBag(part: string[], all: string[]): boolean {
 /** Entries per level, only the levels that occur. */
 function levelCounts(entries: Entry[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const e of entries) out[e.level] = (out[e.level] ?? 0) + 1;
+  for (const e of entries) out[FOLD[e.level]] = (out[FOLD[e.level]] ?? 0) + 1;
   return out;
 }
 
@@ -456,7 +497,7 @@ function searchCase(b: Backend, entries: Entry[]): ContractCase {
     name: "log_search: a text over a log and over a glob, every match once, complete",
     async run(s) {
       for (const [file, find] of [["gen/*", "checksum mismatch"], ["gen/worker", "took 12"]]) {
-        const want = inLog(entries, file).filter((e) => e.body.includes(find));
+        const want = inLog(entries, file).filter((e) => b.searched(e).includes(find));
         assert.ok(want.length > 5, `${find}: ${want.length}`);
         const r = await s.call("log_search", { file, text: find, limit: 1000 });
         ok(r);
@@ -483,17 +524,21 @@ function cursorCase(b: Backend, entries: Entry[]): ContractCase {
       const timeOf = timesOf(b, entries);
       for (
         const [args, limits, match] of [
-          [{ file: "gen/api", text: "twin event" }, [1, 4], (e: Entry) => e.body.includes("twin event")],
+          [
+            { file: "gen/api", text: "twin event" },
+            [1, 4],
+            (e: Entry) => b.searched(e).includes("twin event"),
+          ],
           [
             { file: "gen/*", text: "checksum mismatch" },
             [7],
-            (e: Entry) => e.body.includes("checksum mismatch"),
+            (e: Entry) => b.searched(e).includes("checksum mismatch"),
           ],
-          [{ file: "gen/*", text: "login ok" }, [5], (e: Entry) => e.body.includes("login ok")],
+          [{ file: "gen/*", text: "login ok" }, [5], (e: Entry) => b.searched(e).includes("login ok")],
           [
             { file: "gen/db", text: "took [0-9]+0ms", regex: true },
             [9],
-            (e: Entry) => /took [0-9]+0ms/.test(e.body),
+            (e: Entry) => /took [0-9]+0ms/.test(b.searched(e)),
           ],
         ] as const
       ) {
@@ -533,7 +578,9 @@ function budgetsCase(b: Backend, entries: Entry[]): ContractCase {
     id: "budgets",
     name: "a budget of 0 stops the answer with complete: false, its stop_reason, no cursor, no false match",
     async run() {
-      const want = bag(entries.filter((e) => e.body.includes("request 1")).map((e) => shownAs(b, e, true)));
+      const want = bag(
+        entries.filter((e) => b.searched(e).includes("request 1")).map((e) => shownAs(b, e, true)),
+      );
       for (
         const [env, stop] of [
           [{ LOGPEEK_SEARCH_BYTES: "0" }, b.zeroBudgetStop.bytes],
@@ -572,7 +619,7 @@ function budgetPagesCase(b: Backend, entries: Entry[]): ContractCase {
     name: "a byte budget cuts a search into pages (size_budget); their cursors finish it exactly",
     async run() {
       await using z = await b.connect({ LOGPEEK_SEARCH_BYTES: String(b.pagingBytes) });
-      const want = inLog(entries, "gen/db").filter((e) => e.body.includes("took 1")).map((e) =>
+      const want = inLog(entries, "gen/db").filter((e) => b.searched(e).includes("took 1")).map((e) =>
         shownAs(b, e)
       );
       const all = await pages(z, { file: "gen/db", text: "took 1", limit: 1000 });
@@ -602,9 +649,9 @@ function secretsCase(b: Backend, entries: Entry[]): ContractCase {
       assert.equal(text(tail).split(MASKED).length - 1, secrets);
       for (
         const [args, match] of [
-          [{ text: "login ok" }, (e: Entry) => e.body.includes("login ok")],
+          [{ text: "login ok" }, (e: Entry) => b.searched(e).includes("login ok")],
           // A literal text is matched on the entry as written (a guessed secret finds it), shown masked.
-          [{ text: "hunter2x3" }, (e: Entry) => e.body.includes("hunter2x3")],
+          [{ text: "hunter2x3" }, (e: Entry) => b.searched(e).includes("hunter2x3")],
           // A pattern is matched on the text as shown: the secret is not there.
           [{ text: "hunter2x3", regex: true }, () => false],
         ] as const
@@ -624,7 +671,8 @@ function secretsCase(b: Backend, entries: Entry[]): ContractCase {
 function errorsCase(): ContractCase {
   return {
     id: "errors",
-    name: "errors are explained: a missing log (with the closest names), a glob of nothing, a bad pattern",
+    name:
+      "errors are explained: a missing log (the closest names), a glob of nothing, a bad pattern, a wrong cursor",
     async run(s) {
       const calls: [string, Record<string, unknown>, RegExp][] = [
         ["log_tail", { file: "gen/apj" }, /^not_found: .*closest.*gen\/api/],
@@ -641,6 +689,27 @@ function errorsCase(): ContractCase {
         assert.match(text(r), re, what);
         assert.doesNotMatch(text(r), /internal_error/, what);
       }
+      // A cursor resumes only the call that gave it.
+      const first = await s.call("log_search", { file: "gen/*", text: "request", limit: 2 });
+      ok(first);
+      const cursor = first.structuredContent.next_cursor;
+      assert.ok(cursor);
+      for (
+        const [tool, args] of [["log_search", { file: "gen/*", text: "requesT", limit: 2 }], ["log_levels", {
+          file: "gen/*",
+        }]] as const
+      ) {
+        const r = await s.call(tool, { ...args, cursor });
+        assert.equal(r.isError, true, `${tool}: ${text(r)}`);
+        assert.match(text(r), /^invalid_cursor/, tool);
+      }
+      const forged = await s.call("log_search", {
+        file: "gen/*",
+        text: "request",
+        limit: 2,
+        cursor: cursor.slice(0, -2) + "xx",
+      });
+      assert.match(text(forged), /^invalid_cursor/);
     },
   };
 }
@@ -693,6 +762,96 @@ function tailGlobCase(): ContractCase {
       const r = await s.call("log_tail", { file: "gen/*" });
       assert.equal(r.isError, true, text(r));
       assert.match(text(r), /^invalid_argument: .*one log/);
+    },
+  };
+}
+
+function searchedCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "searched_text",
+    name: "log_search matches on what the backend searches (a file's whole line, a row's body), any case",
+    async run(s) {
+      for (
+        const [args, match] of [
+          [{ file: "gen/*", text: "00:01:3" }, (x: string) => x.includes("00:01:3")],
+          [{ file: "gen/api", text: "WARN" }, (x: string) => x.includes("WARN")],
+          [{ file: "gen/db", text: "^login ok", regex: true }, (x: string) => /^login ok/.test(x)],
+          [{ file: "gen/*", text: "REQUEST 12", ignore_case: true }, (x: string) => x.includes("request 12")],
+          [
+            { file: "gen/*", text: "Twin.*ID=8", regex: true, ignore_case: true },
+            (x: string) => /twin.*id=8/i.test(x),
+          ],
+        ] as const
+      ) {
+        const glob = args.file === "gen/*";
+        const want = inLog(entries, args.file).filter((e) =>
+          match(b.searched(e).toLowerCase()) || match(b.searched(e))
+        );
+        const r = await s.call("log_search", { ...args, limit: 1000 });
+        ok(r);
+        assert.deepEqual(
+          bag(r.structuredContent.matches),
+          bag(want.map((e) => shownAs(b, e, glob))),
+          JSON.stringify(args),
+        );
+        assert.equal(r.structuredContent.complete, true);
+      }
+    },
+  };
+}
+
+function filtersCase(b: Backend, entries: Entry[]): ContractCase {
+  return {
+    id: "filters",
+    name: "a level and a time window (since inclusive, until exclusive) narrow log_search and log_tail",
+    async run(s) {
+      const since = BASE + 20, until = BASE + 70;
+      const window = { since: iso(since), until: iso(until) };
+      const inWindow = (e: Entry) => e.time >= since && e.time < until;
+      for (
+        const [args, match] of [
+          [
+            { text: "request", level: "WARN", ...window },
+            (e: Entry) => FOLD[e.level] === "WARN" && inWindow(e),
+          ],
+          [{ text: "request", level: "UNKNOWN" }, (e: Entry) => FOLD[e.level] === "UNKNOWN"],
+          [
+            { text: "request", level: "FATAL", since: window.since },
+            (e: Entry) => FOLD[e.level] === "FATAL" && e.time >= since,
+          ],
+        ] as const
+      ) {
+        const want = entries.filter((e) => match(e) && b.searched(e).includes("request"));
+        assert.ok(want.length > 30, `${JSON.stringify(args)}: ${want.length}`);
+        const all = await pages(s, { file: "gen/*", ...args, limit: 25 });
+        const got = all.flatMap((p) => p.structuredContent.matches);
+        assert.deepEqual(bag(got), bag(want.map((e) => shownAs(b, e, true))), JSON.stringify(args));
+        assert.equal(all.at(-1)!.structuredContent.complete, true);
+      }
+      for (
+        const [args, match] of [
+          [{ file: "gen/db", lines: 6, level: "ERROR" }, (e: Entry) => FOLD[e.level] === "ERROR"],
+          [
+            { file: "gen/worker", lines: 100, since: iso(BASE + 50), until: iso(BASE + 55) },
+            (e: Entry) => e.time >= BASE + 50 && e.time < BASE + 55,
+          ],
+          [
+            { file: "gen/api", lines: 4, level: "INFO", until: window.until },
+            (e: Entry) => FOLD[e.level] === "INFO" && e.time < until,
+          ],
+        ] as const
+      ) {
+        const mine = inLog(entries, args.file).filter(match);
+        const r = await s.call("log_tail", args);
+        ok(r);
+        assertTail(
+          b,
+          r.structuredContent.lines.map(pick),
+          mine,
+          mine.slice(-args.lines),
+          JSON.stringify(args),
+        );
+      }
     },
   };
 }
