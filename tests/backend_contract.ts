@@ -194,8 +194,9 @@ export function filesBackend(entries: Entry[]): Backend {
         "found; it may have been renamed or rotated` instead of saying it takes one log, not a glob " +
         "(over a table: invalid_argument)",
       budget_whole: "BUG: over files a match that straddles the end of a page's byte budget " +
-        "(LOGPEEK_SEARCH_BYTES) is returned cut there (cut: true, `…took 175m` for `…took 175ms`), and the " +
-        "next page does not give it whole: the paged answer differs from the answer without a budget",
+        "(LOGPEEK_SEARCH_BYTES) is returned cut there (cut: true, `…took 175m` for `…took 175ms`, a line of " +
+        "~90 bytes) and skipped by the next page (read/search.ts: 'returned (cut) by the page before'), so " +
+        "the paged answer differs from the unbudgeted one; over a table every match is whole",
     },
   };
 }
