@@ -90,6 +90,7 @@ export function contractEntries(perSource = 700): Entry[] {
       let body = `request ${i} path=/v1/items/${i % 97} took ${Math.floor(rnd() * 900)}ms`;
       if (i % 37 === 5) body = `checksum mismatch on block ${i} of ${source}`;
       if (i % 50 === 3) body = `login ok user=u${i} password=hunter2x${i % 10}`;
+      if (i === 400) body = `Café au lait CAFÉ, ÄRGER in ${source}`;
       if (i === 300) body = `payload dump ${"0123456789".repeat(LONG_BODY / 10)}`;
       const level = levels[Math.floor(rnd() * levels.length)];
       out.push({ time: BASE + Math.floor(i / 7), level, body, source, line: i + 1 });
@@ -125,6 +126,11 @@ export interface Backend {
    * (RFC 3339, `-` for no level).
    */
   render(e: Entry): string;
+  /**
+   * What `log_files` gives as a log's size, `[size_bytes, rows]`: a file's bytes (rows not given, null);
+   * a table's rows (bytes null).
+   */
+  listedSize(log: Entry[]): [number | null, number | null];
   /** What `text` (or a pattern) is matched on: a file's whole line; a row's body only. */
   searched(e: Entry): string;
   /**
@@ -183,6 +189,9 @@ export function filesBackend(entries: Entry[]): Backend {
     lineNumbers: true,
     render,
     searched: render,
+    listedSize: (
+      log,
+    ) => [log.reduce((n, e) => n + new TextEncoder().encode(render(e) + "\n").length, 0), null],
     tiesAsWritten: true,
     zeroBudgetStop: { bytes: "size_budget", ms: "time_budget" },
     pagingBytes: 4000,
@@ -244,6 +253,7 @@ export async function clickHouseBackend(ch: ClickHouse, entries: Entry[]): Promi
     lineNumbers: false,
     render: (e) => `${rowTime(e.time)} ${e.level === "" ? "-" : e.level} ${e.body}`,
     searched: (e) => e.body,
+    listedSize: (log) => [null, log.length],
     tiesAsWritten: false,
     zeroBudgetStop: { bytes: "size_budget", ms: "time_budget" },
     // A query reads whole granules (64 rows, ~7 KB of db's columns) and one block per thread past its
@@ -391,15 +401,22 @@ export async function runContract(t: Deno.TestContext, b: Backend, entries: Entr
   }
 }
 
-function listCase(_b: Backend, entries: Entry[]): ContractCase {
+function listCase(b: Backend, entries: Entry[]): ContractCase {
   return {
     id: "list",
-    name: "log_files lists each log once, by name, complete",
+    name: "log_files lists each log once, by name, with its size, complete",
     async run(s) {
       const r = await s.call("log_files", {});
       ok(r);
       const names = [...new Set(entries.map((e) => `gen/${e.source}`))].sort();
-      assert.deepEqual(r.structuredContent.files.map((f: { file: string }) => f.file), names);
+      const files = r.structuredContent.files;
+      assert.deepEqual(files.map((f: { file: string }) => f.file), names);
+      assert.deepEqual(
+        files.map((
+          f: { file: string; size_bytes: number | null; rows?: number },
+        ) => [f.size_bytes, f.rows ?? null]),
+        names.map((n) => b.listedSize(inLog(entries, n))),
+      );
       assert.equal(r.structuredContent.complete, true);
     },
   };
