@@ -55,7 +55,7 @@ export const FOLD: Readonly<Record<string, string>> = {
 export const SOURCES = ["api", "db", "worker"] as const;
 
 /**
- * The length of the one long body (of `gen/*` entry 300, `payload dump …`), in characters: past the
+ * The length of the long body (of each log's entry 301, `payload dump …`), in characters: past the
  * 1000 characters of a returned line (`LOGPEEK_MAX_LINE`'s default).
  */
 export const LONG_BODY = 1500;
@@ -75,10 +75,10 @@ export const MASKED = "password=***";
  * The contract's entries, in time order within each source (as a file is written): `perSource` entries
  * of each source, seven sharing each second, levels drawn by a seeded generator; every 37th a
  * `checksum mismatch`, every 50th a `login ok … password=…`, the 301st of each a body of
- * {@linkcode LONG_BODY} characters; and at the end of `api`, ten identical
+ * {@linkcode LONG_BODY} characters, the 401st one with letters beyond ASCII; and at the end of `api`, ten identical
  * entries (a retried write) and three more at the same second, so the last second holds thirteen.
  *
- * @param perSource Entries per source before the twins (at least 100).
+ * @param perSource Entries per source before the twins (the cases assume the default).
  */
 export function contractEntries(perSource = 700): Entry[] {
   const levels = [...Object.keys(FOLD), "INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
