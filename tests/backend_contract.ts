@@ -198,10 +198,6 @@ export function filesBackend(entries: Entry[]): Backend {
     context: true,
     patterns: true,
     knownBugs: {
-      tail_glob:
-        "BUG: log_tail over files takes a glob for a file name and answers `not_found: log gen/* not " +
-        "found; it may have been renamed or rotated` instead of saying it takes one log, not a glob " +
-        "(over a table: invalid_argument)",
       budget_whole: "BUG: over files a match that straddles the end of a page's byte budget " +
         "(LOGPEEK_SEARCH_BYTES) is returned cut there (cut: true, `…took 175m` for `…took 175ms`, a line of " +
         "~90 bytes) and skipped by the next page (read/search.ts: 'returned (cut) by the page before'), so " +
@@ -261,11 +257,7 @@ export async function clickHouseBackend(ch: ClickHouse, entries: Entry[]): Promi
     pagingBytes: 30000,
     context: false,
     patterns: false,
-    knownBugs: {
-      line_cut: "BUG: over a table a long row is cut at LOGPEEK_MAX_LINE characters of its body, and its " +
-        "`TIME LEVEL ` put before: the returned line is longer than LOGPEEK_MAX_LINE (over files the " +
-        "line is cut at it)",
-    },
+    knownBugs: {},
   };
 }
 

@@ -5,10 +5,13 @@
  * @module
  */
 
+import { ToolError } from "../../core/errors.ts";
 import type { Level } from "../../read/level.ts";
+import type { ReadableLog } from "../../read/readable_log.ts";
 import { tailLog, type TailResult } from "../../read/tail.ts";
 import { requireTimestamps, resolveSpan, timeFields, windowFor } from "../../read/time_span.ts";
 import type { Call } from "../backend.ts";
+import { isGlob } from "../glob.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 
@@ -23,7 +26,7 @@ import type { LocalEnv } from "./local_env.ts";
  *   `no_timestamps` for a window.
  */
 export async function localTail(env: LocalEnv, q: TailQuery, call?: Call): Promise<TailAnswer> {
-  using log = await env.source.open(q.file);
+  using log = await openOne(env, q.file);
   const zone = env.limits.tz;
   const span = resolveSpan(q.window, zone, undefined);
   const r = await tailLog(log, {
@@ -51,6 +54,23 @@ export async function localTail(env: LocalEnv, q: TailQuery, call?: Call): Promi
     unit: "line",
     scope: tailScope(r, env.limits.tailBytes, q.level, q.lines),
   };
+}
+
+/**
+ * Opens the one log a tail reads: a glob is refused, as over a table, unless a log has that very name
+ * (`log_files` may list a name that holds a glob's characters).
+ *
+ * @throws {ToolError} `invalid_argument` for a glob that names no log; what opening the log throws.
+ */
+async function openOne(env: LocalEnv, file: string): Promise<ReadableLog> {
+  try {
+    return await env.source.open(file);
+  } catch (e) {
+    if (e instanceof ToolError && e.kind === "not_found" && isGlob(file)) {
+      throw new ToolError("invalid_argument", "log_tail takes one log, not a glob: log_files lists them");
+    }
+    throw e;
+  }
 }
 
 /**
