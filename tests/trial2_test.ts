@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { connect } from "./mcp_client.ts";
-import { tempDir } from "./fixtures.ts";
+import { loadScaled, tempDir } from "./fixtures.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
@@ -39,9 +39,16 @@ async function follow(
   { last: { isError?: boolean; text: string; sc: Record<string, unknown> | undefined }; pages: number }
 > {
   let cursor: string | null = null;
+  let stuck = 0;
   for (let pages = 1; pages <= 200; pages++) {
     const r = await c.call("log_patterns", { ...args, ...(cursor ? { cursor } : {}) });
     const sc = r.structuredContent as Record<string, unknown> | undefined;
+    // A page that mined nothing within its budget (a loaded machine) gives no cursor: asked again.
+    if (!r.isError && sc?.progress === false && stuck++ < 5) {
+      console.error(`log_patterns page ${pages} mined nothing within its budget: asked again`);
+      pages--;
+      continue;
+    }
     cursor = (sc?.next_cursor as string | null) ?? null;
     if (r.isError || cursor === null) {
       return { last: { isError: r.isError, text: r.content[0].text, sc }, pages };
@@ -87,7 +94,7 @@ Deno.test({
     Deno.writeTextFileSync(`${dir}/app.log`, lines(Date.UTC(2026, 10, 30), 60_000, 1));
     await using c = await connect([dir], { LOGPEEK_PATTERNS_MS: "150" });
     const { last, pages } = await follow(c, { file: "app.log", baseline_file: "app.log.1", limit: 3 });
-    assert.ok(pages > 1);
+    assert.ok(pages > 1, `the budget should have made pages: ${last.text.slice(0, 400)}`);
     assert.ok(!last.isError, last.text);
     assert.equal(last.sc?.complete, true, last.text);
     assert.equal((last.sc?.baseline as { total_lines: number }).total_lines, 60_200);
@@ -167,7 +174,12 @@ Deno.test({
       await new Promise((ok) => setTimeout(ok, 100));
     }
     await mining;
-    assert.ok(worst < 300, `a log_tail waited ${Math.round(worst)} ms behind the mining`);
+    // 300 ms on a machine with a core free; scaled by its load (tests/fixtures.ts loadScaled).
+    const bound = loadScaled(300);
+    assert.ok(
+      worst < bound,
+      `a log_tail waited ${Math.round(worst)} ms behind the mining (bound ${bound} ms)`,
+    );
   },
 });
 
