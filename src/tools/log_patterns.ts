@@ -11,33 +11,21 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import { z } from "zod";
 import type { Limits } from "../core/config.ts";
 import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
-import { queryHash, readCursor } from "../read/cursor.ts";
-import { LEVELS } from "../read/level.ts";
-import type { MinePage } from "../read/mine_templates.ts";
 import { formatInstant } from "../read/instant.ts";
-import type { TimeSpan } from "../read/time_window.ts";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
-import { cutText } from "../core/text_cut.ts";
-import { type OverLogs } from "../source/local/many_logs.ts";
+import { refuseLacking } from "../source/backend.ts";
+import type {
+  Cover,
+  PatternsAnswer,
+  PatternsNote,
+  PatternsQuery,
+  PatternsSide,
+  PatternTemplate,
+  SideRead,
+} from "../source/patterns_query.ts";
 import { firstLogs, notReadNote } from "./log_list_words.ts";
-import { isGlob } from "../source/log_source.ts";
-import {
-  requireTimestamps,
-  resolveSpan,
-  SEEK_BROKEN,
-  seekBroken,
-  timeFields,
-  timeFieldsSchema,
-  timeless,
-  timelessLogs,
-  timelessNote,
-  windowArgs,
-  withWindow,
-} from "./time_args.ts";
-import { levelIndex, minePhase, MiningRun, type Phase } from "../source/local/template_mining.ts";
-import { templateId } from "../read/template_miner.ts";
-import { changeOf, type ClusterStats, type TemplateStats } from "../source/local/template_stats.ts";
+import { SEEK_BROKEN, timeFieldsSchema, timelessNote, windowArgs, withWindow } from "./time_args.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import {
   type CallContext,
@@ -225,213 +213,44 @@ export function registerLogPatternsTool(server: McpServer, deps: ToolDeps): Regi
   );
 }
 
-/** A window's instants as the state keeps them (±∞ as null). */
-type SavedSpan = [number | null, number | null] | null;
-const saveSpan = (s: TimeSpan | undefined): SavedSpan =>
-  s ? [Number.isFinite(s.since) ? s.since : null, Number.isFinite(s.until) ? s.until : null] : null;
-const loadSpan = (s: SavedSpan): TimeSpan | undefined =>
-  s ? { since: s[0] ?? -Infinity, until: s[1] ?? Infinity } : undefined;
-
-/** What a resumed call keeps besides the mining: the windows as the first page resolved them, and more. */
-interface CallState {
-  /** The hash of the arguments (but `limit` and `cursor`): a cursor goes on only with the same ones. */
-  q: string;
-  spans: { window: SavedSpan; baseline: SavedSpan };
-  /**
-   * The times the logs read cover, per side (epoch ms; null: none yet): a window's rate is over the part
-   * of it the logs cover (a log that began inside the baseline window does not dilute its rate).
-   */
-  covered: { window: SavedSpan; baseline: SavedSpan };
-  /** The first damage a page met (`file_changed`, `corrupt_gzip`), or null. */
-  damage: "file_changed" | "corrupt_gzip" | null;
-  /** The cursor of the phase this state goes on with ("" for a phase not begun). */
-  cursor: string;
-  /** Why the answer cannot be complete, found on earlier pages. */
-  notes: string[];
-  /** Logs whose line numbers are not known (entered by a time seek). */
-  unnumbered: string[];
-  /**
-   * Per side: whether a page read any of it (`begun`), and whether a note (a damaged log, a log not read,
-   * lines without times) keeps it from being read in full whatever later pages read (`flawed`). A template's
-   * change is given only when both sides were read in full (issue #22).
-   */
-  sides: Record<Phase, SideMarks>;
-}
-
-/** What the pages so far did to one side (see {@linkcode CallState.sides}). */
-interface SideMarks {
-  begun: boolean;
-  flawed: boolean;
-}
-
 /**
- * Runs `log_patterns` (in the tool worker, where log files are read).
+ * Runs `log_patterns` (in the tool worker, where log files are read): the arguments as one query to the
+ * backend, the state of a stopped call kept in the artifact store (its id begins the cursor:
+ * `<state id>~<the backend's cursor>`), the answer rendered.
  *
- * @param ctx The log source, limits, artifacts, redaction.
+ * @param ctx The backend, limits, artifacts.
  * @param args The validated arguments.
  * @param call Cancellation and progress.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results):
- *   `invalid_time`, `no_timestamps`, `invalid_cursor`, `artifact_not_found` (a resumed call's state is gone),
- *   and what opening a log throws.
+ *   `invalid_argument` (a backend that does not mine), `invalid_time`, `no_timestamps`,
+ *   `invalid_cursor`, `artifact_not_found` (a resumed call's state is gone), and what opening a log throws.
  */
 export async function logPatterns(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  if (ctx.source.table) {
-    throw new ToolError(
-      "invalid_argument",
-      `log_patterns reads files; ${ctx.source.table.shown} is a table, which it does not mine (yet): use ` +
-        "log_levels and log_search there",
-    );
-  }
-  const clock = ctx.clock ?? (() => performance.now());
-  const deadline = clock() + ctx.limits.patternsMs;
-  const limit = args.limit ?? 20;
+  refuseLacking(ctx.backend, "patterns");
   const hasBaseline = args.baseline_since !== undefined || args.baseline_until !== undefined ||
     args.baseline_file !== undefined;
-  const query = (phase: string) =>
-    queryHash({
-      phase,
-      file: args.file,
-      since: args.since,
-      until: args.until,
-      level: args.level,
-      bs: args.baseline_since,
-      bu: args.baseline_until,
-      bf: args.baseline_file,
-    });
-  const { run, state } = begin(ctx, args, query("call"));
-  const span = loadSpan(state.spans.window);
-  const baseSpan = loadSpan(state.spans.baseline);
-  const level = levelIndex(args.level);
-  const startCursor = state.cursor === "" ? undefined : state.cursor;
-  if (startCursor) readCursor(startCursor, { k: "log_patterns", q: query(run.phase) }, ctx.cursorKey);
-  let windowPage: OverLogs<MinePage> | null = null;
-  let basePage: OverLogs<MinePage> | null = null;
-  let stop: { cursor: string | null; progress: boolean } | null = null;
-
-  if (run.phase === "window") {
-    windowPage = await minePhase(ctx, run, run.window, {
-      file: args.file,
-      span,
-      level,
-      query: query("window"),
-      cursor: startCursor,
-      deadline,
-      clock,
-    }, call);
-    note(state, windowPage, span, startCursor !== undefined, args.file, "window");
-    if (stopped(windowPage)) stop = { cursor: windowPage.next_cursor, progress: windowPage.progress };
-    else if (hasBaseline) run.endWindow();
-  }
-  if (stop === null && hasBaseline && run.phase === "baseline") {
-    const resumedBase = windowPage === null ? startCursor : undefined;
-    if (windowPage !== null && clock() >= deadline) {
-      stop = { cursor: "", progress: true }; // the baseline is not begun: the next page begins it
-    } else {
-      basePage = await minePhase(ctx, run, run.baseline, {
-        file: args.baseline_file ?? args.file,
-        span: baseSpan,
-        level,
-        query: query("baseline"),
-        cursor: resumedBase,
-        deadline,
-        clock,
-      }, call);
-      note(
-        state,
-        basePage,
-        baseSpan,
-        resumedBase !== undefined,
-        args.baseline_file ?? args.file,
-        "baseline",
-      );
-      if (stopped(basePage)) {
-        // The window was mined on this page and the baseline got no time at all (a trial: "mined nothing,
-        // no cursor" though the page had mined thousands of lines): the next page begins the baseline.
-        stop = !basePage.progress && windowPage !== null && run.baseline.lines + run.variants.lines === 0
-          ? { cursor: "", progress: true }
-          : { cursor: basePage.next_cursor, progress: basePage.progress };
-      }
-    }
-  }
-  const pageBytes = [windowPage, basePage].reduce(
-    (n, p) => n + (p ? p.runs.reduce((m, r) => m + r.page.scanned_bytes, 0) : 0),
-    0,
-  );
-  let next_cursor: string | null = null;
-  let stateNote = "";
-  if (stop !== null && stop.cursor !== null && stop.progress) {
-    if (ctx.artifacts) {
-      try {
-        const saved: CallState = { ...state, cursor: stop.cursor };
-        // Two lines: the call's state, then MiningRun.save's JSON as it is (kept as a string inside the
-        // state's JSON it was escaped again: a third copy of several MB at the end of a stopped call).
-        const sid = ctx.artifacts.writeState("log_patterns", [JSON.stringify(saved), run.save()]);
-        next_cursor = `${sid}~${stop.cursor}`;
-      } catch (e) {
-        stateNote = `the mining state could not be saved (${
-          e instanceof Error ? e.message : e
-        }), so no cursor`;
-      }
-    } else stateNote = `no cursor can be given: ${ctx.artifactsOff}`;
-  }
-  return answer(ctx, args, run, state, {
-    limit,
-    span,
-    baseSpan,
-    windowPage,
-    basePage,
-    next_cursor,
-    stopped: stop !== null,
-    progress: stop === null || stop.progress,
-    pageBytes,
-    stateNote,
-    hasBaseline,
-  });
+  const a = await ctx.backend.patterns({
+    file: args.file,
+    level: args.level,
+    window: { since: args.since, until: args.until },
+    baseline: hasBaseline
+      ? { file: args.baseline_file, window: { since: args.baseline_since, until: args.baseline_until } }
+      : undefined,
+    resume: resumeOf(ctx, args.cursor),
+  }, call);
+  return render(ctx, args, a, keep(ctx, a));
 }
 
 /**
- * The call's mining and state: those its cursor names, or new ones with the windows resolved now.
+ * The backend's cursor and the state a cursor names (`<state id>~<the backend's cursor>`), or undefined
+ * without a cursor.
  *
- * @throws {ToolError} `invalid_cursor` (another query's, or altered), `artifact_not_found`, `invalid_time`.
+ * @throws {ToolError} `invalid_cursor` (not a cursor log_patterns made, or no state store here),
+ *   `artifact_not_found` (the state is gone).
  */
-function begin(ctx: ToolContext, args: ToolArgs, q: string): { run: MiningRun; state: CallState } {
-  const zone = ctx.limits.tz;
-  if (args.cursor !== undefined) {
-    const got = resumed(ctx, args.cursor);
-    if (got.state.q !== q) {
-      throw new ToolError(
-        "invalid_cursor",
-        "the cursor belongs to another query: use the same file, since, until, level and baseline",
-      );
-    }
-    return got;
-  }
-  const span = resolveSpan(args, zone, undefined);
-  const baseSpan = args.baseline_since !== undefined || args.baseline_until !== undefined
-    ? resolveSpan({ since: args.baseline_since, until: args.baseline_until }, zone, undefined)
-    : undefined;
-  const state: CallState = {
-    q,
-    covered: { window: null, baseline: null },
-    damage: null,
-    spans: { window: saveSpan(span), baseline: saveSpan(baseSpan) },
-    cursor: "",
-    notes: [],
-    unnumbered: [],
-    sides: { window: { begun: false, flawed: false }, baseline: { begun: false, flawed: false } },
-  };
-  return { run: new MiningRun(ctx.limits.maxTemplates), state };
-}
-
-/** True when a phase's page stopped before its end (a budget, a cancel): the call ends there. */
-function stopped(p: OverLogs<MinePage>): boolean {
-  const s = lastStop(p);
-  return p.next_cursor !== null || !p.progress || s === "time_budget" || s === "cancelled";
-}
-
-/** The mining and call state a cursor names (`<state id>~<phase cursor>`). */
-function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: CallState } {
+function resumeOf(ctx: ToolContext, cursor: string | undefined): PatternsQuery["resume"] {
+  if (cursor === undefined) return undefined;
   const tilde = cursor.indexOf("~");
   if (tilde < 1) {
     throw new ToolError(
@@ -440,164 +259,88 @@ function resumed(ctx: ToolContext, cursor: string): { run: MiningRun; state: Cal
     );
   }
   if (!ctx.artifacts) throw new ToolError("invalid_cursor", `no state can be read here: ${ctx.artifactsOff}`);
-  const text = ctx.artifacts.readState("log_patterns", cursor.slice(0, tilde));
-  try {
-    // The call's state on the first line, MiningRun.save's text on the second.
-    const cut = text.indexOf("\n");
-    if (cut < 0) throw new TypeError("the saved state holds no mining");
-    const st = JSON.parse(text.slice(0, cut)) as CallState;
-    const run = MiningRun.load(text.slice(cut + 1), ctx.limits.maxTemplates);
-    if (
-      typeof st !== "object" || st === null || typeof st.cursor !== "string" ||
-      st.cursor !== cursor.slice(tilde + 1) || !Array.isArray(st.notes) || !Array.isArray(st.unnumbered) ||
-      typeof st.q !== "string" || typeof st.covered !== "object" ||
-      st.covered === null || !marks(st.sides?.window) || !marks(st.sides?.baseline)
-    ) throw new TypeError("state");
-    return { run, state: st };
-  } catch (e) {
-    ctx.stderr(`logpeek: log_patterns: a saved state was refused: ${e instanceof Error ? e.message : e}`);
-    throw new ToolError(
-      "invalid_cursor",
-      "the cursor does not match its saved state (it was altered, or belongs to another call); start again " +
-        "without cursor",
-    );
-  }
+  return {
+    cursor: cursor.slice(tilde + 1),
+    state: ctx.artifacts.readState("log_patterns", cursor.slice(0, tilde)),
+  };
 }
 
-/** True when `m` is a saved {@linkcode SideMarks}. */
-function marks(m: unknown): boolean {
-  const o = m as SideMarks | null | undefined;
-  return typeof o === "object" && o !== null && typeof o.begun === "boolean" && typeof o.flawed === "boolean";
-}
-
-/**
- * Records on the state why a phase's pages cannot give a complete answer, and its unnumbered logs; marks
- * the side begun (the page read something) and flawed (a note was recorded for it).
- */
-function note(
-  state: CallState,
-  page: OverLogs<MinePage>,
-  span: TimeSpan | undefined,
-  resumedPage: boolean,
-  what: string,
-  side: "window" | "baseline",
-): void {
-  const prefix = side === "baseline" ? "baseline: " : "";
-  const runs = page.runs;
-  const notesBefore = state.notes.length;
-  if (page.progress && runs.length > 0) state.sides[side].begun = true;
-  // The span of times the logs read cover (every line read, in the window or not).
-  for (const r of runs) {
-    const t = r.page.time;
-    if (!t || !(t.earliest === t.earliest)) continue;
-    const c = state.covered[side];
-    state.covered[side] = [
-      c?.[0] == null ? t.earliest : Math.min(c[0], t.earliest),
-      c?.[1] == null ? t.latest : Math.max(c[1], t.latest),
-    ];
-  }
-  if (!resumedPage) {
-    const read = runs.reduce((n, r) => n + (r.page.time ? r.page.last_line : r.page.total_lines), 0);
-    requireTimestamps(span, runs.map((r) => r.page.time), read, what);
-  }
-  const untimed = timelessLogs(
-    span,
-    page.glob,
-    runs.map((x) => ({ file: x.file, time: x.page.time, lines: x.page.time ? x.page.last_line : 0 })),
-    resumedPage,
-  );
-  if (untimed.length) state.notes.push(prefix + timelessNote(untimed).trim());
-  if (seekBroken(runs.map((x) => x.page.time))) state.notes.push(prefix + SEEK_BROKEN.trim());
-  if (page.notReadCount > 0) state.notes.push(prefix + notReadNote(page.notRead, page.notReadCount).trim());
-  for (const r of runs) {
-    if (r.page.time && !r.page.time.lineKnown && !state.unnumbered.includes(r.file)) {
-      state.unnumbered.push(r.file);
-    }
-  }
-  for (const r of runs) {
-    if (r.page.stop_reason === "file_changed" || r.page.stop_reason === "corrupt_gzip") {
-      state.damage ??= r.page.stop_reason;
-      state.notes.push(
-        `${prefix}${printable(r.file)}: ${renderStop(r.page.stop_reason, r.page.last_line, "")}`,
-      );
-    }
-  }
-  if (state.notes.length > notesBefore) state.sides[side].flawed = true;
-}
-
-/**
- * One template of the answer (its `outputSchema` entry), and for sorting its first line's place among the
- * window's lines (an earlier first comes first among equals).
- */
-type Row = z.infer<typeof templateSchema> & { order: number };
-
-/** What {@linkcode answer} needs of the call. */
-interface AnswerInput {
-  limit: number;
-  span?: TimeSpan;
-  baseSpan?: TimeSpan;
-  windowPage: OverLogs<MinePage> | null;
-  basePage: OverLogs<MinePage> | null;
+/** What keeping a stopped call's state gave: the cursor that goes on, or why there is none. */
+interface Kept {
   next_cursor: string | null;
-  stopped: boolean;
-  progress: boolean;
-  pageBytes: number;
+  /** Why a page that could go on has no cursor ("" when it has one, or cannot go on). */
   stateNote: string;
-  hasBaseline: boolean;
 }
 
-/** How a side's length is measured (see {@linkcode hours}). */
-export interface Cover {
-  /** Its length, or null when under a second or not known (no timestamp). */
-  hours: number | null;
-  /** Where it begins (epoch ms), and why: its window's `since`, or the first timestamp its logs hold. */
-  from: number;
-  fromIs: "since" | "first_line";
-  /** Where it ends: its window's `until`, now (an `until` past now, or none), or its logs' last timestamp. */
-  to: number;
-  toIs: "until" | "now" | "last_line";
+/** Keeps the state of a page its budget stopped in the artifact store, for the cursor that goes on. */
+function keep(ctx: ToolContext, a: PatternsAnswer): Kept {
+  if (a.resume === null) return { next_cursor: null, stateNote: "" };
+  if (!ctx.artifacts) return { next_cursor: null, stateNote: `no cursor can be given: ${ctx.artifactsOff}` };
+  try {
+    const sid = ctx.artifacts.writeState("log_patterns", a.resume.state());
+    return { next_cursor: `${sid}~${a.resume.cursor}`, stateNote: "" };
+  } catch (e) {
+    return {
+      next_cursor: null,
+      stateNote: `the mining state could not be saved (${e instanceof Error ? e.message : e}), so no cursor`,
+    };
+  }
 }
 
-/**
- * A side's length in hours: from its window's `since`, or from the first timestamp its logs hold when that
- * is later (a log that began inside the window), to its `until` capped at now (no `until`: now, as a side
- * with one runs to it — a quiet log's last line is not its end; issue #24: a window cut at its last line
- * against a baseline's full hour read a ratio of 1.29 as ×1.563); without a window, its first to its last timestamp. Null when that is under a second or not known (no
- * timestamp): rates are then shares of each side's lines.
- *
- * @param span The side's window, if any.
- * @param earliest The first timestamp the side's logs hold, epoch ms (NaN: none).
- * @param latest The last one.
- * @param now Now, epoch ms.
- * @returns Hours, or null.
- */
-export function hours(
-  span: TimeSpan | undefined,
-  earliest: number,
-  latest: number,
-  now = Date.now(),
-): number | null {
-  return coverOf(span, earliest, latest, now).hours;
+/** The answer: its first lines, the templates that fit, the notes; every template saved when not all fit. */
+function render(ctx: ToolContext, args: ToolArgs, a: PatternsAnswer, kept: Kept): ToolResult {
+  const read = a.comparison ?? null;
+  const shownRows = a.templates.slice(0, args.limit ?? 20);
+  const lines = shownRows.map((t) => renderTemplate(t, read?.baseline ?? null, read?.given === true, a.glob));
+  const header = headerOf(ctx, args, a, kept);
+  const spilled = spill(ctx, header, lines, a.templates, read ? a.distinct_templates : null);
+  return okResult(
+    {
+      file: a.file,
+      templates: shownRows.slice(0, spilled.fit),
+      total_lines: a.total_lines,
+      distinct_templates: a.distinct_templates,
+      other_lines: a.other_lines,
+      complete: a.complete,
+      stop_reason: a.stop_reason,
+      next_cursor: kept.next_cursor,
+      progress: a.progress,
+      scanned_bytes: a.scanned_bytes,
+      log_format: a.log_format,
+      logs: a.logs,
+      not_read: a.not_read,
+      ...a.time,
+      baseline: a.baseline,
+      comparison: a.comparison,
+      window_hours: a.window_hours,
+      rate_basis: a.rate_basis,
+      artifact: spilled.artifact,
+    },
+    header + "\n\n" + lines.slice(0, spilled.fit).join("\n") + spilled.note + tailText(a, kept),
+  );
 }
 
-/**
- * A side's {@linkcode Cover}: its length as {@linkcode hours} measures it, and where it begins and ends.
- *
- * @param span The side's window, if any.
- * @param earliest The first timestamp the side's logs hold, epoch ms (NaN: none).
- * @param latest The last one.
- * @param now Now, epoch ms.
- */
-export function coverOf(span: TimeSpan | undefined, earliest: number, latest: number, now: number): Cover {
-  const since = span?.since ?? -Infinity;
-  // No timestamp (NaN): the length is not known.
-  const from = Math.max(since, earliest);
-  const fromIs = earliest > since ? "first_line" : "since";
-  const end = span ? span.until : latest;
-  const to = Math.min(end, now);
-  const toIs = end > now ? "now" : span ? "until" : "last_line";
-  // All of it within a second (or no timestamp): not known.
-  return { hours: to - from >= 1000 ? (to - from) / 3_600_000 : null, from, fromIs, to, toIs };
+/** The text before the templates: the first line (with the window's words), the baseline's notes, the format. */
+function headerOf(ctx: ToolContext, args: ToolArgs, a: PatternsAnswer, kept: Kept): string {
+  const read = a.comparison;
+  const b = a.baseline;
+  return withWindow(renderHeader(a, args.level), a.time) +
+    (b ? baselineNotes(b.other_lines, b.total_lines, a.complete) : "") +
+    (read && !read.given ? comparisonNote(read, kept.next_cursor, a.stopped) : "") +
+    (a.covers ? lengthsNote(a.covers.window, a.covers.baseline, ctx.limits.tz) : "") +
+    (a.log_format === undefined ? "" : renderFormat(a.log_format));
+}
+
+/** The text's lines about the baseline's lines in no template, or its having none. */
+function baselineNotes(other: number, lines: number, complete: boolean): string {
+  return (other > 0
+    ? `\n${other} baseline line(s) fit no template (LOGPEEK_MAX_TEMPLATES reached): counted in ` +
+      "baseline.other_lines, in no template."
+    : "") +
+    (lines === 0 && complete
+      ? "\nThe baseline has no line (its window is outside what the logs hold, or they were rotated away): " +
+        "every template reads as new, which says nothing about change."
+      : "");
 }
 
 /**
@@ -621,276 +364,38 @@ function lengthsNote(w: Cover, b: Cover, zone: string): string {
     `covers ${of(w)}; the baseline covers ${of(b)}.`;
 }
 
-/** How much of a side was read: in full, partly (a budget stopped it, or a note says why), or not at all. */
-export type SideRead = z.infer<typeof sideReadSchema>;
-
-/** A side's {@linkcode SideRead}: `ended` when its phase read to its end on some page. */
-function sideRead(m: SideMarks, ended: boolean): SideRead {
-  return ended && !m.flawed ? "whole" : m.begun ? "partly_read" : "not_read";
-}
-
-/** The rows, one per template text: each cluster's window lines and its baseline lines (when `counted`). */
-function rowsOf(ctx: ToolContext, run: MiningRun, state: CallState, glob: boolean, counted: boolean): Row[] {
-  const at = (t: number) => (t === t ? formatInstant(t, ctx.limits.tz) : null);
-  const lineNo = (file: string, n: number) => (state.unnumbered.includes(file) ? null : n);
-  const byText = new Map<string, Row & { win?: ClusterStats; last: number }>();
-  const size = run.miner.size;
-  // Each cluster's window template (its window lines, and the baseline lines that match it), and the
-  // baseline lines of it that do not match the window's text, under its widened text (a `gone` row).
-  const entries: { text: string; w?: ClusterStats; b?: ClusterStats; i: number }[] = [];
-  for (let i = 0; i < size; i++) {
-    const w = run.window.clusters[i];
-    const b = run.baseline.clusters[i];
-    const v = run.variants.clusters[i];
-    if (w || b) entries.push({ text: run.text(i), w, b, i });
-    if (v) entries.push({ text: run.miner.text(i), b: v, i });
-  }
-  for (const { text, w, b, i } of entries) {
-    const row = byText.get(text);
-    if (row === undefined) {
-      const s = (w ?? b)!;
-      byText.set(text, {
-        template_id: templateId(text),
-        template: text,
-        count: w?.count ?? 0,
-        levels: w ? levelsOf(w.levels) : {},
-        first_line_no: w ? lineNo(w.firstFile, w.firstLine) : null,
-        last_line_no: w ? lineNo(w.lastFile, w.lastLine) : null,
-        first_file: glob && w ? w.firstFile : undefined,
-        last_file: glob && w ? w.lastFile : undefined,
-        first_time: w ? at(w.firstTime) : null,
-        last_time: w ? at(w.lastTime) : null,
-        example: cutText(s.example, ctx.limits.maxLine),
-        baseline_count: counted ? (b?.count ?? 0) : undefined,
-        last: w ? w.lastSeq : 0,
-        order: w ? w.firstSeq : Number.MAX_SAFE_INTEGER - size + i,
-        win: w,
-      });
-      continue;
-    }
-    // Two clusters whose texts are equal are one template.
-    row.count += w?.count ?? 0;
-    if (counted) row.baseline_count = (row.baseline_count ?? 0) + (b?.count ?? 0);
-    if (!w) continue;
-    for (const [k, v] of Object.entries(levelsOf(w.levels))) row.levels[k] = (row.levels[k] ?? 0) + v;
-    // The earliest first line and the latest last line of the two, in the order read.
-    if (!row.win || w.firstSeq < row.win.firstSeq) {
-      Object.assign(row, {
-        first_line_no: lineNo(w.firstFile, w.firstLine),
-        first_file: glob ? w.firstFile : undefined,
-        first_time: at(w.firstTime),
-        example: cutText(w.example, ctx.limits.maxLine),
-        order: w.firstSeq,
-      });
-    }
-    if (!row.win || w.lastSeq > row.last) {
-      row.last_line_no = lineNo(w.lastFile, w.lastLine);
-      row.last_file = glob ? w.lastFile : undefined;
-      row.last_time = at(w.lastTime);
-      row.last = w.lastSeq;
-    }
-    if (!row.win || w.firstSeq < row.win.firstSeq) row.win = w;
-  }
-  return [...byText.values()].map(({ win: _w, last: _l, ...r }) => r);
-}
-
-/** Each side's length (hours, null: not known) and how the rates compare. */
-interface Rates {
-  windowHours: number | null;
-  baseHours: number | null;
-  basis: "per_hour" | "share_of_lines";
-  /** Why the two sides' lengths differ (a line of text), or "". */
-  note: string;
-}
-
-/**
- * Gives each row its change and rate ratio, and sorts them most changed first (only when both sides were
- * read in full: the caller asks then).
- */
-function compareRows(rows: Row[], run: MiningRun, state: CallState, a: AnswerInput, zone: string): Rates {
-  // The times covered: the logs' (with a window), else the side's lines' (NaN: none).
-  const known = (xs: number[], pick: (...v: number[]) => number) => {
-    const ok = xs.filter((x) => x === x);
-    return ok.length ? pick(...ok) : NaN;
-  };
-  const cover = (c: SavedSpan, s: TemplateStats, v?: TemplateStats) =>
-    c !== null ? [c[0] ?? NaN, c[1] ?? NaN] : [
-      known([s.earliest, v?.earliest ?? NaN], Math.min),
-      known([s.latest, v?.latest ?? NaN], Math.max),
-    ];
-  const [we, wl] = cover(state.covered.window, run.window);
-  const [be, bl] = cover(state.covered.baseline, run.baseline, run.variants);
-  const now = Date.now();
-  const w = coverOf(a.span, we, wl, now), b = coverOf(a.baseSpan, be, bl, now);
-  const windowHours = w.hours, baseHours = b.hours;
-  const basis = windowHours !== null && baseHours !== null ? "per_hour" : "share_of_lines";
-  const scale = basis === "per_hour"
-    ? windowHours! / baseHours!
-    : Math.max(1, run.window.lines) / Math.max(1, run.baseline.lines + run.variants.lines);
-  for (const r of rows) {
-    const c = changeOf(r.count, r.baseline_count ?? 0, scale);
-    r.change = c.change;
-    r.rate_ratio = c.ratio === null ? null : Math.round(c.ratio * 1000) / 1000;
-  }
-  // New first, then gone, then by how much the rate changed.
-  const weight = (r: Row) =>
-    r.change === "new" ? 2e9 : r.change === "gone" ? 1e9 : Math.abs(Math.log2(r.rate_ratio ?? 1));
-  rows.sort((x, y) =>
-    weight(y) - weight(x) ||
-    Math.max(y.count, y.baseline_count ?? 0) - Math.max(x.count, x.baseline_count ?? 0) ||
-    x.order - y.order
-  );
-  return { windowHours, baseHours, basis, note: basis === "per_hour" ? lengthsNote(w, b, zone) : "" };
-}
-
-/** The answer: the templates, merged by text, sorted, listed and saved. */
-function answer(
-  ctx: ToolContext,
-  args: ToolArgs,
-  run: MiningRun,
-  state: CallState,
-  a: AnswerInput,
-): ToolResult {
-  const zone = ctx.limits.tz;
-  const glob = (a.windowPage ?? a.basePage)?.glob ?? isGlob(args.file);
-  // With a baseline: how much of each side was read; a change only when both were read in full.
-  const read = a.hasBaseline
-    ? {
-      window: sideRead(state.sides.window, run.phase === "baseline"),
-      baseline: sideRead(state.sides.baseline, run.phase === "baseline" && a.basePage !== null && !a.stopped),
-    }
-    : null;
-  const given = read !== null && read.window === "whole" && read.baseline === "whole";
-  const rows = rowsOf(ctx, run, state, glob, read !== null && read.baseline !== "not_read");
-  const rates = given ? compareRows(rows, run, state, a, zone) : null;
-  // Not compared: the most frequent first (the window's, then the baseline's so far).
-  if (!given) {
-    rows.sort((x, y) =>
-      y.count - x.count || (y.baseline_count ?? 0) - (x.baseline_count ?? 0) || x.order - y.order
-    );
-  }
-  const templates = rows.map(({ order: _o, ...r }) => r);
-  const inWindow = templates.filter((t) => t.count > 0);
-  const counted = run.window.clusters.reduce((n, c) => n + (c?.count ?? 0), 0);
-  const other = run.window.lines - counted;
-  const stopReason = a.stopped
-    ? (lastStop(a.windowPage) ?? lastStop(a.basePage) ?? "time_budget")
-    : state.damage;
-  const baseLines = run.baseline.lines + run.variants.lines;
-  const baseOther = baseLines -
-    [run.baseline, run.variants].reduce((n, s) => n + s.clusters.reduce((m, c) => m + (c?.count ?? 0), 0), 0);
-  // Every reason a page was not whole either stopped the call (a budget, a cancel) or is in the notes.
-  const complete = !a.stopped && state.notes.length === 0 && (!a.hasBaseline || run.phase === "baseline");
-  // The artifact: every template, when more than the limit (or than fit in the text) exist.
-  const shownRows = templates.slice(0, a.limit);
-  const lines = shownRows.map((t) => renderTemplate(t, read?.baseline ?? null, given, glob));
-  const time = timeFields(a.span, zone, a.windowPage ? a.windowPage.runs.map((r) => r.page.time) : []);
-  // The window's words go in the first line; the notes follow it.
-  const header = withWindow(
-    renderHeader(args, run, templates.length, inWindow.length, other, complete, stopReason, read),
-    time,
-  ) +
-    (read ? baselineNotes(baseOther, baseLines, complete) : "") +
-    (read && !given ? comparisonNote(read, a.next_cursor, a.stopped) : "") + (rates?.note ?? "");
-  const wp = a.windowPage;
-  const format = wp && !wp.glob && wp.runs.length > 0 ? wp.runs[0].page.log_format : undefined;
-  const spilled = spill(
-    ctx,
-    header + (format === undefined ? "" : renderFormat(format)),
-    lines,
-    templates,
-    a.hasBaseline ? inWindow.length : null,
-  );
-  const logs = logsOf(wp, args.since !== undefined || args.until !== undefined);
-  const baseline = read
-    ? baselineField(args, a.baseSpan, zone, baseLines, baseOther, rates?.baseHours ?? null, read)
-    : undefined;
-  const tail = tailText(a, logs, state.notes);
-  return okResult(
-    {
-      file: args.file,
-      templates: shownRows.slice(0, spilled.fit),
-      total_lines: run.window.lines,
-      distinct_templates: inWindow.length,
-      other_lines: other,
-      complete,
-      stop_reason: complete ? null : stopReason,
-      next_cursor: a.next_cursor,
-      progress: a.progress,
-      scanned_bytes: a.pageBytes,
-      log_format: format,
-      logs,
-      not_read: wp?.glob ? wp.notRead : undefined,
-      ...time,
-      baseline,
-      comparison: read ? { given, window: read.window, baseline: read.baseline } : undefined,
-      window_hours: read ? round3(rates?.windowHours) : undefined,
-      rate_basis: rates?.basis,
-      artifact: spilled.artifact,
-    },
-    header + (format === undefined ? "" : renderFormat(format)) + "\n\n" +
-      lines.slice(0, spilled.fit).join("\n") +
-      spilled.note + tail,
-  );
-}
-
-/** The text's lines about the baseline's lines in no template, or its having none. */
-function baselineNotes(other: number, lines: number, complete: boolean): string {
-  return (other > 0
-    ? `\n${other} baseline line(s) fit no template (LOGPEEK_MAX_TEMPLATES reached): counted in ` +
-      "baseline.other_lines, in no template."
-    : "") +
-    (lines === 0 && complete
-      ? "\nThe baseline has no line (its window is outside what the logs hold, or they were rotated away): " +
-        "every template reads as new, which says nothing about change."
-      : "");
-}
-
-/** Hours to three decimals (null: not known). */
-const round3 = (h: number | null | undefined) => (h == null ? null : Math.round(h * 1000) / 1000);
-
-/** The answer's `baseline` field. */
-function baselineField(
-  args: ToolArgs,
-  span: TimeSpan | undefined,
-  zone: string,
-  lines: number,
-  other: number,
-  hours: number | null,
-  read: Record<Phase, SideRead>,
-) {
-  return {
-    file: args.baseline_file ?? args.file,
-    window: span
-      ? {
-        since: Number.isFinite(span.since) ? formatInstant(span.since, zone) : null,
-        until: Number.isFinite(span.until) ? formatInstant(span.until, zone) : null,
-      }
-      : null,
-    total_lines: lines,
-    other_lines: other,
-    hours: round3(hours),
-    complete: read.baseline === "whole",
-  };
-}
-
 /** The text after the templates: each log of a glob, the notes, how to go on (or why not). */
-function tailText(a: AnswerInput, logs: ReturnType<typeof logsOf>, notes: string[]): string {
-  const perLog = logs
+function tailText(a: PatternsAnswer, kept: Kept): string {
+  const perLog = a.logs
     ? "\nlogs (newest first): " +
-      firstLogs(logs, (l) =>
+      firstLogs(a.logs, (l) =>
         `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}`)
     : "";
-  const more = a.next_cursor
-    ? `\nTo mine the rest, call log_patterns again with the same arguments and cursor="${a.next_cursor}": ` +
+  const more = kept.next_cursor
+    ? `\nTo mine the rest, call log_patterns again with the same arguments and cursor="${kept.next_cursor}": ` +
       "its answer covers this page too."
     : "";
   const stuck = !a.progress
     ? "\nThis page mined nothing within LOGPEEK_PATTERNS_MS, so no cursor is given: raise it."
-    : a.stateNote
-    ? `\n${a.stateNote}.`
+    : kept.stateNote
+    ? `\n${kept.stateNote}.`
     : "";
-  return perLog + (notes.length ? "\n" + notes.join("\n") : "") + more + stuck;
+  return perLog + (a.notes.length ? "\n" + a.notes.map(renderNote).join("\n") : "") + more + stuck;
+}
+
+/** A note of the answer as a line of text (a baseline's prefixed `baseline: `). */
+function renderNote(n: PatternsNote): string {
+  const prefix = n.side === "baseline" ? "baseline: " : "";
+  switch (n.kind) {
+    case "no_timestamps":
+      return prefix + timelessNote(n.files).trim();
+    case "seek_broken":
+      return prefix + SEEK_BROKEN.trim();
+    case "not_read":
+      return prefix + notReadNote(n.entries, n.count).trim();
+    case "damaged":
+      return `${prefix}${printable(n.file)}: ${renderStop(n.stop_reason, n.lines, "")}`;
+  }
 }
 
 /**
@@ -900,7 +405,11 @@ function tailText(a: AnswerInput, logs: ReturnType<typeof logsOf>, notes: string
  * @param cursor The answer's next_cursor (null: none).
  * @param stopped True when a budget or a cancel stopped the page.
  */
-function comparisonNote(read: Record<Phase, SideRead>, cursor: string | null, stopped: boolean): string {
+function comparisonNote(
+  read: Record<PatternsSide, SideRead>,
+  cursor: string | null,
+  stopped: boolean,
+): string {
   const say = (
     r: SideRead,
   ) => (r === "whole" ? "read in full" : r === "partly_read" ? "partly read" : "not read yet");
@@ -916,38 +425,6 @@ function comparisonNote(read: Record<Phase, SideRead>, cursor: string | null, st
     `the baseline ${say(read.baseline)}` +
     (read.baseline === "partly_read" ? " (each baseline_count is its lines so far)" : "") + `; ${how}.`;
 }
-
-/**
- * A glob's `logs` field: each log the window's page read, then those it did not reach. With a window, a
- * log read without a timestamp (`time_args.ts` `timeless`) is not complete: none of its lines could be
- * placed in the window (`no_timestamps`), as `log_levels` and `log_search` say of it.
- */
-function logsOf(wp: OverLogs<MinePage> | null, windowed: boolean) {
-  if (!wp?.glob) return undefined;
-  return [
-    ...wp.runs.map((x) => {
-      const untimed = windowed && timeless(x.page.time, x.page.time ? x.page.last_line : 0);
-      return {
-        file: x.file,
-        complete: x.page.complete && !untimed,
-        stop_reason: untimed ? "no_timestamps" as const : x.page.stop_reason as
-          | "time_budget"
-          | "file_changed"
-          | "cancelled"
-          | "corrupt_gzip"
-          | null,
-        scanned_lines: x.page.last_line,
-      };
-    }),
-    ...wp.pending.map((file) => ({
-      file,
-      complete: false,
-      stop_reason: "not_reached" as const,
-      scanned_lines: 0,
-    })),
-  ];
-}
-
 /**
  * How many template lines fit in the text, and every template saved in an artifact when not all do.
  *
@@ -957,7 +434,7 @@ function spill(
   ctx: ToolContext,
   header: string,
   lines: string[],
-  templates: Omit<Row, "order">[],
+  templates: PatternTemplate[],
   inWindow: number | null,
 ): { fit: number; artifact?: { artifact_id: string; total_lines: number }; note: string } {
   // A template fits when its line fits the text and its row the structuredContent (issue #24: rows of
@@ -1001,29 +478,11 @@ function spill(
   }
 }
 
-/** The stop reason of a phase's last log (null: it ended). */
-function lastStop(
-  p: OverLogs<MinePage> | null,
-): "time_budget" | "file_changed" | "cancelled" | "corrupt_gzip" | null {
-  if (!p || p.runs.length === 0) return null;
-  const s = p.runs[p.runs.length - 1].page.stop_reason;
-  return s === "time_budget" || s === "file_changed" || s === "cancelled" || s === "corrupt_gzip" ? s : null;
-}
-
-/** Levels with lines, by name. */
-function levelsOf(counts: number[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  counts.forEach((n, i) => {
-    if (n > 0) out[LEVELS[i]] = n;
-  });
-  return out;
-}
-
 /**
  * One template as a line of text: with a baseline, its change (when `given`), else its baseline count as
  * read so far (none when the baseline is not read yet).
  */
-function renderTemplate(t: Omit<Row, "order">, base: SideRead | null, given: boolean, glob: boolean): string {
+function renderTemplate(t: PatternTemplate, base: SideRead | null, given: boolean, glob: boolean): string {
   const levels = Object.entries(t.levels).map(([k, v]) => `${k} ${v}`).join(", ");
   const change = given
     ? ` [${t.change}${t.rate_ratio != null ? ` ×${t.rate_ratio}` : ""}; baseline ${t.baseline_count}]`
@@ -1043,34 +502,25 @@ function renderTemplate(t: Omit<Row, "order">, base: SideRead | null, given: boo
 }
 
 /** The answer's first line. */
-function renderHeader(
-  args: ToolArgs,
-  run: MiningRun,
-  all: number,
-  distinct: number,
-  other: number,
-  complete: boolean,
-  stop: string | null,
-  read: Record<Phase, SideRead> | null,
-): string {
+function renderHeader(a: PatternsAnswer, level: string | undefined): string {
   const what =
-    `${printable(args.file)}${args.level ? ` (${args.level} lines)` : ""}: ${
-      plural(run.window.lines, "line")
-    } as ${plural(distinct, "template")}` +
-    (other > 0 ? `, ${other} in no template (LOGPEEK_MAX_TEMPLATES reached)` : "");
-  const baseName = `; baseline ${printable(args.baseline_file ?? args.file)}: `;
-  const base = read === null
+    `${printable(a.file)}${level ? ` (${level} lines)` : ""}: ${plural(a.total_lines, "line")} as ${
+      plural(a.distinct_templates, "template")
+    }` + (a.other_lines > 0 ? `, ${a.other_lines} in no template (LOGPEEK_MAX_TEMPLATES reached)` : "");
+  const read = a.comparison, b = a.baseline;
+  const baseName = `; baseline ${printable(b?.file ?? a.file)}: `;
+  const base = !read || !b
     ? ""
     : read.baseline === "not_read"
     ? `${baseName}not read yet`
-    : `${baseName}${plural(run.baseline.lines + run.variants.lines, "line")}` +
-      `${read.baseline === "whole" ? "" : " so far"}, ${all - distinct} template(s) only there`;
-  const status = complete ? "complete: every line asked for was mined." : stop !== null
-    ? renderStop(
-      stop as "time_budget",
-      run.window.lines + run.baseline.lines + run.variants.lines,
-      "LOGPEEK_PATTERNS_MS",
-    ) +
+    : `${baseName}${plural(b.total_lines, "line")}` +
+      `${read.baseline === "whole" ? "" : " so far"}, ${
+        a.templates.length - a.distinct_templates
+      } template(s) only there`;
+  const status = a.complete
+    ? "complete: every line asked for was mined."
+    : a.stop_reason !== null
+    ? renderStop(a.stop_reason, a.total_lines + (b?.total_lines ?? 0), "LOGPEEK_PATTERNS_MS") +
       "; the counts cover only the lines mined."
     : "NOT complete: see below.";
   return `${what}${base}. ${status}`;

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { ToolError } from "../../core/errors.ts";
 import type { BackendEnv, Call, Capability, LogBackend } from "../backend.ts";
 import type { LevelsAnswer, LevelsQuery } from "../levels_query.ts";
 import type { ListOptions, LogList, LogTable } from "../log_types.ts";
@@ -77,6 +78,6 @@ export class ClickHouseBackend implements LogBackend {
 
   /** {@inheritDoc LogBackend.patterns} */
   patterns(_q: PatternsQuery, _call?: Call): Promise<PatternsAnswer> {
-    throw new Error("ClickHouseBackend.patterns: not moved to the seam yet");
+    return Promise.reject(new ToolError("invalid_argument", lacking("patterns", this.shown)));
   }
 }

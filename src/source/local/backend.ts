@@ -14,6 +14,7 @@ import type { PatternsAnswer, PatternsQuery } from "../patterns_query.ts";
 import type { SearchAnswer, SearchQuery } from "../search_query.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
+import { localPatterns } from "./patterns.ts";
 import { localTail } from "./tail.ts";
 
 /** Log files under the roots, as a {@linkcode LogBackend}: it answers every query. */
@@ -63,7 +64,7 @@ export class LocalBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.patterns} */
-  patterns(_q: PatternsQuery, _call?: Call): Promise<PatternsAnswer> {
-    throw new Error("LocalBackend.patterns: not moved to the seam yet");
+  patterns(q: PatternsQuery, call?: Call): Promise<PatternsAnswer> {
+    return localPatterns(this.#env, q, call);
   }
 }

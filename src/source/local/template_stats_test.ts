@@ -42,7 +42,7 @@ Deno.test("TemplateStats counts lines, levels, first and last, times; saves and 
 });
 
 Deno.test("hours: the part of a side's window its logs cover (until, or none, capped at now), else its first to last time", async () => {
-  const { hours } = await import("./log_patterns.ts");
+  const { hours } = await import("./pattern_rows.ts");
   const H = 3_600_000;
   const now = 100 * H;
   // The logs cover the whole window: its length.
