@@ -15,6 +15,7 @@ import type { SearchAnswer, SearchQuery } from "../search_query.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { ClickHouseEnv } from "./clickhouse_env.ts";
 import { tableTail } from "./tail.ts";
+import { tableLevels } from "./levels.ts";
 
 /** What a table does not answer, and what to do instead. */
 function lacking(what: Capability, shown: string): string {
@@ -71,8 +72,8 @@ export class ClickHouseBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.levels} */
-  levels(_q: LevelsQuery, _call?: Call): Promise<LevelsAnswer> {
-    throw new Error("ClickHouseBackend.levels: not moved to the seam yet");
+  levels(q: LevelsQuery, call?: Call): Promise<LevelsAnswer> {
+    return tableLevels(this.#env, q, call);
   }
 
   /** {@inheritDoc LogBackend.patterns} */

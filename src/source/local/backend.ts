@@ -15,6 +15,7 @@ import type { SearchAnswer, SearchQuery } from "../search_query.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { localTail } from "./tail.ts";
+import { localLevels } from "./levels.ts";
 
 /** Log files under the roots, as a {@linkcode LogBackend}: it answers every query. */
 export class LocalBackend implements LogBackend {
@@ -58,8 +59,8 @@ export class LocalBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.levels} */
-  levels(_q: LevelsQuery, _call?: Call): Promise<LevelsAnswer> {
-    throw new Error("LocalBackend.levels: not moved to the seam yet");
+  levels(q: LevelsQuery, call?: Call): Promise<LevelsAnswer> {
+    return localLevels(this.#env, q, call);
   }
 
   /** {@inheritDoc LogBackend.patterns} */
