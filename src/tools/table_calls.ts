@@ -26,16 +26,7 @@ import { formatInstant } from "../read/instant.ts";
 import { type Level, levelOfName, LEVELS } from "../read/level.ts";
 import type { LogLine } from "../read/log_line.ts";
 import { compilePattern } from "../read/pattern.ts";
-import type {
-  ListOptions,
-  LogEntry,
-  LogList,
-  LogTable,
-  TablePage,
-  TableResume,
-  TableRow,
-  TableScope,
-} from "../source/log_source.ts";
+import type { LogTable, TablePage, TableResume, TableRow, TableScope } from "../source/log_source.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { plural, renderLine } from "./render.ts";
@@ -63,41 +54,6 @@ function withWindow(header: string, fields: Record<string, unknown>): string {
 
 /** What every table answer says about line numbers. */
 const NO_LINE_NUMBERS = "a table has no line numbers (-)";
-
-/**
- * `log_files`' listing over a table: each distinct source a log, `<table>/<source>`, with its row count
- * (`rows`; `size_bytes` null) and its last row's time as `modified`; under the search time budget.
- *
- * @throws {ToolError} the source's errors; TypeError or RangeError for a malformed glob (as `list`).
- */
-export function tableListing(ctx: ToolContext, table: LogTable, opts: ListOptions): Promise<LogList> {
-  return table.list(opts, {
-    deadline: performance.now() + ctx.limits.searchMs,
-    maxBytes: ctx.limits.searchBytes,
-    budgetMs: ctx.limits.searchMs,
-  });
-}
-
-/** The first line of `log_files`' text over a table: what a log is there, and whether the list is whole. */
-export function tableFilesHeader(
-  table: LogTable,
-  list: LogList,
-  call: { glob?: string; sort: string },
-): string {
-  return `${list.files.length} log(s) in ${printable(table.shown)} (each a value of its source column, ` +
-    `named ${printable(table.label)}/<source>; rows counted, modified = the last row's time)` +
-    (call.glob !== undefined ? ` matching the glob '${printable(call.glob)}'` : "") +
-    (call.sort === "modified" ? ", newest first" : "") +
-    (list.complete ? "; the list is complete." : `; the list is NOT complete: ${list.not_listed} more` +
-      (list.next ? "; pass next_cursor as cursor (same glob and sort) for the next page." : ".") +
-      (list.unreadable.length ? ` ${list.unreadable.join("; ")}` : ""));
-}
-
-/** One listed log of a table as a line of text. */
-export function renderTableEntry(f: LogEntry): string {
-  return `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}` +
-    (f.readable ? "" : `\tNOT READ: ${printable(f.reason ?? "?")}`);
-}
 
 /** A row as a returned line (`TIME LEVEL BODY`, cut, secrets masked), and the bytes it replaced. */
 function rowLine(

@@ -16,6 +16,7 @@ import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { ClickHouseEnv } from "./clickhouse_env.ts";
 import { tableTail } from "./tail.ts";
 import { tableLevels } from "./levels.ts";
+import { tableList } from "./log_list.ts";
 
 /** What a table does not answer, and what to do instead. */
 function lacking(what: Capability, shown: string): string {
@@ -53,12 +54,7 @@ export class ClickHouseBackend implements LogBackend {
 
   /** {@inheritDoc LogBackend.list} */
   list(q: ListOptions, _call?: Call): Promise<LogList> {
-    const limits = this.#env.limits;
-    return this.#env.table.list(q, {
-      deadline: performance.now() + limits.searchMs,
-      maxBytes: limits.searchBytes,
-      budgetMs: limits.searchMs,
-    });
+    return tableList(this.#env, q);
   }
 
   /** {@inheritDoc LogBackend.tail} */

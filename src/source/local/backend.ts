@@ -16,6 +16,7 @@ import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { localTail } from "./tail.ts";
 import { localLevels } from "./levels.ts";
+import { localList } from "./log_list.ts";
 
 /** Log files under the roots, as a {@linkcode LogBackend}: it answers every query. */
 export class LocalBackend implements LogBackend {
@@ -45,7 +46,7 @@ export class LocalBackend implements LogBackend {
 
   /** {@inheritDoc LogBackend.list} */
   list(q: ListOptions, _call?: Call): Promise<LogList> {
-    return this.#env.source.list(q);
+    return localList(this.#env, q);
   }
 
   /** {@inheritDoc LogBackend.tail} */
