@@ -140,6 +140,17 @@ export interface LogList {
    * empty (no file can be named the newest yet) and this is passed back as {@linkcode ListOptions.resume}.
    */
   walk?: ListWalk;
+  /**
+   * How `log_files`' header names what is listed, in the backend's words, when not log files under the
+   * roots: `what`, the count's noun and what one entry is (a table's: `log(s) in t.gen (each a value of
+   * its source column, …)`); `items`, the plural noun. Absent: `log file(s)`, `files`.
+   */
+  listed_as?: { what: string; items: string };
+  /**
+   * A first page of a glob that matched nothing: the log names closest to it, closest first, where the
+   * backend looks for them (files; absent for a table).
+   */
+  closest?: string[];
 }
 
 /** Where a query over a table resumes: a position in its rows' order (time, hash, then content). */

@@ -9,9 +9,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { strictArgs, wholeNumber } from "./args.ts";
-import { renderTableEntry, tableFilesHeader, tableListing } from "./table_calls.ts";
 import {
-  closestLogNames,
   COUNT_STOPPED,
   type ListSort,
   type ListWalk,
@@ -133,6 +131,7 @@ export interface FilesCall {
  * @param call What was asked (default: everything by name, first page).
  */
 export function filesHeader(list: LogList, call: FilesCall = {}): string {
+  const { what: noun, items } = list.listed_as ?? { what: "log file(s)", items: "files" };
   const refused = list.files.filter((f) => f.unsupported !== null).length;
   const closed = list.files.filter((f) => !f.readable && f.unsupported === null).length;
   const named = list.unreadable.filter((u) => !u.startsWith(COUNT_STOPPED));
@@ -142,24 +141,28 @@ export function filesHeader(list: LogList, call: FilesCall = {}): string {
     (call.sort === "modified" ? ", newest first" : "") + (call.paged ? ", after the cursor" : "");
   const first = call.paged ? "" : "the first ";
   return (list.complete
-    ? `${list.files.length} log file(s)${what}; the list is complete.`
-    : `${list.files.length} log file(s) listed${what}; the list is NOT complete: ` +
+    ? `${list.files.length} ${noun}${what}; the list is complete.`
+    : `${list.files.length} ${noun} listed${what}; the list is NOT complete: ` +
       `${lowerBound ? "at least " : ""}${list.not_listed} entr${
         list.not_listed === 1 ? "y" : "ies"
       } not listed` +
-      (list.next ? ` (only ${first}${list.files.length} files are listed)` : "") +
+      (list.next ? ` (only ${first}${list.files.length} ${items} are listed)` : "") +
       (lowerBound ? "; the count stopped at its time budget, so more may exist" : "") +
       (named.length ? `; not listed: ${printable(named.join("; "))}${more}` : "") + "." +
       (list.next ? " Pass next_cursor as cursor (same glob and sort) for the next page." : "")) +
     (refused
       ? ` ${refused} of them in a format log_tail, log_search and log_levels do not read (marked NOT READ).`
       : "") +
-    (closed ? ` ${closed} of them could not be opened (marked NOT READ, with why).` : "");
+    (closed ? ` ${closed} of them could not be opened (marked NOT READ, with why).` : "") +
+    (list.closest?.length
+      ? ` No log matches; the closest names: ${list.closest.map(printable).join(", ")}.`
+      : "");
 }
 
-/** One listed file as a line of text. */
+/** One listed log as a line of text: its size (a table's log: its rows), modified time, what it is. */
 export function renderEntry(f: LogEntry): string {
-  return `${printable(f.file)}\t${f.size_bytes} bytes\t${f.modified ?? "?"}` +
+  const size = f.rows !== undefined ? `${f.rows} rows` : `${f.size_bytes} bytes`;
+  return `${printable(f.file)}\t${size}\t${f.modified ?? "?"}` +
     (f.compression ? `\t${f.compression}` : "") +
     (f.log_format ? `\tformat ${f.log_format}` : "") +
     (f.unsupported ? `\tNOT READ: ${printable(f.unsupported)}` : "") +
@@ -195,22 +198,20 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  *   made for another glob or sort.
  */
 export async function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
-  const table = ctx.source.table;
   const sort = args.sort ?? "name";
   const call = { glob: args.glob, sort };
   const start = args.cursor === undefined ? {} : readListCursor(args.cursor, call, ctx.cursorKey);
   const resume = start.walk === undefined ? undefined : readWalk(ctx, start.walk, call);
-  const opts = {
-    glob: args.glob,
-    sort,
-    limit: args.limit ?? MAX_FILES,
-    after: start.after,
-    resume,
-    deadline: performance.now() + ctx.limits.searchMs,
-  };
   let list: LogList;
   try {
-    list = table ? await tableListing(ctx, table, opts) : await ctx.source.list(opts);
+    list = await ctx.backend.list({
+      glob: args.glob,
+      sort,
+      limit: args.limit ?? MAX_FILES,
+      after: start.after,
+      resume,
+      deadline: performance.now() + ctx.limits.searchMs,
+    });
   } catch (e) {
     if (args.glob !== undefined && (e instanceof TypeError || e instanceof RangeError)) {
       throw new ToolError("invalid_pattern", `the glob '${printable(args.glob)}' is malformed: ${e.message}`);
@@ -218,17 +219,8 @@ export async function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolRe
     throw e;
   }
   if (list.walk) return walkStoppedResult(ctx, list, call, start);
-  let header = table
-    ? tableFilesHeader(table, list, call)
-    : filesHeader(list, { ...call, paged: args.cursor !== undefined });
-  if (
-    !table && args.glob !== undefined && list.files.length === 0 && list.not_listed === 0 &&
-    args.cursor === undefined
-  ) {
-    const near = await closestLogNames(ctx.source, args.glob);
-    if (near.length) header += ` No log matches; the closest names: ${near.map(printable).join(", ")}.`;
-  }
-  const out = spill(ctx, "log_files", header, list.files.map(table ? renderTableEntry : renderEntry));
+  const header = filesHeader(list, { ...call, paged: args.cursor !== undefined });
+  const out = spill(ctx, "log_files", header, list.files.map(renderEntry));
   return okResult({
     files: list.files.slice(0, out.shown).map(({ modified_ms: _, ...f }) => f),
     complete: list.complete,

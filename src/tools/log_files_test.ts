@@ -101,3 +101,42 @@ Deno.test("renderEntry: one line, tab-separated; gzip marked; not read with the 
     "b.xz\t2 bytes\t?\tNOT READ: xz-compressed; run …",
   );
 });
+
+Deno.test("filesHeader and renderEntry over a table: the backend's words, each log with its rows", () => {
+  const listed_as = {
+    what: "log(s) in clickhouse://h:1/t.gen (each a value of its source column, named gen/<source>)",
+    items: "logs",
+  };
+  const files = [entry("gen/api", { size_bytes: null, rows: 7, format: "clickhouse" })];
+  assert.equal(
+    filesHeader({ files, complete: false, unreadable: [], not_listed: 2, next: NEXT, listed_as }),
+    "1 log(s) in clickhouse://h:1/t.gen (each a value of its source column, named gen/<source>) listed; " +
+      "the list is NOT complete: 2 entries not listed (only the first 1 logs are listed). Pass next_cursor as " +
+      "cursor (same glob and sort) for the next page.",
+  );
+  assert.equal(renderEntry(files[0]), "gen/api\t7 rows\t?");
+  assert.equal(
+    renderEntry(
+      entry("gen/x", { size_bytes: null, rows: 0, readable: false, reason: "invalid_argument: masked" }),
+    ),
+    "gen/x\t0 rows\t?\tNOT READ: invalid_argument: masked",
+  );
+});
+
+Deno.test("filesHeader names the closest names a backend gave for a glob that matched nothing", () => {
+  assert.equal(
+    filesHeader(
+      {
+        files: [],
+        complete: true,
+        unreadable: [],
+        not_listed: 0,
+        next: null,
+        closest: ["rot/app.log", "a\tb"],
+      },
+      { glob: "rto/app.lg" },
+    ),
+    "0 log file(s) matching the glob 'rto/app.lg'; the list is complete. No log matches; the closest names: " +
+      "rot/app.log, a\\tb.",
+  );
+});

@@ -9,27 +9,12 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import { z } from "zod";
 import type { Limits } from "../core/config.ts";
 import { fileArg, strictArgs } from "./args.ts";
-import { tableLevels } from "./table_calls.ts";
-import { countLevels, type LevelsResult } from "../read/count_levels.ts";
 import { LEVELS } from "../read/level.ts";
 import { STATUS_RULE } from "../read/http_status.ts";
-import { queryHash, readCursor } from "../read/cursor.ts";
-import { isGlob } from "../source/log_source.ts";
-import { overLogs } from "../source/local/many_logs.ts";
+import type { LevelsAnswer } from "../source/backend.ts";
+import type { LevelCounts, LevelsLog } from "../source/levels_query.ts";
 import { firstLogs, notReadNote } from "./log_list_words.ts";
-import {
-  requireTimestamps,
-  resolveSpan,
-  SEEK_BROKEN,
-  seekBroken,
-  timeFields,
-  timeFieldsSchema,
-  timelessLogs,
-  timelessNote,
-  windowArgs,
-  withWindow,
-} from "./time_args.ts";
-import { windowFor } from "./time_args.ts";
+import { SEEK_BROKEN, timeFieldsSchema, timelessNote, windowArgs, withWindow } from "./time_args.ts";
 import { printable } from "../guard/printable.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import {
@@ -122,22 +107,45 @@ const outputSchema = z.object({
   ),
 });
 
-/** Renders level counts for the model. */
-export function renderLevels(file: string, r: LevelsResult): string {
-  const nonzero = LEVELS.filter((l) => r.counts[l] > 0).map((l) =>
-    `${l} ${r.counts[l]}` +
-    (r.entries[l] !== r.counts[l] ? ` (${r.entries[l]} ${r.entries[l] === 1 ? "entry" : "entries"})` : "")
-  );
-  const zero = LEVELS.filter((l) => r.counts[l] === 0);
-  const cont = r.continuation_lines
-    ? `; ${r.continuation_lines} of the lines continue the entry before them (stack traces, indented lines) ` +
+/** The levels counted, as `INFO 3 (2 entries), WARN 1`, or `none` (entries only where they differ). */
+function levelList(counts: LevelCounts, entries?: LevelCounts): string {
+  return LEVELS.filter((l) => counts[l] > 0).map((l) =>
+    `${l} ${counts[l]}` +
+    (entries && entries[l] !== counts[l] ? ` (${entries[l]} ${entries[l] === 1 ? "entry" : "entries"})` : "")
+  ).join(", ") || "none";
+}
+
+/** What the counts cover: the backend's own words, else what `complete` and `stop_reason` say. */
+function renderCoverage(a: LevelsAnswer): string {
+  if (a.stop_words !== undefined) return `${a.stop_words}.`;
+  if (a.complete) return `complete: every ${a.unit}${a.time.window ? " in the window" : ""} was counted.`;
+  if (a.stop_reason === null) {
+    return "NOT complete: some matching logs were not read, or their lines could not be placed in the window " +
+      "(see below).";
+  }
+  return renderStop(a.stop_reason, a.total_lines, "LOGPEEK_LEVELS_MS") +
+    "; these counts cover only the lines before that point.";
+}
+
+/**
+ * The first line of a `log_levels` text: the counts per level (entries where they differ), the levels at
+ * 0, how the levels were told (the backend's `scope`), continuation lines, unscaled and derived levels,
+ * and what the counts cover.
+ *
+ * @param a The counts a backend gave.
+ * @returns The sentence (its window words added by `withWindow`).
+ */
+export function renderLevels(a: LevelsAnswer): string {
+  const zero = LEVELS.filter((l) => a.counts[l] === 0);
+  const cont = a.continuation_lines
+    ? `; ${a.continuation_lines} of the lines continue the entry before them (stack traces, indented lines) ` +
       "and are counted under its level"
     : "";
-  const unscaled = r.unscaled_levels
-    ? `; ${r.unscaled_levels} UNKNOWN line(s) hold a numeric level on a scale logpeek cannot tell ` +
+  const unscaled = a.unscaled_levels
+    ? `; ${a.unscaled_levels} UNKNOWN line(s) hold a numeric level on a scale logpeek cannot tell ` +
       '(such as {"level":1}: info on one scale, alert on another), so it was not read'
     : "";
-  const d = r.derived;
+  const d = a.derived;
   const derived = d
     ? `. Derived from the HTTP status (${STATUS_RULE}), not written in the lines: ${d.lines} line(s) have a ` +
       `status: ${
@@ -147,12 +155,29 @@ export function renderLevels(file: string, r: LevelsResult): string {
       }` +
       " (derived_levels)"
     : "";
-  return `${printable(file)}: ${r.total_lines} line(s): ${nonzero.join(", ") || "none"}` +
-    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + cont + unscaled + derived + `. ` +
-    (r.complete
-      ? "complete: every line was counted."
-      : renderStop(r.stop_reason, r.total_lines, "LOGPEEK_LEVELS_MS") +
-        "; these counts cover only the lines before that point.");
+  return `${printable(a.file)}: ${a.total_lines} ${a.unit}(s): ${levelList(a.counts, a.entries)}` +
+    (zero.length ? `; 0 of ${zero.join(", ")}` : "") + (a.scope ? ` (${a.scope})` : "") + cont + unscaled +
+    derived + ". " + renderCoverage(a);
+}
+
+/** One log of a call over a glob, as the per-log list names it. */
+function renderLog(l: LevelsLog): string {
+  return `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}` +
+    (l.log_format ? ` [${l.log_format}]` : "") + (l.counts ? `: ${levelList(l.counts)}` : "");
+}
+
+/** The notes after the first line: each log's counts, what was not read or placed, how to go on. */
+function renderNotes(a: LevelsAnswer): string {
+  return (a.log_format !== undefined ? renderFormat(a.log_format) : "") +
+    (a.logs ? `\nlogs (${a.logs_order}): ` + firstLogs(a.logs, renderLog) : "") +
+    notReadNote(a.not_read ?? [], a.not_read_count) + timelessNote(a.untimed_logs) +
+    (a.next_cursor
+      ? `\nTo count the rest, call log_levels again with the same arguments and cursor="${a.next_cursor}"; add the pages' counts up.`
+      : "") +
+    (!a.progress
+      ? "\nThis page counted nothing within LOGPEEK_LEVELS_MS, so no cursor is given: calling again would not help; raise it."
+      : "") +
+    (a.seek_broken ? SEEK_BROKEN : "");
 }
 
 /**
@@ -198,162 +223,41 @@ export function registerLogLevelsTool(server: McpServer, deps: ToolDeps): Regist
 export type ToolArgs = z.infer<typeof inputSchema>;
 
 /**
- * Runs `log_levels` (in the tool worker, where log files are read).
+ * Runs `log_levels` (in the tool worker, where log files are read): asks the backend for the counts and
+ * renders them.
  *
- * @param ctx The log source, limits, artifacts, redaction.
+ * @param ctx The backend, limits.
  * @param args The validated arguments.
+ * @param call The client's cancellation and progress.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logLevels(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  if (ctx.source.table) return await tableLevels(ctx, ctx.source.table, args, call);
-  const deadline = performance.now() + ctx.limits.levelsMs;
-  const windowed = args.since !== undefined || args.until !== undefined;
-  const query = windowed || isGlob(args.file)
-    ? queryHash({ since: args.since, until: args.until, file: isGlob(args.file) ? args.file : undefined })
-    : "";
-  const zone = ctx.limits.tz;
-  const first = args.cursor !== undefined
-    ? readCursor(args.cursor, { k: "log_levels", q: query }, ctx.cursorKey)
-    : undefined;
-  const span = resolveSpan(args, zone, first);
-  const many = await overLogs<LevelsResult>(ctx, {
-    tool: "log_levels",
+  const a = await ctx.backend.levels({
     file: args.file,
-    query,
     cursor: args.cursor,
-    bytes: Infinity,
-    deadline,
-    span,
-  }, (log, resume) =>
-    countLevels(log, {
-      ...ctx.limits,
-      deadline,
-      resume,
-      window: span ? windowFor(span, log, zone, resume) : undefined,
-      signal: call?.signal,
-      onProgress: call?.progress,
-    }));
-  const runs = many.runs;
-  const read = runs.reduce((n, r) => n + (r.page.time ? r.page.last_line : r.page.total_lines), 0);
-  if (args.cursor === undefined) requireTimestamps(span, runs.map((r) => r.page.time), read, args.file);
-  const untimed = timelessLogs(
-    span,
-    many.glob,
-    runs.map((x) => ({ file: x.file, time: x.page.time, lines: x.page.time ? x.page.last_line : 0 })),
-    args.cursor !== undefined,
-  );
-  const counts = Object.fromEntries(
-    LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.counts[l], 0)]),
-  ) as LevelsResult["counts"];
-  const entries = Object.fromEntries(
-    LEVELS.map((l) => [l, runs.reduce((n, r) => n + r.page.entries[l], 0)]),
-  ) as LevelsResult["entries"];
-  const last = runs[runs.length - 1].page;
-  const known = !many.glob && (last.time?.lineKnown ?? true);
-  const withStatus = runs.filter((x) => x.page.derived);
-  const derived: LevelsResult["derived"] = withStatus.length
-    ? {
-      counts: Object.fromEntries(
-        LEVELS.map((l) => [l, withStatus.reduce((n, x) => n + x.page.derived!.counts[l], 0)]),
-      ) as LevelsResult["counts"],
-      lines: withStatus.reduce((n, x) => n + x.page.derived!.lines, 0),
-    }
-    : undefined;
-  const r: LevelsResult = {
-    counts,
-    entries,
-    continuation_lines: runs.reduce((n, x) => n + x.page.continuation_lines, 0),
-    unscaled_levels: runs.reduce((n, x) => n + x.page.unscaled_levels, 0),
-    total_lines: runs.reduce((n, x) => n + x.page.total_lines, 0),
-    log_format: runs[0].page.log_format,
-    last_line: last.last_line,
-    complete: many.complete && !seekBroken(runs.map((x) => x.page.time)) && untimed.length === 0,
-    stop_reason: many.complete ? null : last.stop_reason,
-    next: null,
-    stuck: !many.progress,
-    scanned_bytes: runs.reduce((n, x) => n + x.page.scanned_bytes, 0),
+    window: { since: args.since, until: args.until },
+  }, call);
+  const {
+    time,
+    unit: _unit,
+    scope: _scope,
+    stop_words: _stopWords,
+    logs_order: _order,
+    not_read_count: _notReadCount,
+    untimed_logs: _untimed,
+    seek_broken: _seekBroken,
     derived,
-  };
-  const time = timeFields(span, zone, runs.map((x) => x.page.time));
-  const logs = many.glob
-    ? [
-      ...runs.map((x) => ({
-        file: x.file,
-        complete: x.page.complete && !untimed.includes(x.file),
-        stop_reason: untimed.includes(x.file) ? "no_timestamps" as const : x.page.stop_reason as
-          | "time_budget"
-          | "file_changed"
-          | "cancelled"
-          | "corrupt_gzip"
-          | null,
-        scanned_lines: x.page.last_line,
-        format: x.page.log_format,
-        counts: x.page.counts,
-        entries: x.page.entries,
-      })),
-      ...many.pending.map((file) => ({
-        file,
-        complete: false,
-        stop_reason: "not_reached" as const,
-        scanned_lines: 0,
-        format: undefined as string | null | undefined,
-        counts: undefined,
-        entries: undefined,
-      })),
-    ]
-    : undefined;
-  const shownFile = many.glob ? args.file : runs[0].file;
-  const next_cursor = many.next_cursor;
-  const more = next_cursor
-    ? `\nTo count the rest, call log_levels again with the same arguments and cursor="${next_cursor}"; add the pages' counts up.`
-    : "";
-  const stuck = !many.progress
-    ? "\nThis page counted nothing within LOGPEEK_LEVELS_MS, so no cursor is given: calling again would not help; raise it."
-    : "";
-  const perLog = logs
-    ? "\nlogs (newest first): " +
-      firstLogs(logs, (l) =>
-        `${printable(l.file)} ${l.complete ? "complete" : `NOT complete (${l.stop_reason})`}` +
-        (l.format ? ` [${l.format}]` : "") +
-        (l.counts
-          ? `: ${
-            LEVELS.filter((v) =>
-              l.counts![v] > 0
-            ).map((v) => `${v} ${l.counts![v]}`).join(", ") || "none"
-          }`
-          : ""))
-    : "";
+    logs,
+    ...fields
+  } = a;
   return okResult(
     {
-      file: shownFile,
-      ...r,
-      last_line: known ? r.last_line : null,
-      derived: undefined,
-      derived_levels: derived?.counts,
-      derived_from: derived ? `http_status: ${STATUS_RULE}` : undefined,
-      next: undefined,
-      stuck: undefined,
-      log_format: many.glob ? undefined : r.log_format,
-      next_cursor,
-      progress: many.progress,
-      logs: logs?.map(({ format: _, ...l }) => l), // each log's format is in the text only (tools/list's size)
-      not_read: many.glob ? many.notRead : undefined,
+      ...fields,
+      ...(derived ? { derived_levels: derived.counts, derived_from: `http_status: ${STATUS_RULE}` } : {}),
+      logs: logs?.map(({ log_format: _, ...l }) => l), // each log's format is in the text only (tools/list's size)
       ...time,
     },
-    withWindow(
-      span && r.complete
-        ? renderLevels(shownFile, r).replace("every line was counted", "every line in the window was counted")
-        : !r.complete && r.stop_reason === null
-        ? renderLevels(shownFile, { ...r, complete: true }).replace(
-          /complete: every line was counted\.$/,
-          "NOT complete: some matching logs were not read, or their lines could not be placed in the window " +
-            "(see below).",
-        )
-        : renderLevels(shownFile, r),
-      time,
-    ) + (many.glob ? "" : renderFormat(r.log_format)) + perLog +
-      notReadNote(many.notRead, many.notReadCount) + timelessNote(untimed) + more + stuck +
-      (seekBroken(runs.map((x) => x.page.time)) ? SEEK_BROKEN : ""),
+    withWindow(renderLevels(a), time) + renderNotes(a),
   );
 }

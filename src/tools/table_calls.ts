@@ -26,16 +26,7 @@ import { formatInstant } from "../read/instant.ts";
 import { type Level, levelOfName, LEVELS } from "../read/level.ts";
 import type { LogLine } from "../read/log_line.ts";
 import { compilePattern } from "../read/pattern.ts";
-import type {
-  ListOptions,
-  LogEntry,
-  LogList,
-  LogTable,
-  TablePage,
-  TableResume,
-  TableRow,
-  TableScope,
-} from "../source/log_source.ts";
+import type { LogTable, TablePage, TableResume, TableRow, TableScope } from "../source/log_source.ts";
 import type { CallContext, ToolContext } from "./deps.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
 import { plural, renderLine } from "./render.ts";
@@ -63,41 +54,6 @@ function withWindow(header: string, fields: Record<string, unknown>): string {
 
 /** What every table answer says about line numbers. */
 const NO_LINE_NUMBERS = "a table has no line numbers (-)";
-
-/**
- * `log_files`' listing over a table: each distinct source a log, `<table>/<source>`, with its row count
- * (`rows`; `size_bytes` null) and its last row's time as `modified`; under the search time budget.
- *
- * @throws {ToolError} the source's errors; TypeError or RangeError for a malformed glob (as `list`).
- */
-export function tableListing(ctx: ToolContext, table: LogTable, opts: ListOptions): Promise<LogList> {
-  return table.list(opts, {
-    deadline: performance.now() + ctx.limits.searchMs,
-    maxBytes: ctx.limits.searchBytes,
-    budgetMs: ctx.limits.searchMs,
-  });
-}
-
-/** The first line of `log_files`' text over a table: what a log is there, and whether the list is whole. */
-export function tableFilesHeader(
-  table: LogTable,
-  list: LogList,
-  call: { glob?: string; sort: string },
-): string {
-  return `${list.files.length} log(s) in ${printable(table.shown)} (each a value of its source column, ` +
-    `named ${printable(table.label)}/<source>; rows counted, modified = the last row's time)` +
-    (call.glob !== undefined ? ` matching the glob '${printable(call.glob)}'` : "") +
-    (call.sort === "modified" ? ", newest first" : "") +
-    (list.complete ? "; the list is complete." : `; the list is NOT complete: ${list.not_listed} more` +
-      (list.next ? "; pass next_cursor as cursor (same glob and sort) for the next page." : ".") +
-      (list.unreadable.length ? ` ${list.unreadable.join("; ")}` : ""));
-}
-
-/** One listed log of a table as a line of text. */
-export function renderTableEntry(f: LogEntry): string {
-  return `${printable(f.file)}\t${f.rows} rows\t${f.modified ?? "?"}` +
-    (f.readable ? "" : `\tNOT READ: ${printable(f.reason ?? "?")}`);
-}
 
 /** A row as a returned line (`TIME LEVEL BODY`, cut, secrets masked), and the bytes it replaced. */
 function rowLine(
@@ -424,98 +380,4 @@ export async function tableSearch(
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);
-}
-
-/**
- * `log_levels` over a table: one `GROUP BY` of the stored level texts (per source, over a glob), folded
- * as logpeek folds level words.
- *
- * @throws {ToolError} `invalid_cursor`, the source's errors.
- */
-export async function tableLevels(
-  ctx: ToolContext,
-  table: LogTable,
-  args: { file: string; cursor?: string; since?: string; until?: string },
-  call?: CallContext,
-): Promise<ToolResult> {
-  const q = queryHash({ table: table.shown, file: args.file, since: args.since, until: args.until });
-  const c = args.cursor === undefined
-    ? undefined
-    : readTableCursor(args.cursor, "log_levels", q, ctx.cursorKey);
-  const { scope, window, glob } = await scopeOf(
-    ctx,
-    table,
-    args,
-    { ms: ctx.limits.levelsMs, bytes: Infinity },
-    c,
-    call,
-  );
-  const page = await table.levels(scope, c?.r ?? null);
-  const zero = () => Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
-  const counts = zero();
-  const perLog = new Map<string, Record<Level, number>>();
-  for (const [source, raw, n] of page.items) {
-    const level = LEVELS[levelOfName(raw)];
-    counts[level] += n;
-    const name = `${table.label}/${source}`;
-    if (!perLog.has(name)) perLog.set(name, zero());
-    perLog.get(name)![level] += n;
-  }
-  const total = LEVELS.reduce((n, l) => n + counts[l], 0);
-  const logs = glob
-    ? [...perLog.keys()].sort().map((file) => ({
-      file,
-      complete: page.complete,
-      stop_reason: page.complete
-        ? null
-        : page.stop_reason === "cancelled"
-        ? "cancelled" as const
-        : "time_budget" as const,
-      scanned_lines: LEVELS.reduce((n, l) => n + perLog.get(file)![l], 0),
-      counts: perLog.get(file)!,
-    }))
-    : undefined;
-  const next_cursor = page.next
-    ? sealTableCursor({ k: "log_levels", q, r: page.next, t0: scope.since, t1: scope.until }, ctx.cursorKey)
-    : null;
-  const nonzero = LEVELS.filter((l) => counts[l] > 0).map((l) => `${l} ${counts[l]}`);
-  const text = withWindow(
-    `${printable(args.file)}: ${plural(total, "row")}: ${
-      nonzero.join(", ") || "none"
-    } (level texts as stored, ` +
-      `folded: warning→WARN, err→ERROR…; any other text UNKNOWN); ${
-        tableStop(page, { time: "LOGPEEK_LEVELS_MS" })
-      }; ${NO_LINE_NUMBERS}.`,
-    window,
-  ) +
-    (logs
-      ? "\nlogs: " +
-        logs.map((l) =>
-          `${printable(l.file)}: ${
-            LEVELS.filter((v) => l.counts[v] > 0).map((v) => `${v} ${l.counts[v]}`).join(", ")
-          }`
-        ).join("; ")
-      : "") +
-    (next_cursor
-      ? `\nTo count the rest, call log_levels again with the same arguments and cursor="${next_cursor}"; add the pages' counts up.`
-      : "") +
-    (!page.progress
-      ? "\nThe rows of one instant did not fit in LOGPEEK_LEVELS_MS, so no cursor is given: raise it."
-      : "");
-  return okResult({
-    file: args.file,
-    counts,
-    entries: counts, // a row is an entry: no continuation lines
-    continuation_lines: 0,
-    unscaled_levels: 0, // a stored level text is folded as a name (levelOfName), never as a number
-    total_lines: total,
-    last_line: null,
-    next_cursor,
-    progress: page.progress,
-    scanned_bytes: page.scanned_bytes,
-    logs,
-    ...window,
-    complete: page.complete,
-    stop_reason: page.complete ? null : page.stop_reason === "cancelled" ? "cancelled" : "time_budget",
-  }, text);
 }

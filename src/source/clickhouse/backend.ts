@@ -16,6 +16,8 @@ import type { SearchAnswer, SearchQuery } from "../search_query.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { ClickHouseEnv } from "./clickhouse_env.ts";
 import { tableTail } from "./tail.ts";
+import { tableLevels } from "./levels.ts";
+import { tableList } from "./log_list.ts";
 
 /** What a table does not answer, and what to do instead. */
 function lacking(what: Capability, shown: string): string {
@@ -53,12 +55,7 @@ export class ClickHouseBackend implements LogBackend {
 
   /** {@inheritDoc LogBackend.list} */
   list(q: ListOptions, _call?: Call): Promise<LogList> {
-    const limits = this.#env.limits;
-    return this.#env.table.list(q, {
-      deadline: performance.now() + limits.searchMs,
-      maxBytes: limits.searchBytes,
-      budgetMs: limits.searchMs,
-    });
+    return tableList(this.#env, q);
   }
 
   /** {@inheritDoc LogBackend.tail} */
@@ -72,8 +69,8 @@ export class ClickHouseBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.levels} */
-  levels(_q: LevelsQuery, _call?: Call): Promise<LevelsAnswer> {
-    throw new Error("ClickHouseBackend.levels: not moved to the seam yet");
+  levels(q: LevelsQuery, call?: Call): Promise<LevelsAnswer> {
+    return tableLevels(this.#env, q, call);
   }
 
   /** {@inheritDoc LogBackend.patterns} */

@@ -16,6 +16,8 @@ import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { localPatterns } from "./patterns.ts";
 import { localTail } from "./tail.ts";
+import { localLevels } from "./levels.ts";
+import { localList } from "./log_list.ts";
 
 /** Log files under the roots, as a {@linkcode LogBackend}: it answers every query. */
 export class LocalBackend implements LogBackend {
@@ -45,7 +47,7 @@ export class LocalBackend implements LogBackend {
 
   /** {@inheritDoc LogBackend.list} */
   list(q: ListOptions, _call?: Call): Promise<LogList> {
-    return this.#env.source.list(q);
+    return localList(this.#env, q);
   }
 
   /** {@inheritDoc LogBackend.tail} */
@@ -59,8 +61,8 @@ export class LocalBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.levels} */
-  levels(_q: LevelsQuery, _call?: Call): Promise<LevelsAnswer> {
-    throw new Error("LocalBackend.levels: not moved to the seam yet");
+  levels(q: LevelsQuery, call?: Call): Promise<LevelsAnswer> {
+    return localLevels(this.#env, q, call);
   }
 
   /** {@inheritDoc LogBackend.patterns} */

@@ -126,30 +126,61 @@ export async function overLogs<P extends LogPage>(
     : undefined;
   // A name log_files lists is that log, even when it holds a glob's characters (`we[ir]d{a,b}.log`).
   const named = isGlob(call.file) ? await openNamed(ctx, call.file) : null;
-  if (!isGlob(call.file) || named) {
-    using log = named ?? await ctx.source.open(call.file);
-    if (cursor) {
-      if (cursor.g !== "") {
-        throw new ToolError("invalid_cursor", "the cursor belongs to a call over many logs (a glob)");
-      }
-      checkCursorLog(cursor, log, log.name);
+  if (!isGlob(call.file) || named) return await overOne(ctx, call, one, cursor, named);
+  return await overGlob(ctx, call, one, cursor, await planGlob(ctx, call, cursor));
+}
+
+/** One log (`named`: already open, a name with a glob's characters), read from the cursor's point. */
+async function overOne<P extends LogPage>(
+  ctx: LocalEnv,
+  call: ManyCall,
+  one: ReadOne<P>,
+  cursor: Cursor | undefined,
+  named: ReadableLog | null,
+): Promise<OverLogs<P>> {
+  using log = named ?? await ctx.source.open(call.file);
+  if (cursor) {
+    if (cursor.g !== "") {
+      throw new ToolError("invalid_cursor", "the cursor belongs to a call over many logs (a glob)");
     }
-    const page = await one(log, cursor, call.bytes, null);
-    const next = page.next && !page.stuck ? cursorFor(ctx, call, log, page, "", "") : null;
-    return {
-      runs: [{ file: log.name, page }],
-      glob: false,
-      complete: page.complete,
-      next_cursor: next,
-      progress: !page.stuck,
-      pending: [],
-      notRead: [],
-      notReadCount: 0,
-    };
+    checkCursorLog(cursor, log, log.name);
   }
+  const page = await one(log, cursor, call.bytes, null);
+  const next = page.next && !page.stuck ? cursorFor(ctx, call, log, page, "", "") : null;
+  return {
+    runs: [{ file: log.name, page }],
+    glob: false,
+    complete: page.complete,
+    next_cursor: next,
+    progress: !page.stuck,
+    pending: [],
+    notRead: [],
+    notReadCount: 0,
+  };
+}
+
+/** What a call over a glob reads, planned from the listing and the cursor. */
+interface GlobPlan {
+  /** The logs still to read, newest first (the one the cursor stopped in first). */
+  order: { file: string }[];
+  /** The matching names' hash (`Cursor.g`). */
+  g: string;
+  /** Which matching names are done, in name order. */
+  done: boolean[];
+  /** Each matching name's index in name order. */
+  index: Map<string, number>;
+  /** The matching entries no page reads. */
+  skipped: { notRead: string[]; notReadCount: number };
+}
+
+/**
+ * The logs a glob matches, and which of them a cursor left to read, in the order to read them.
+ *
+ * @throws {ToolError} `not_found` for a glob that matches nothing; `invalid_cursor`, `file_changed`.
+ */
+async function planGlob(ctx: LocalEnv, call: ManyCall, cursor: Cursor | undefined): Promise<GlobPlan> {
   const listing = await matchingLogList(ctx.source, call.file, MAX_LOGS, ctx.limits.searchMs);
   const entries = listing.files;
-  const skipped = { notRead: listing.unreadable, notReadCount: listing.not_listed };
   const names = entries.map((e) => e.file).sort();
   const g = fnv1a(new TextEncoder().encode(names.join("\n")));
   let done = names.map(() => false);
@@ -173,6 +204,24 @@ export async function overLogs<P extends LogPage>(
     throw new ToolError("invalid_cursor", "the cursor names no log that is still to be read; start again");
   }
   if (current > 0) order.unshift(...order.splice(current, 1));
+  return {
+    order,
+    g,
+    done,
+    index,
+    skipped: { notRead: listing.unreadable, notReadCount: listing.not_listed },
+  };
+}
+
+/** Reads the planned logs in order, until one stops at a budget or the call's budget is spent between two. */
+async function overGlob<P extends LogPage>(
+  ctx: LocalEnv,
+  call: ManyCall,
+  one: ReadOne<P>,
+  cursor: Cursor | undefined,
+  plan: GlobPlan,
+): Promise<OverLogs<P>> {
+  const { order, done, index, skipped } = plan;
   const runs: LogRun<P>[] = [];
   let bytesLeft = call.bytes;
   for (let k = 0; k < order.length; k++) {
@@ -185,67 +234,12 @@ export async function overLogs<P extends LogPage>(
     bytesLeft -= page.scanned_bytes;
     const stop = page.stop_reason;
     if (stop === "limit" || stop === "time_budget" || stop === "size_budget" || stop === "cancelled") {
-      // A log this call only began (it read nothing of it before the budget ran out) after others it
-      // read whole: the cursor points at its start, and the page did progress.
-      const fresh = page.stuck && k > 0 && resume === undefined && stop !== "cancelled";
-      const next = fresh
-        ? makeCursor(log, {
-          k: call.tool,
-          f: log.name,
-          q: call.query,
-          off: log.bomLength,
-          ls: log.bomLength,
-          line: 0,
-          pending: false,
-          skip: 0,
-          ...instants(call.span),
-          g,
-          dn: packDone(done),
-        }, ctx.cursorKey)
-        : stop !== "cancelled" && page.next && !page.stuck
-        ? cursorFor(ctx, call, log, page, g, packDone(done))
-        : null;
-      if (fresh) runs.pop(); // nothing of it was read
-      return {
-        runs,
-        glob: true,
-        complete: false,
-        next_cursor: next,
-        progress: fresh || !page.stuck,
-        pending: fresh ? rest(order, k - 1) : rest(order, k),
-        ...skipped,
-      };
+      return stoppedIn(ctx, call, plan, runs, log, k, resume !== undefined);
     }
     // Read to its end (or to damage it cannot get past): done.
     done[index.get(name)!] = true;
     if (k + 1 < order.length && (bytesLeft <= 0 || performance.now() >= call.deadline)) {
-      // Stopped between two logs: the cursor points at the start of the next one.
-      using nextLog = await ctx.source.open(order[k + 1].file);
-      const start: ResumePoint = {
-        off: nextLog.bomLength,
-        ls: nextLog.bomLength,
-        line: 0,
-        pending: false,
-        skip: 0,
-      };
-      const next = makeCursor(nextLog, {
-        k: call.tool,
-        f: nextLog.name,
-        q: call.query,
-        ...start,
-        ...instants(call.span),
-        g,
-        dn: packDone(done),
-      }, ctx.cursorKey);
-      return {
-        runs,
-        glob: true,
-        complete: false,
-        next_cursor: next,
-        progress: true,
-        pending: rest(order, k),
-        ...skipped,
-      };
+      return await stoppedBetween(ctx, call, plan, runs, k);
     }
   }
   return {
@@ -257,6 +251,75 @@ export async function overLogs<P extends LogPage>(
     pending: [],
     ...skipped,
   };
+}
+
+/**
+ * A call over a glob that stopped inside its `k`-th log (a budget, the limit, a cancel): the cursor goes
+ * on in it. A log this call only began (it read nothing of it before the budget ran out) after others it
+ * read whole is dropped from the runs: the cursor points at its start, and the page did progress.
+ */
+function stoppedIn<P extends LogPage>(
+  ctx: LocalEnv,
+  call: ManyCall,
+  plan: GlobPlan,
+  runs: LogRun<P>[],
+  log: ReadableLog,
+  k: number,
+  resumed: boolean,
+): OverLogs<P> {
+  const page = runs[runs.length - 1].page;
+  const stop = page.stop_reason;
+  const dn = packDone(plan.done);
+  const fresh = page.stuck && k > 0 && !resumed && stop !== "cancelled";
+  const next = fresh
+    ? startCursor(ctx, call, log, plan.g, dn)
+    : stop !== "cancelled" && page.next && !page.stuck
+    ? cursorFor(ctx, call, log, page, plan.g, dn)
+    : null;
+  if (fresh) runs.pop(); // nothing of it was read
+  return {
+    runs,
+    glob: true,
+    complete: false,
+    next_cursor: next,
+    progress: fresh || !page.stuck,
+    pending: fresh ? rest(plan.order, k - 1) : rest(plan.order, k),
+    ...plan.skipped,
+  };
+}
+
+/** A call over a glob whose budget was spent after its `k`-th log: the cursor points at the next one's start. */
+async function stoppedBetween<P extends LogPage>(
+  ctx: LocalEnv,
+  call: ManyCall,
+  plan: GlobPlan,
+  runs: LogRun<P>[],
+  k: number,
+): Promise<OverLogs<P>> {
+  using nextLog = await ctx.source.open(plan.order[k + 1].file);
+  return {
+    runs,
+    glob: true,
+    complete: false,
+    next_cursor: startCursor(ctx, call, nextLog, plan.g, packDone(plan.done)),
+    progress: true,
+    pending: rest(plan.order, k),
+    ...plan.skipped,
+  };
+}
+
+/** The cursor to the start of `log` (after its byte order mark), in a call over a glob. */
+function startCursor(ctx: LocalEnv, call: ManyCall, log: ReadableLog, g: string, dn: string): string {
+  const start: ResumePoint = { off: log.bomLength, ls: log.bomLength, line: 0, pending: false, skip: 0 };
+  return makeCursor(log, {
+    k: call.tool,
+    f: log.name,
+    q: call.query,
+    ...start,
+    ...instants(call.span),
+    g,
+    dn,
+  }, ctx.cursorKey);
 }
 
 /** A window's instants as a cursor keeps them (null: open). */
