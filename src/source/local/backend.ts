@@ -15,6 +15,7 @@ import type { SearchAnswer, SearchQuery } from "../search_query.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { localTail } from "./tail.ts";
+import { localSearch } from "./search.ts";
 
 /** Log files under the roots, as a {@linkcode LogBackend}: it answers every query. */
 export class LocalBackend implements LogBackend {
@@ -53,8 +54,8 @@ export class LocalBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.search} */
-  search(_q: SearchQuery, _call?: Call): Promise<SearchAnswer> {
-    throw new Error("LocalBackend.search: not moved to the seam yet");
+  search(q: SearchQuery, call?: Call): Promise<SearchAnswer> {
+    return localSearch(this.#env, q, call);
   }
 
   /** {@inheritDoc LogBackend.levels} */
