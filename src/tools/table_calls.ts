@@ -18,14 +18,13 @@
 import { ToolError } from "../core/errors.ts";
 import { createHmac } from "node:crypto";
 import { seal, unseal } from "../core/seal.ts";
-import { LineRedactor, redactLine } from "../guard/redact.ts";
+import { LineRedactor } from "../guard/redact.ts";
 import { printable } from "../guard/printable.ts";
 import { queryHash } from "../read/cursor.ts";
 import { decodeLine } from "../read/decode.ts";
 import { formatInstant } from "../read/instant.ts";
 import { type Level, levelOfName, LEVELS } from "../read/level.ts";
 import type { LogLine } from "../read/log_line.ts";
-import { compilePattern } from "../read/pattern.ts";
 import type {
   ListOptions,
   LogEntry,
@@ -290,136 +289,6 @@ export async function tableTail(
     replaced_bytes: replaced,
     redactions: redactor.count,
     scanned_bytes: got.scanned_bytes,
-    ...window,
-    artifact: out.artifact,
-    spill_summary: out.summary,
-  }, out.text);
-}
-
-/**
- * `log_search` over a table.
- *
- * @throws {ToolError} `invalid_argument` (context, template_id, no text), `invalid_pattern`,
- *   `invalid_cursor`, the source's errors.
- */
-export async function tableSearch(
-  ctx: ToolContext,
-  table: LogTable,
-  args: {
-    file: string;
-    text?: string;
-    template_id?: string;
-    level?: Level;
-    ignore_case: boolean;
-    regex: boolean;
-    cursor?: string;
-    limit: number;
-    since?: string;
-    until?: string;
-    context: number;
-  },
-  call?: CallContext,
-): Promise<ToolResult> {
-  if (args.template_id !== undefined) {
-    throw new ToolError("invalid_argument", "template_id (from log_patterns) is not answered over a table");
-  }
-  if (args.context) {
-    throw new ToolError(
-      "invalid_argument",
-      "context lines are not given over a table (rows have no neighbours by line): search again with since " +
-        "and until around a match's time",
-    );
-  }
-  if (args.text === undefined) throw new ToolError("invalid_argument", "give text (what to find)");
-  const text = args.text;
-  const pattern = args.regex ? compilePattern(text, args.ignore_case) : null;
-  const q = queryHash({
-    table: table.shown,
-    file: args.file,
-    text,
-    level: args.level,
-    ignore_case: args.ignore_case,
-    regex: args.regex,
-    since: args.since,
-    until: args.until,
-  });
-  const c = args.cursor === undefined
-    ? undefined
-    : readTableCursor(args.cursor, "log_search", q, ctx.cursorKey);
-  const { scope, window, glob } = await scopeOf(
-    ctx,
-    table,
-    args,
-    { ms: ctx.limits.searchMs, bytes: ctx.limits.searchBytes },
-    c,
-    call,
-  );
-  const redactor = new LineRedactor(ctx.redact, false);
-  let replaced = 0;
-  let partial = 0;
-  const page = await table.search(
-    scope,
-    { text, regex: args.regex, ignoreCase: args.ignore_case },
-    args.limit,
-    pattern ? PATTERN_BYTES : bodyBytes(ctx.limits.maxLine),
-    c?.r ?? null,
-    (row) => {
-      if (pattern) {
-        // As over files, a pattern is tested on the body's first 64 KiB, decoded, secrets masked: the server
-        // matched the raw body (a match in a secret, or past 64 KiB, included), so it is tested again here,
-        // and a row that fails is passed without a trace (no count, no masking counted): an answer must
-        // not depend on a secret.
-        const d = decodeLine(row.body, PATTERN_BYTES, row.bodyBytes > row.body.length);
-        if (!pattern.test(ctx.redact ? redactLine(d.text).text : d.text)) return null;
-        if (row.bodyBytes > row.body.length) partial++;
-      }
-      const l = rowLine(row, ctx, redactor);
-      replaced += l.replaced;
-      return { ...l.line, ...(glob ? { file: `${table.label}/${row.source}` } : {}) };
-    },
-  );
-  const matches = page.items;
-  const next_cursor = page.next
-    ? sealTableCursor({ k: "log_search", q, r: page.next, t0: scope.since, t1: scope.until }, ctx.cursorKey)
-    : null;
-  const what = `${args.regex ? "pattern" : "text"} "${printable(text)}"${
-    args.ignore_case ? " (ignoring case)" : ""
-  }`;
-  const header = withWindow(
-    `${printable(args.file)}: ${matches.length} match(es) for ${what} in the bodies of ${
-      printable(table.shown)
-    }; ${tableStop(page, { time: "LOGPEEK_SEARCH_MS", bytes: "LOGPEEK_SEARCH_BYTES" })}; ${NO_LINE_NUMBERS}` +
-      (replaced ? `; ${replaced} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
-      (redactor.count ? `; ${redactor.count} secret(s) masked as ***` : "") +
-      (partial ? `; ${partial} body(ies) longer than the 64 KiB a pattern is tested on` : "") +
-      ".",
-    window,
-  ) +
-    (next_cursor
-      ? `\nTo go on from where this stopped, call log_search again with the same arguments and cursor="${next_cursor}".`
-      : "") +
-    (!page.progress
-      ? "\nThe rows of one instant did not fit in the budget, so no cursor is given: raise LOGPEEK_SEARCH_MS or " +
-        "LOGPEEK_SEARCH_BYTES, or narrow the level or window."
-      : "");
-  const items = matches.map((m, i) =>
-    glob && (i === 0 || matches[i - 1].file !== m.file)
-      ? `== ${printable(m.file!)} ==\n${renderLine(m)}`
-      : renderLine(m)
-  );
-  const out = spill(ctx, "log_search", header, items, matches.map((m) => m.level));
-  return okResult({
-    file: args.file,
-    matches: matches.slice(0, out.shown),
-    scanned_lines: page.scanned_rows,
-    complete: page.complete,
-    stop_reason: page.complete ? null : page.stop_reason === "cancelled" ? "cancelled" : page.stop_reason,
-    replaced_bytes: replaced,
-    redactions: redactor.count,
-    next_cursor,
-    progress: page.progress,
-    scanned_bytes: page.scanned_bytes,
-    ...(pattern ? { partially_tested: partial } : {}),
     ...window,
     artifact: out.artifact,
     spill_summary: out.summary,
