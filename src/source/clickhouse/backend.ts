@@ -71,6 +71,7 @@ export class ClickHouseBackend implements LogBackend {
     const m = q.match;
     if (m.kind === "template") refuseLacking(this, "template_id");
     if (q.context > 0) refuseLacking(this, "context");
+    // A template was refused above: the matcher is a text.
     return await tableSearch(this.#env, q, m as TableMatcher, call);
   }
 
