@@ -9,31 +9,17 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Limits } from "../core/config.ts";
+import { plural } from "../core/plural.ts";
 import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
-import { tableSearch } from "./table_calls.ts";
-import { queryHash, readCursor } from "../read/cursor.ts";
 import { printable } from "../guard/printable.ts";
-import { type LogLine, logLineSchema } from "../read/log_line.ts";
-import { isGlob } from "../source/log_source.ts";
-import { overLogs } from "../source/local/many_logs.ts";
+import { logLineSchema } from "../read/log_line.ts";
+import { type LogBackend, refuseLacking } from "../source/backend.ts";
+import type { SearchAnswer, SearchMatch, SearchQuery } from "../source/search_query.ts";
 import { firstLogs, notReadNote } from "./log_list_words.ts";
 import { type AnswerItem, renderItem } from "./context_render.ts";
 import { AnswerStream } from "./answer_stream.ts";
-import {
-  requireTimestamps,
-  resolveSpan,
-  SEEK_BROKEN,
-  seekBroken,
-  timeFields,
-  timeFieldsSchema,
-  timelessLogs,
-  timelessNote,
-  windowArgs,
-  windowFor,
-  withWindow,
-} from "./time_args.ts";
+import { SEEK_BROKEN, timeFieldsSchema, timelessNote, windowArgs, withWindow } from "./time_args.ts";
 import { okResult, type ToolResult } from "./outcome.ts";
-import { searchLog, type SearchResult } from "../read/search.ts";
 import {
   type CallContext,
   callContext,
@@ -42,9 +28,8 @@ import {
   type ToolContext,
   type ToolDeps,
 } from "./deps.ts";
-import { logFormatSchema, plural, renderFormat, renderStop, unresolvedNote } from "./render.ts";
+import { logFormatSchema, renderFormat, renderStop, unresolvedNote } from "./render.ts";
 import { artifactSchema, spill, spillSummarySchema } from "./spill.ts";
-import { searchByTemplate } from "../source/local/template_search.ts";
 import { renderTemplateHeader } from "./template_words.ts";
 import { ToolError } from "../core/errors.ts";
 
@@ -188,9 +173,9 @@ const outputSchema = z.object({
   spill_summary: spillSummarySchema,
 });
 
-/** The last match of a result, as {@linkcode renderStop} names it: its log (over a glob) and line. */
-function lastMatch(r: SearchResult): { file?: string; line_no: number | null } | undefined {
-  const m = r.matches.at(-1) as (SearchResult["matches"][number] & { file?: string }) | undefined;
+/** The last match of an answer, as {@linkcode renderStop} names it: its log (over a glob) and line. */
+function lastMatch(a: SearchAnswer): { file?: string; line_no: number | null } | undefined {
+  const m = a.matches.at(-1);
   return m ? { file: m.file, line_no: m.line_no } : undefined;
 }
 
@@ -199,27 +184,56 @@ function lastMatch(r: SearchResult): { file?: string; line_no: number | null } |
  * The text or pattern is shown as the client wrote it, in double quotes, only control characters (and
  * lone surrogates) escaped ({@linkcode printable}), never JSON-escaped: `\d+` stays `\d+`.
  *
- * @param file The log's name.
+ * @param a The answer (its `scope`: the backend's words for what it read, else a file's, from its data).
  * @param text The text or pattern searched for.
- * @param r The search's result.
  * @param kind What `text` is: a literal (default), a literal in either case, or a pattern.
- * @param scope What the answer read, when not simply the whole file or a stop (many logs, a window, logs
- *   not read).
  */
 export function searchHeader(
-  file: string,
+  a: SearchAnswer,
   text: string,
-  r: SearchResult,
   kind: { regex?: boolean; ignore_case?: boolean } = {},
-  scope?: string,
 ): string {
   const what = `${kind.regex ? "pattern" : "text"} "${printable(text)}"${
     kind.ignore_case ? " (ignoring case)" : ""
   }`;
-  return `${printable(file)}: ${r.matches.length} match(es) for ${what}; ` +
-    (scope ?? renderStop(r.stop_reason, r.scanned_lines, "LOGPEEK_SEARCH_MS", lastMatch(r))) +
-    (r.replaced_bytes ? `; ${r.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
-    (r.redactions ? `; ${r.redactions} secret(s) masked as ***` : "") + ".";
+  return `${printable(a.file)}: ${a.matches.length} match(es) for ${what}${a.scope ?? `; ${fileScope(a)}`}` +
+    (a.replaced_bytes ? `; ${a.replaced_bytes} invalid UTF-8 byte(s) replaced by U+FFFD` : "") +
+    (a.redactions ? `; ${a.redactions} secret(s) masked as ***` : "") + ".";
+}
+
+/** The logs of a call over a glob read without a timestamp to place a line in the window. */
+function untimedLogs(a: SearchAnswer): string[] {
+  return (a.logs ?? []).filter((l) => l.stop_reason === "no_timestamps").map((l) => l.file);
+}
+
+/**
+ * What a search of files read and did not, from the answer's data: a stop's words (`renderStop`), or
+ * why it is not complete without one (entries not read, logs without timestamps, a broken seek), or what
+ * a complete read over a glob or a window covered.
+ */
+function fileScope(a: SearchAnswer): string {
+  if (!a.complete && a.stop_reason === null) {
+    const untimed = untimedLogs(a).length;
+    return "NOT complete: " +
+      [
+        a.not_read_count
+          ? `${a.not_read_count} matching entr${a.not_read_count === 1 ? "y" : "ies"} not read`
+          : "",
+        untimed ? `${plural(untimed, "log")} without timestamps` : "",
+        a.seek_broken ? "a seek whose log went out of order" : "",
+      ].filter((x) => x).join(", ") + " (see below)";
+  }
+  if (a.complete && (a.glob || a.seek_skipped)) {
+    return `complete: ${
+      a.glob
+        ? `every matching log was read (${plural(a.logs?.length ?? 0, "log")} on this page)`
+        : "the window was read"
+    }` +
+      `${a.seek_skipped ? ", the lines before the window skipped where the log is in time order" : ""} (${
+        plural(a.scanned_lines, "line")
+      } read)`;
+  }
+  return renderStop(a.stop_reason, a.scanned_lines, "LOGPEEK_SEARCH_MS", lastMatch(a));
 }
 
 /**
@@ -268,300 +282,157 @@ export function registerLogSearchTool(server: McpServer, deps: ToolDeps): Regist
 export type ToolArgs = z.infer<typeof inputSchema>;
 
 /**
- * Runs `log_search` (in the tool worker, where log files are read).
+ * Runs `log_search`: one {@linkcode SearchQuery} from the arguments, asked of the backend, its answer
+ * rendered (in the tool worker, where log files are read).
  *
- * @param ctx The log source, limits, artifacts, redaction.
+ * @param ctx The backend, limits, artifacts.
  * @param args The validated arguments.
+ * @param call The client's cancellation and progress.
  * @returns The result.
  * @throws {ToolError} for expected failures (the dispatcher turns them into `isError` results).
  */
 export async function logSearch(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  if (ctx.source.table) return await tableSearch(ctx, ctx.source.table, args, call);
-  if (args.template_id !== undefined) return await byTemplate(ctx, args, call);
-  if (args.text === undefined) {
-    throw new ToolError(
-      "invalid_argument",
-      'give text (what to find; text="^" with regex=true matches every line, with level and since/until ' +
-        "too) or template_id (from log_patterns)",
-    );
-  }
-  const text = args.text;
-  const deadline = performance.now() + ctx.limits.searchMs;
-  const query = queryHash({
-    text: args.text,
-    level: args.level,
-    ignore_case: args.ignore_case,
-    regex: args.regex,
-    since: args.since,
-    until: args.until,
-    context: args.context || undefined,
-    file: isGlob(args.file) ? args.file : undefined,
-  });
-  const zone = ctx.limits.tz;
-  const first = args.cursor !== undefined
-    ? readCursor(args.cursor, { k: "log_search", q: query }, ctx.cursorKey)
-    : undefined;
-  const span = resolveSpan(args, zone, first);
+  const q = searchQuery(ctx.backend, args);
   // With context, the answer's lines are written out as the scan finds them (issue #22).
-  const stream = args.context > 0 ? new AnswerStream(ctx, "log_search") : null;
+  const stream = q.context > 0 && q.match.kind === "text" ? new AnswerStream(ctx, "log_search") : null;
   try {
-    return await searchAnswer(ctx, args, call, { text, deadline, query, span, stream });
+    const a = await ctx.backend.search(stream ? { ...q, sink: stream } : q, call);
+    const text = a.template ? templateText(a, a.template) : matchesText(args, a);
+    return spillAnswer(ctx, a, text, stream);
   } catch (e) {
     stream?.abort();
     throw e;
   }
 }
 
-/** What {@linkcode logSearch} resolved before the scan. */
-interface SearchPlan {
-  text: string;
-  deadline: number;
-  query: string;
-  span: ReturnType<typeof resolveSpan>;
-  /** With context: where the matches go as they are found. */
-  stream: AnswerStream | null;
-}
-
-/** The scan of {@linkcode logSearch} and its answer. */
-async function searchAnswer(
-  ctx: ToolContext,
-  args: ToolArgs,
-  call: CallContext | undefined,
-  { text, deadline, query, span, stream }: SearchPlan,
-): Promise<ToolResult> {
-  const zone = ctx.limits.tz;
-  let found = 0;
-  const many = await overLogs<SearchResult>(ctx, {
-    tool: "log_search",
+/**
+ * The query of a call: a text (or pattern) or a template, the level, window, context, limit and cursor.
+ *
+ * @throws {ToolError} `invalid_argument` with neither text nor template_id, with template_id and what a
+ *   template cannot take (text, regex, ignore_case, context), or what the backend lacks (`lacks`).
+ */
+export function searchQuery(backend: LogBackend, args: ToolArgs): SearchQuery {
+  const base = {
     file: args.file,
-    query,
+    level: args.level,
+    window: { since: args.since, until: args.until },
+    context: args.context,
+    limit: args.limit,
     cursor: args.cursor,
-    bytes: ctx.limits.searchBytes,
-    deadline,
-    span,
-  }, (log, resume, bytesLeft, globFile) => {
-    stream?.mark();
-    return searchLog(log, {
-      ...ctx.limits,
-      searchBytes: Math.max(0, bytesLeft),
-      deadline,
-      text,
-      level: args.level,
-      limit: args.limit - found,
-      redact: ctx.redact,
-      ignoreCase: args.ignore_case,
-      regex: args.regex,
-      resume,
-      window: span ? windowFor(span, log, zone, resume) : undefined,
-      context: args.context,
-      take: stream ? (line, context) => stream.take(globFile ?? undefined, line, context) : undefined,
-      retake: () => stream?.rollback(),
-      signal: call?.signal,
-      onProgress: call?.progress,
-      patterns: ctx.patterns,
-    }).then((r) => {
-      found += r.matches.length;
-      return r;
-    });
-  });
-  const runs = many.runs;
-  const last = runs[runs.length - 1].page;
-  const scannedLines = runs.reduce((n, r) => n + r.page.scanned_lines, 0);
-  // Only a call read from the start can find that nothing had a timestamp (a page after one that read
-  // timestamps may hold only a stack trace, or a long line's middle).
-  if (args.cursor === undefined) {
-    requireTimestamps(
-      span,
-      runs.map((r) => r.page.time),
-      scannedLines,
-      args.file,
+  };
+  if (args.template_id !== undefined) {
+    refuseLacking(backend, "template_id");
+    const extra = [
+      args.text !== undefined ? "text" : "",
+      args.regex ? "regex" : "",
+      args.ignore_case ? "ignore_case" : "",
+      args.context ? "context" : "",
+    ].filter((x) => x);
+    if (extra.length) {
+      throw new ToolError(
+        "invalid_argument",
+        `template_id finds a template's lines as log_patterns counted them: ${extra.join(", ")} cannot be ` +
+          "given with it (file, level, since, until, limit and cursor can)",
+      );
+    }
+    return { ...base, match: { kind: "template", template_id: args.template_id } };
+  }
+  if (args.context > 0) refuseLacking(backend, "context");
+  if (args.text === undefined) {
+    throw new ToolError(
+      "invalid_argument",
+      'give text (what to find; text="^" with regex=true matches every line, with level and since/until ' +
+        `too)${backend.lacks("template_id") === null ? " or template_id (from log_patterns)" : ""}`,
     );
   }
-  const untimed = timelessLogs(
-    span,
-    many.glob,
-    runs.map((r) => ({ file: r.file, time: r.page.time, lines: r.page.scanned_lines })),
-    args.cursor !== undefined,
-  );
-  const matches = runs.flatMap((r) =>
-    r.page.matches.map((m, i) => ({
-      ...m,
-      ...(many.glob ? { file: r.file } : {}),
-      ...(r.page.contexts ? { before: r.page.contexts[i].before, after: r.page.contexts[i].after } : {}),
-    }))
-  );
-  const partial = runs.reduce((n, r) => n + (r.page.partially_tested ?? 0), 0);
-  const broken = seekBroken(runs.map((r) => r.page.time));
-  const result: SearchResult = {
-    matches,
-    scanned_lines: scannedLines,
-    complete: many.complete && !broken && untimed.length === 0,
-    stop_reason: many.complete ? null : (last.stop_reason ?? (many.next_cursor ? "time_budget" : null)),
-    replaced_bytes: runs.reduce((n, r) => n + r.page.replaced_bytes, 0),
-    redactions: runs.reduce((n, r) => n + r.page.redactions, 0),
-    next: null,
-    stuck: !many.progress,
-    scanned_bytes: runs.reduce((n, r) => n + r.page.scanned_bytes, 0),
-    partially_tested: partial,
-    log_format: many.glob ? undefined : runs[0].page.log_format,
-    unresolved_levels: runs.reduce((n, r) => n + (r.page.unresolved_levels ?? 0), 0) || undefined,
+  return {
+    ...base,
+    match: { kind: "text", text: args.text, regex: args.regex, ignore_case: args.ignore_case },
   };
-  const time = timeFields(span, zone, runs.map((r) => r.page.time));
-  const logs = many.glob
-    ? [
-      ...runs.map((r) => ({
-        file: r.file,
-        complete: r.page.complete && !untimed.includes(r.file),
-        stop_reason: untimed.includes(r.file) ? "no_timestamps" as const : r.page.stop_reason,
-        scanned_lines: r.page.scanned_lines,
-      })),
-      ...many.pending.map((file) => ({
-        file,
-        complete: false,
-        stop_reason: "not_reached" as const,
-        scanned_lines: 0,
-      })),
-    ]
-    : undefined;
-  const shownFile = many.glob ? args.file : runs[0].file;
-  const skipped = runs.some((x) => x.page.time && x.page.time.order === "seek");
-  const scope = !result.complete && result.stop_reason === null
-    ? "NOT complete: " +
-      [
-        many.notReadCount
-          ? `${many.notReadCount} matching entr${many.notReadCount === 1 ? "y" : "ies"} not read`
-          : "",
-        untimed.length ? `${plural(untimed.length, "log")} without timestamps` : "",
-        broken ? "a seek whose log went out of order" : "",
-      ].filter((x) => x).join(", ") + " (see below)"
-    : result.complete && (many.glob || skipped)
-    ? `complete: ${
-      many.glob
-        ? `every matching log was read (${plural(runs.length, "log")} on this page)`
-        : "the window was read"
-    }` +
-      `${skipped ? ", the lines before the window skipped where the log is in time order" : ""} (${
-        plural(scannedLines, "line")
-      } read)`
-    : undefined;
-  const header = withWindow(searchHeader(shownFile, text, result, args, scope), time) +
-    (many.glob ? "" : renderFormat(result.log_format ?? null)) + (logs ? `\n${renderLogs(logs)}` : "");
-  const next_cursor = many.next_cursor;
-  const partialNote = partial
-    ? `\n${partial} line(s) were longer than the ${
+}
+
+/** The text before the matches of a search by text: the header, the per-log list, the notes, the cursor. */
+function matchesText(args: ToolArgs, a: SearchAnswer): string {
+  const header = withWindow(searchHeader(a, args.text!, args), a.time) +
+    (a.log_format !== undefined ? renderFormat(a.log_format) : "") +
+    (a.logs ? `\n${renderLogs(a.logs)}` : "");
+  const partial = a.partially_tested
+    ? `\n${a.partially_tested} ${a.unit}(s) were longer than the ${
       args.regex
         ? "64 KiB (65,536 bytes) a pattern"
         : "first bytes a text is tested on when each line is tested on its own (ignore_case, a window, context)"
     } is tested on: a match beyond that was not looked for` +
       (args.regex ? ", and an end anchor `$` may have matched at the cut." : ".")
     : "";
-  const stuck = !many.progress
-    ? "\nThis page read nothing within its budget, so no cursor is given: calling again with the same " +
-      "budgets would not help; raise LOGPEEK_SEARCH_MS or LOGPEEK_SEARCH_BYTES, or simplify the pattern."
+  const more = a.next_cursor
+    ? `\nTo go on from where this stopped, call log_search again with the same arguments and cursor="${a.next_cursor}".`
     : "";
-  const more = next_cursor
-    ? `\nTo go on from where this stopped, call log_search again with the same arguments and cursor="${next_cursor}".`
-    : "";
-  // One item a line: a match, a context line, a separator or a log's heading; the matches shown are
-  // those whose lines are all shown.
-  // Rendered only as spill counts, writes and shows them (issue #22: a search with context held its whole
-  // text six times over).
-  const blocks = stream ? [] : plainBlockItems(matches, many.glob);
+  return header + unresolvedNote(a.unresolved_levels) + notReadNote(a.not_read ?? [], a.not_read_count) +
+    timelessNote(untimedLogs(a)) + more + (!a.progress && a.stuck ? `\n${a.stuck}` : "") + partial +
+    (a.seek_broken ? SEEK_BROKEN : "");
+}
+
+/** The text before the lines of a search by template: the template, its lines in all, why not all, the cursor. */
+function templateText(a: SearchAnswer, t: NonNullable<SearchAnswer["template"]>): string {
+  return renderTemplateHeader(a, t) +
+    (a.notes.length && a.stop_reason !== null ? `\n${a.notes.join("\n")}` : "") +
+    (a.next_cursor
+      ? `\nTo go on, call log_search again with the same arguments and cursor="${a.next_cursor}".`
+      : "");
+}
+
+/**
+ * The answer rendered and spilled: the text with the matches that fit, the rest in an artifact; the
+ * matches shown are those whose lines are all shown.
+ */
+function spillAnswer(
+  ctx: ToolContext,
+  a: SearchAnswer,
+  text: string,
+  stream: AnswerStream | null,
+): ToolResult {
+  // One item a line: a match, a context line, a separator or a log's heading. With context, the stream
+  // counts, writes and shows them (issue #22: a search with context held its whole text six times over).
+  const blocks = stream ? [] : plainBlockItems(a.matches, a.glob);
   const flat = blocks.flat();
   const items = stream ? stream.items() : { length: flat.length, item: (i: number) => renderItem(flat[i]) };
   const lastItemOf: number[] = stream ? [...stream.lastItemOf] : [];
   blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
-  const out = spill(
-    ctx,
-    "log_search",
-    header + unresolvedNote(result.unresolved_levels) + notReadNote(many.notRead, many.notReadCount) +
-      timelessNote(untimed) + more + stuck + partialNote +
-      (broken ? SEEK_BROKEN : ""),
-    items,
-    matches.map((m) => m.level),
-  );
+  const out = spill(ctx, "log_search", text, items, a.matches.map((m) => m.level));
   const shownMatches = out.shown >= items.length
-    ? matches.length
+    ? a.matches.length
     : lastItemOf.filter((k) => k <= out.shown).length;
   // With context, the matches kept whole by the stream (the others hold no text now).
-  const shown = stream
+  const shown: SearchMatch[] = stream
     ? stream.kept.slice(0, shownMatches).map((m) => ({
       ...m.line,
       ...(m.file !== undefined ? { file: m.file } : {}),
       before: m.context.before,
       after: m.context.after,
     }))
-    : matches.slice(0, shownMatches);
+    : a.matches.slice(0, shownMatches);
+  const {
+    time,
+    glob: _glob,
+    not_read_count: _count,
+    seek_broken: _broken,
+    seek_skipped: _skipped,
+    unit: _unit,
+    scope: _scope,
+    stuck: _stuck,
+    notes: _notes,
+    template,
+    ...fields
+  } = a;
   return okResult({
-    file: shownFile,
-    ...result,
+    ...fields,
     matches: shown,
-    next: undefined,
-    stuck: undefined,
-    next_cursor,
-    progress: many.progress,
-    logs,
-    not_read: many.glob ? many.notRead : undefined,
     ...time,
-    artifact: out.artifact,
-    spill_summary: out.summary,
-  }, out.text);
-}
-
-/**
- * `log_search` by `template_id` (`template_search.ts`): the template's lines, in the same answer shape.
- *
- * @throws {ToolError} `invalid_argument` with text, regex, ignore_case or context (a template is matched
- *   whole); what `searchByTemplate` throws.
- */
-async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext): Promise<ToolResult> {
-  const extra = [
-    args.text !== undefined ? "text" : "",
-    args.regex ? "regex" : "",
-    args.ignore_case ? "ignore_case" : "",
-    args.context ? "context" : "",
-  ].filter((x) => x);
-  if (extra.length) {
-    throw new ToolError(
-      "invalid_argument",
-      `template_id finds a template's lines as log_patterns counted them: ${
-        extra.join(", ")
-      } cannot be given ` +
-        "with it (file, level, since, until, limit and cursor can)",
-    );
-  }
-  const r = await searchByTemplate(ctx, { ...args, template_id: args.template_id! }, call);
-  const header = renderTemplateHeader(args.file, r) +
-    (r.notes.length && r.stop_reason !== null ? `\n${r.notes.join("\n")}` : "") +
-    (r.next_cursor
-      ? `\nTo go on, call log_search again with the same arguments and cursor="${r.next_cursor}".`
-      : "");
-  const blocks = plainBlockItems(r.matches, r.glob);
-  const items = blocks.flat();
-  const lastItemOf: number[] = [];
-  blocks.reduce((n, b) => (lastItemOf.push(n + b.length), n + b.length), 0);
-  const out = spill(
-    ctx,
-    "log_search",
-    header,
-    { length: items.length, item: (i) => renderItem(items[i]) },
-    r.matches.map((m) => m.level),
-  );
-  const shown = out.shown >= items.length
-    ? r.matches.length
-    : lastItemOf.filter((k) => k <= out.shown).length;
-  return okResult({
-    file: args.file,
-    matches: r.matches.slice(0, shown),
-    scanned_lines: r.mined,
-    complete: r.complete,
-    stop_reason: r.stop_reason,
-    replaced_bytes: r.replaced_bytes,
-    redactions: r.redactions,
-    next_cursor: r.next_cursor,
-    progress: r.next_cursor !== null || r.stop_reason === null || r.stop_reason === "limit",
-    scanned_bytes: r.scanned_bytes,
-    template: r.template,
+    ...(template
+      ? {
+        template: { template_id: template.template_id, template: template.template, count: template.count },
+      }
+      : {}),
     artifact: out.artifact,
     spill_summary: out.summary,
   }, out.text);
@@ -571,7 +442,7 @@ async function byTemplate(ctx: ToolContext, args: ToolArgs, call?: CallContext):
  * The text lines of matches without context, not yet rendered: per match, a heading where its log differs
  * from the previous match's (a call over a glob), then the match as `render.ts` `renderLine` shows it.
  */
-function plainBlockItems(matches: readonly (LogLine & { file?: string })[], glob: boolean): AnswerItem[][] {
+function plainBlockItems(matches: readonly SearchMatch[], glob: boolean): AnswerItem[][] {
   return matches.map((m, i): AnswerItem[] =>
     glob && (i === 0 || matches[i - 1].file !== m.file)
       ? [{ heading: m.file! }, { line: m, mark: "plain" }]

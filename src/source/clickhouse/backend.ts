@@ -8,7 +8,7 @@
  */
 
 import { ToolError } from "../../core/errors.ts";
-import type { BackendEnv, Call, Capability, LogBackend } from "../backend.ts";
+import { type BackendEnv, type Call, type Capability, type LogBackend, refuseLacking } from "../backend.ts";
 import type { LevelsAnswer, LevelsQuery } from "../levels_query.ts";
 import type { ListOptions, LogList, LogTable } from "../log_types.ts";
 import type { PatternsAnswer, PatternsQuery } from "../patterns_query.ts";
@@ -18,6 +18,7 @@ import type { ClickHouseEnv } from "./clickhouse_env.ts";
 import { tableTail } from "./tail.ts";
 import { tableLevels } from "./levels.ts";
 import { tableList } from "./log_list.ts";
+import { type TableMatcher, tableSearch } from "./search.ts";
 
 /** What a table does not answer, and what to do instead. */
 function lacking(what: Capability, shown: string): string {
@@ -64,8 +65,12 @@ export class ClickHouseBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.search} */
-  search(_q: SearchQuery, _call?: Call): Promise<SearchAnswer> {
-    throw new Error("ClickHouseBackend.search: not moved to the seam yet");
+  async search(q: SearchQuery, call?: Call): Promise<SearchAnswer> {
+    const m = q.match;
+    if (m.kind === "template") refuseLacking(this, "template_id");
+    if (q.context > 0) refuseLacking(this, "context");
+    // A template was refused above: the matcher is a text.
+    return await tableSearch(this.#env, q, m as TableMatcher, call);
   }
 
   /** {@inheritDoc LogBackend.levels} */

@@ -18,6 +18,7 @@ import { localPatterns } from "./patterns.ts";
 import { localTail } from "./tail.ts";
 import { localLevels } from "./levels.ts";
 import { localList } from "./log_list.ts";
+import { localSearch } from "./search.ts";
 
 /** Log files under the roots, as a {@linkcode LogBackend}: it answers every query. */
 export class LocalBackend implements LogBackend {
@@ -56,8 +57,8 @@ export class LocalBackend implements LogBackend {
   }
 
   /** {@inheritDoc LogBackend.search} */
-  search(_q: SearchQuery, _call?: Call): Promise<SearchAnswer> {
-    throw new Error("LocalBackend.search: not moved to the seam yet");
+  search(q: SearchQuery, call?: Call): Promise<SearchAnswer> {
+    return localSearch(this.#env, q, call);
   }
 
   /** {@inheritDoc LogBackend.levels} */

@@ -18,7 +18,8 @@ import { printable } from "../../guard/printable.ts";
 import { LEVELS } from "../../read/level.ts";
 import type { LogLine } from "../../read/log_line.ts";
 import { type Cursor, fnv1a, queryHash } from "../../read/cursor.ts";
-import { levelIndex, type MinedLine, minePhase, MiningRun } from "./template_mining.ts";
+import { levelIndex, type MinedLine, minePhase, MiningRun, type PhaseSpec } from "./template_mining.ts";
+import type { TimeSpan } from "../../read/time_window.ts";
 import { resolveSpan } from "../../read/time_span.ts";
 import type { Call } from "../backend.ts";
 import type { LocalEnv } from "./local_env.ts";
@@ -77,10 +78,44 @@ interface Payload {
   t1: number | null;
 }
 
+/** Where a page by template goes on: the lines returned before it, and what the first page saw. */
+interface Resume {
+  /** The template's lines returned by earlier pages. */
+  skip: number;
+  /** The template's count when the first page was given (null: this is the first). */
+  expected: number | null;
+  /** The window's instants as the first page resolved them. */
+  kept: { t0: number | null; t1: number | null } | undefined;
+  /** The logs the first page read (`Payload.g`, `Payload.sz`). */
+  logsThen: { g: string; sz: number } | null;
+}
+
+/** What the first pass found: the clusters ending with the id, their lines, the logs read. */
+interface FirstPass {
+  /** The miner's cluster indices whose template has the id. */
+  targets: Set<number>;
+  /** Their lines in all. */
+  count: number;
+  /** The template's text. */
+  text: string;
+  /** Lines mined. */
+  mined: number;
+  /** The logs read (their identities' FNV-1a) and their sizes summed. */
+  g: string;
+  sz: number;
+  scanned: number;
+  notes: string[];
+  glob: boolean;
+}
+
 /**
  * Finds the lines of a template.
  *
- * @param ctx The tool context.
+ * Steps: read the cursor, mine every line once to find the template's clusters (`firstPass`), check the
+ * logs did not change since the first page, then mine again and collect the lines from the cursor's place
+ * on (`secondPass`), and page (`pageOf`).
+ *
+ * @param ctx The local source, limits, masking, the cursor key.
  * @param args `file`, `template_id`, `level`, `since`, `until`, `limit`, `cursor`.
  * @param call Cancellation and progress.
  * @returns The lines and where the next page goes on.
@@ -101,39 +136,55 @@ export async function searchByTemplate(
     since: args.since,
     until: args.until,
   });
-  let skip = 0;
-  let expected: number | null = null;
-  let kept: { t0: number | null; t1: number | null } | undefined;
-  let logsThen: { g: string; sz: number } | null = null;
-  if (args.cursor !== undefined) {
-    const p = unseal(args.cursor, ctx.cursorKey) as Payload | null;
-    if (
-      !p || p.k !== "log_search_template" || !Number.isSafeInteger(p.skip) || p.skip < 0 ||
-      !Number.isSafeInteger(p.count) || p.count < 0 || typeof p.g !== "string" ||
-      !Number.isSafeInteger(p.sz) || ![p.t0, p.t1].every((t) => t === null || Number.isSafeInteger(t))
-    ) {
-      throw new ToolError(
-        "invalid_cursor",
-        "the cursor is not one this server made; start again without cursor",
-      );
-    }
-    if (p.q !== q) {
-      throw new ToolError(
-        "invalid_cursor",
-        "the cursor belongs to another query: use the same template_id, file, level and window",
-      );
-    }
-    skip = p.skip;
-    expected = p.count;
-    kept = { t0: p.t0, t1: p.t1 };
-    logsThen = { g: p.g, sz: p.sz };
-  }
+  const resume = readResume(args.cursor, q, ctx.cursorKey);
   // The window is resolved once, by the first page: both passes and every page read the same lines
   // ("-15m" does not move between them).
-  const span = resolveSpan(args, ctx.limits.tz, kept as Cursor | undefined);
-  const level = levelIndex(args.level);
-  const spec = { file: args.file, span, level, query: q, deadline };
-  // Pass 1: which clusters end with this id.
+  const span = resolveSpan(args, ctx.limits.tz, resume.kept as Cursor | undefined);
+  const spec = { file: args.file, span, level: levelIndex(args.level), query: q, deadline };
+  const first = await firstPass(ctx, args.template_id, spec, call);
+  if ("stopped" in first) return { ...first.stopped, skipped: resume.skip };
+  checkUnchanged(args, resume, first, span !== undefined);
+  const second = await secondPass(ctx, spec, first, resume.skip, args.limit, call);
+  return pageOf(ctx, args, q, span, resume.skip, first, second);
+}
+
+/**
+ * Reads a cursor by template.
+ *
+ * @throws {ToolError} `invalid_cursor` for one this server did not make, or of another query.
+ */
+function readResume(cursor: string | undefined, q: string, key: Uint8Array): Resume {
+  if (cursor === undefined) return { skip: 0, expected: null, kept: undefined, logsThen: null };
+  const p = unseal(cursor, key) as Payload | null;
+  if (
+    !p || p.k !== "log_search_template" || !Number.isSafeInteger(p.skip) || p.skip < 0 ||
+    !Number.isSafeInteger(p.count) || p.count < 0 || typeof p.g !== "string" ||
+    !Number.isSafeInteger(p.sz) || ![p.t0, p.t1].every((t) => t === null || Number.isSafeInteger(t))
+  ) {
+    throw new ToolError(
+      "invalid_cursor",
+      "the cursor is not one this server made; start again without cursor",
+    );
+  }
+  if (p.q !== q) {
+    throw new ToolError(
+      "invalid_cursor",
+      "the cursor belongs to another query: use the same template_id, file, level and window",
+    );
+  }
+  return { skip: p.skip, expected: p.count, kept: { t0: p.t0, t1: p.t1 }, logsThen: { g: p.g, sz: p.sz } };
+}
+
+/**
+ * Pass 1: mines every line of the window and finds which clusters end with the id; or, when the budget or
+ * the client stopped it, the answer that says so (`skipped` left for the caller).
+ */
+async function firstPass(
+  ctx: LocalEnv,
+  templateId: string,
+  spec: PhaseSpec,
+  call?: Call,
+): Promise<FirstPass | { stopped: Omit<TemplateSearchResult, "skipped"> }> {
   const first = new MiningRun(ctx.limits.maxTemplates);
   const ids: string[] = [];
   let sz = 0;
@@ -146,120 +197,166 @@ export async function searchByTemplate(
     ids.push(`${log.name}\0${id.dev}:${id.ino}:${fnv1a(lf < 0 ? head : head.subarray(0, lf))}`);
     sz += id.size;
   });
-  const g = fnv1a(new TextEncoder().encode(ids.join("\n")));
   const notes: string[] = [];
   if (p1.notReadCount > 0) notes.push(`${p1.notReadCount} matching log(s) could not be read`);
   const stop1 = p1.runs.at(-1)?.page.stop_reason ?? null;
-  const scanned1 = p1.runs.reduce((n, r) => n + r.page.scanned_bytes, 0);
+  const scanned = p1.runs.reduce((n, r) => n + r.page.scanned_bytes, 0);
+  const mined = first.window.lines;
   if (stop1 === "time_budget" || stop1 === "cancelled" || p1.next_cursor !== null || !p1.progress) {
     return {
-      matches: [],
-      template: { template_id: args.template_id, template: "", count: 0 },
-      skipped: skip,
-      mined: first.window.lines,
-      complete: false,
-      stop_reason: stop1 === "cancelled" ? "cancelled" : "time_budget",
-      next_cursor: null,
-      replaced_bytes: 0,
-      redactions: 0,
-      scanned_bytes: scanned1,
-      notes: [
-        `the lines before the template's could not all be mined within LOGPEEK_PATTERNS_MS (${ctx.limits.patternsMs} ms; ` +
-        `${first.window.lines} mined), and a template's lines are known only once all are: narrow the ` +
-        "window (since/until) or the glob, or raise LOGPEEK_PATTERNS_MS",
-      ],
-      glob: p1.glob,
+      stopped: {
+        matches: [],
+        template: { template_id: templateId, template: "", count: 0 },
+        mined,
+        complete: false,
+        stop_reason: stop1 === "cancelled" ? "cancelled" : "time_budget",
+        next_cursor: null,
+        replaced_bytes: 0,
+        redactions: 0,
+        scanned_bytes: scanned,
+        notes: [
+          `the lines before the template's could not all be mined within LOGPEEK_PATTERNS_MS (${ctx.limits.patternsMs} ms; ` +
+          `${mined} mined), and a template's lines are known only once all are: narrow the ` +
+          "window (since/until) or the glob, or raise LOGPEEK_PATTERNS_MS",
+        ],
+        glob: p1.glob,
+      },
     };
   }
-  if (logsThen !== null && (logsThen.g !== g || sz < logsThen.sz)) {
+  const targets = new Set<number>();
+  let count = 0;
+  let text = "";
+  for (let i = 0; i < first.miner.size; i++) {
+    if (first.id(i) === templateId) {
+      targets.add(i);
+      count += first.window.clusters[i]?.count ?? 0;
+      text = first.text(i);
+    }
+  }
+  const g = fnv1a(new TextEncoder().encode(ids.join("\n")));
+  return { targets, count, text, mined, g, sz, scanned, notes, glob: p1.glob };
+}
+
+/**
+ * Refuses a page whose logs or template changed since the first page, and an id no template has.
+ *
+ * @throws {ToolError} `file_changed`; `not_found`.
+ */
+function checkUnchanged(args: TemplateSearchArgs, resume: Resume, first: FirstPass, windowed: boolean): void {
+  const then = resume.logsThen;
+  if (then !== null && (then.g !== first.g || first.sz < then.sz)) {
     throw new ToolError(
       "file_changed",
       "the logs changed since the first page (rotated, replaced or truncated): the lines after the cursor " +
         "would be another file's; start again without cursor",
     );
   }
-  const targets = new Set<number>();
-  let count = 0;
-  let text = "";
-  for (let i = 0; i < first.miner.size; i++) {
-    if (first.id(i) === args.template_id) {
-      targets.add(i);
-      count += first.window.clusters[i]?.count ?? 0;
-      text = first.text(i);
-    }
-  }
-  if (targets.size === 0) {
+  if (first.targets.size === 0) {
     throw new ToolError(
       "not_found",
       `no template of ${printable(args.file)}${args.level ? ` (${args.level} lines)` : ""}${
-        span ? " in that window" : ""
-      } has the id ${printable(args.template_id)} (${first.window.lines} lines mined): take template_id ` +
+        windowed ? " in that window" : ""
+      } has the id ${printable(args.template_id)} (${first.mined} lines mined): take template_id ` +
         "from a log_patterns answer with the same file, since, until and level",
     );
   }
-  if (expected !== null && expected !== count) {
+  if (resume.expected !== null && resume.expected !== first.count) {
     throw new ToolError(
       "file_changed",
-      `the template's lines changed since the first page (${expected} then, ${count} now): the logs were ` +
+      `the template's lines changed since the first page (${resume.expected} then, ${first.count} now): the logs were ` +
         "written or rotated; start again without cursor",
     );
   }
-  // Pass 2: the same lines again; the template's lines from `skip` on, up to the limit.
+}
+
+/** What the second pass collected. */
+interface SecondPass {
+  matches: TemplateMatch[];
+  replaced: number;
+  masked: number;
+  scanned: number;
+  stop: string | null;
+}
+
+/** Pass 2: the same lines again; the template's lines from `skip` on, up to the limit. */
+async function secondPass(
+  ctx: LocalEnv,
+  spec: PhaseSpec,
+  first: FirstPass,
+  skip: number,
+  limit: number,
+  call?: Call,
+): Promise<SecondPass> {
   const second = new MiningRun(ctx.limits.maxTemplates);
   const matches: TemplateMatch[] = [];
   let seen = 0;
   let replaced = 0, masked = 0;
   const onLine = (l: MinedLine) => {
-    if (!targets.has(l.cluster)) return;
+    if (!first.targets.has(l.cluster)) return;
     if (seen++ < skip) return;
     matches.push({
       line_no: l.lineNo,
       level: LEVELS[l.level],
       text: l.text,
       cut: l.cut,
-      ...(p1.glob ? { file: l.file } : {}),
+      ...(first.glob ? { file: l.file } : {}),
     });
     replaced += l.replaced;
     masked += l.masked;
   };
-  const p2 = await minePhase(
-    ctx,
-    second,
-    second.window,
-    spec,
-    call,
-    onLine,
-    () => matches.length >= args.limit,
-  );
+  const p2 = await minePhase(ctx, second, second.window, spec, call, onLine, () => matches.length >= limit);
   // Line numbers after a time seek are not the log's: shown as null.
   const unnumbered = new Set(p2.runs.filter((r) => r.page.time && !r.page.time.lineKnown).map((r) => r.file));
   for (const m of matches) if (unnumbered.has(m.file ?? p2.runs[0]?.file)) m.line_no = null;
-  const scanned = scanned1 + p2.runs.reduce((n, r) => n + r.page.scanned_bytes, 0);
-  const stop2 = p2.runs.at(-1)?.page.stop_reason ?? null;
+  return {
+    matches,
+    replaced,
+    masked,
+    scanned: p2.runs.reduce((n, r) => n + r.page.scanned_bytes, 0),
+    stop: p2.runs.at(-1)?.page.stop_reason ?? null,
+  };
+}
+
+/** The page: the lines, whether the template's last line is among them, and the cursor for the rest. */
+function pageOf(
+  ctx: LocalEnv,
+  args: TemplateSearchArgs,
+  q: string,
+  span: TimeSpan | undefined,
+  skip: number,
+  first: FirstPass,
+  second: SecondPass,
+): TemplateSearchResult {
+  const matches = second.matches;
+  const count = first.count;
   const done = skip + matches.length;
   const base = {
-    template: { template_id: args.template_id, template: text, count },
+    template: { template_id: args.template_id, template: first.text, count },
     skipped: skip,
-    mined: first.window.lines,
-    replaced_bytes: replaced,
-    redactions: masked,
-    scanned_bytes: scanned,
-    notes,
-    glob: p1.glob,
+    mined: first.mined,
+    replaced_bytes: second.replaced,
+    redactions: second.masked,
+    scanned_bytes: first.scanned + second.scanned,
+    notes: first.notes,
+    glob: first.glob,
   };
   if (done >= count) {
-    return { ...base, matches, complete: notes.length === 0, stop_reason: null, next_cursor: null };
+    return { ...base, matches, complete: first.notes.length === 0, stop_reason: null, next_cursor: null };
   }
   // Not all returned: the limit, or the budget or a cancel in the second pass.
-  const reason = stop2 === "cancelled" ? "cancelled" : matches.length >= args.limit ? "limit" : "time_budget";
+  const reason = second.stop === "cancelled"
+    ? "cancelled"
+    : matches.length >= args.limit
+    ? "limit"
+    : "time_budget";
   const next = reason === "cancelled" || done === skip && reason === "time_budget" ? null : seal(
     {
       k: "log_search_template",
       q,
       skip: done,
       count,
-      g,
-      sz,
+      g: first.g,
+      sz: first.sz,
       t0: span && Number.isFinite(span.since) ? span.since : null,
       t1: span && Number.isFinite(span.until) ? span.until : null,
     } satisfies Payload,
