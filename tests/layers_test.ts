@@ -114,3 +114,19 @@ Deno.test("layers: no import circle among the modules under src/ (issue #25, ite
   });
   assert.deepEqual(circles([fake("a/x.ts", "a/y.ts"), fake("a/y.ts", "a/x.ts")]), [["a/x.ts", "a/y.ts"]]);
 });
+
+Deno.test("layers: no tool branches on its backend (issue #25: no `.table`, no `ctx.source`, no backend kind)", () => {
+  const tools = fileURLToPath(new URL("../src/tools/", import.meta.url));
+  const found: string[] = [];
+  for (const e of Deno.readDirSync(tools)) {
+    if (!e.name.endsWith(".ts") || e.name.endsWith("_test.ts")) continue;
+    const lines = Deno.readTextFileSync(tools + e.name).split("\n");
+    lines.forEach((line, i) => {
+      const code = line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, "");
+      if (/\.table\b|ctx\.source\b|\.kind\s*===?\s*["'](files|clickhouse)/.test(code)) {
+        found.push(`tools/${e.name}:${i + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(found, []);
+});

@@ -8,7 +8,7 @@
 
 import { createHmac } from "node:crypto";
 import { dirname } from "node:path";
-import { guarded, type ToolResult, withClosestNames } from "../tools/outcome.ts";
+import { guarded, type ToolResult } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
 import { localSource } from "../source/local/local_source.ts";
 import { clickHouseSource } from "../source/clickhouse/mod.ts";
@@ -17,6 +17,7 @@ import { LocalBackend } from "../source/local/backend.ts";
 import type { ClickHouseTarget } from "../source/clickhouse/target.ts";
 import { MAX_NAME, type Root } from "../source/local/roots.ts";
 import type { CallContext, Dispatch, ToolContext } from "../tools/deps.ts";
+import type { PatternTester } from "../read/pattern_offload.ts";
 import { logFiles } from "../tools/log_files.ts";
 import { logLevels } from "../tools/log_levels.ts";
 import { logPatterns } from "../tools/log_patterns.ts";
@@ -37,17 +38,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   read_artifact: readArtifact,
 };
 
-/**
- * A dispatcher that runs tools in this thread, each call guarded (expected failures become `isError`
- * results; unexpected ones a generic error with an id, the stack on stderr).
- *
- * The cursor key, when not given, is read (or made) once here, where the tools run — in the tool
- * worker too, which may read and write the state directory — from the state directory the artifact
- * store lives in (`<state>/artifacts`), or made for this process when there is none.
- *
- * @param given Where and how the tools run: the roots (served as a local log source) or a ClickHouse
- *   root (issue #14), limits, artifacts.
- */
 /**
  * Why a call's `file` or `baseline_file` is refused before any work, or null: longer than
  * {@linkcode MAX_NAME} (4,096) characters, which no name of a log is (`source/local/roots.ts` `resolveLog`
@@ -72,11 +62,24 @@ export function longName(args: Record<string, unknown>): string | null {
   return null;
 }
 
+/**
+ * A dispatcher that runs tools in this thread, each call guarded (expected failures become `isError`
+ * results; unexpected ones a generic error with an id, the stack on stderr).
+ *
+ * The cursor key, when not given, is read (or made) once here, where the tools run — in the tool
+ * worker too, which may read and write the state directory — from the state directory the artifact
+ * store lives in (`<state>/artifacts`), or made for this process when there is none.
+ *
+ * @param given Where and how the tools run: the roots (served as a local log source) or a ClickHouse
+ *   root (issue #14), limits, artifacts.
+ */
 export function localDispatch(
-  given: Omit<ToolContext, "cursorKey" | "source" | "backend"> & {
+  given: Omit<ToolContext, "cursorKey" | "backend"> & {
     roots: Root[];
     clickhouse?: ClickHouseTarget;
     cursorKey?: Uint8Array;
+    patterns?: PatternTester;
+    clock?: () => number;
   },
 ): Dispatch {
   const { roots, clickhouse, ...rest } = given;
@@ -92,11 +95,15 @@ export function localDispatch(
     : localSource(roots);
   const env = { ...rest, cursorKey: key };
   const ctx: ToolContext = {
-    ...env,
+    limits: env.limits,
+    stderr: env.stderr,
+    artifacts: env.artifacts,
+    artifactsOff: env.artifactsOff,
+    redact: env.redact,
+    cursorKey: key,
     backend: source.table
       ? new ClickHouseBackend(source.table, env)
       : new LocalBackend(source, env, roots.map((r) => r.path).join(", ")),
-    source,
   };
   return (tool, args, call) => {
     const long = clickhouse ? null : longName(args);
@@ -107,7 +114,7 @@ export function localDispatch(
         try {
           return await handler(ctx, a, call);
         } catch (e) {
-          throw await withClosestNames(ctx.source, a, e);
+          throw await ctx.backend.explain(e, [a.file, a.baseline_file] as (string | undefined)[]);
         }
       });
     if (!h) {

@@ -98,6 +98,16 @@ export interface LogBackend {
    *   `invalid_time`, the source's errors.
    */
   patterns(q: PatternsQuery, call?: Call): Promise<PatternsAnswer>;
+  /**
+   * What a failed call throws, with what this backend can add to help the model on: for a `not_found` of
+   * a log named outright, the closest names of its logs that open now (issue #24); else `e` as it was.
+   * Never rejects.
+   *
+   * @param e What the call threw.
+   * @param names The names the call gave outright (`file`, `baseline_file`).
+   * @returns The error to throw instead.
+   */
+  explain(e: unknown, names: readonly (string | undefined)[]): Promise<unknown>;
 }
 
 /**

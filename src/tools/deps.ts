@@ -8,18 +8,14 @@
  */
 
 import type { Limits } from "../core/config.ts";
-import type { LogSource } from "../source/log_source.ts";
 import type { LogBackend } from "../source/backend.ts";
 import type { ArtifactStore } from "../state/artifacts.ts";
 import type { ToolResult } from "./outcome.ts";
-import type { PatternTester } from "../read/pattern_offload.ts";
 
 /** Everything a tool needs to run. */
 export interface ToolContext {
   /** Where the logs come from (the seam, `source/backend.ts`: tools never import an implementation). */
   backend: LogBackend;
-  /** The local log source, for the tools not yet moved to the seam (issue #25); a table's refuses. */
-  source: LogSource;
   /** Limits and budgets. */
   limits: Limits;
   /** Writes one diagnostic line to stderr (never stdout: stdout carries only protocol). */
@@ -36,17 +32,6 @@ export interface ToolContext {
    * (`cursorKey` in `src/state/state_dir.ts`). The client never sees it.
    */
   cursorKey: Uint8Array;
-  /**
-   * Where `log_search` tests a pattern on lines that may be slow to test, so the test can be stopped
-   * (`read/pattern_offload.ts`); default: a worker started for each search that needs one.
-   */
-  patterns?: PatternTester;
-  /**
-   * The clock `log_patterns` reads its time budget on, in ms on `performance.now()`'s scale (default
-   * `performance.now`; the scanner's own look between pieces stays on `performance.now`, so a clock ahead
-   * of it decides). A test's clock that counts its reads stops a page at the line it chooses.
-   */
-  clock?: () => number;
 }
 
 /** What one call brings besides its arguments: the client's cancellation and progress token. */

@@ -70,7 +70,6 @@ function context(dir: string, state: string, patternsMs: number, clock?: () => n
   };
   return {
     ...env,
-    source,
     backend: new LocalBackend(source, env, dir),
     artifacts: new ArtifactStore(state, 86_400_000, 1 << 30),
     artifactsOff: null,

@@ -20,6 +20,7 @@ function backend(lacking: Partial<Record<Capability, string>>): LogBackend {
     search: never,
     levels: never,
     patterns: never,
+    explain: (e) => Promise.resolve(e),
   };
 }
 

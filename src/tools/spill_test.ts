@@ -13,7 +13,6 @@ function context(inlineChars: number, withStore: boolean): ToolContext {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-spill-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   return {
-    source: {} as ToolContext["source"],
     backend: {} as ToolContext["backend"],
     limits: { ...DEFAULT_LIMITS, inlineChars },
     stderr: () => {},

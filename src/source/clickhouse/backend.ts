@@ -82,4 +82,9 @@ export class ClickHouseBackend implements LogBackend {
   patterns(_q: PatternsQuery, _call?: Call): Promise<PatternsAnswer> {
     return Promise.reject(new ToolError("invalid_argument", lacking("patterns", this.shown)));
   }
+
+  /** {@inheritDoc LogBackend.explain}: a table's `not_found` names its closest sources already (`names.ts`). */
+  explain(e: unknown, _names: readonly (string | undefined)[]): Promise<unknown> {
+    return Promise.resolve(e);
+  }
 }

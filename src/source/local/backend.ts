@@ -16,6 +16,7 @@ import type { TailAnswer, TailQuery } from "../tail_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { localPatterns } from "./patterns.ts";
 import { localTail } from "./tail.ts";
+import { withClosestNames } from "./closest_names.ts";
 import { localLevels } from "./levels.ts";
 import { localList } from "./log_list.ts";
 import { localSearch } from "./search.ts";
@@ -34,11 +35,6 @@ export class LocalBackend implements LogBackend {
   constructor(source: LogSource, env: BackendEnv, shown: string) {
     this.#env = { ...env, source };
     this.shown = shown;
-  }
-
-  /** The local source itself (for what only files have: the closest names of a missing log). */
-  get source(): LogSource {
-    return this.#env.source;
   }
 
   /** {@inheritDoc LogBackend.lacks} */
@@ -69,5 +65,10 @@ export class LocalBackend implements LogBackend {
   /** {@inheritDoc LogBackend.patterns} */
   patterns(q: PatternsQuery, call?: Call): Promise<PatternsAnswer> {
     return localPatterns(this.#env, q, call);
+  }
+
+  /** {@inheritDoc LogBackend.explain} */
+  explain(e: unknown, names: readonly (string | undefined)[]): Promise<unknown> {
+    return withClosestNames(this.#env.source, names, e);
   }
 }
