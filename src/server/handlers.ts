@@ -11,8 +11,7 @@ import { dirname } from "node:path";
 import { guarded, type ToolResult } from "../tools/outcome.ts";
 import { cursorKey } from "../state/state_dir.ts";
 import { localSource } from "../source/local/local_source.ts";
-import { clickHouseSource } from "../source/clickhouse/mod.ts";
-import { ClickHouseBackend } from "../source/clickhouse/backend.ts";
+import { ClickHouseBackend, clickHouseTable } from "../source/clickhouse/mod.ts";
 import { LocalBackend } from "../source/local/backend.ts";
 import type { ClickHouseTarget } from "../source/clickhouse/target.ts";
 import { MAX_NAME, type Root } from "../source/local/roots.ts";
@@ -85,15 +84,18 @@ export function localDispatch(
   const { roots, clickhouse, ...rest } = given;
   const key = given.cursorKey ??
     cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key;
+  const env = { ...rest, cursorKey: key };
   // A table's tie-breaker is salted with a value derived from the cursor key: stable across pages and
   // restarts (as cursors are), unknown to the client.
-  const source = clickhouse
-    ? clickHouseSource(
-      clickhouse,
-      createHmac("sha256", key).update("logpeek table order").digest("hex").slice(0, 32),
+  const backend = clickhouse
+    ? new ClickHouseBackend(
+      clickHouseTable(
+        clickhouse,
+        createHmac("sha256", key).update("logpeek table order").digest("hex").slice(0, 32),
+      ),
+      env,
     )
-    : localSource(roots);
-  const env = { ...rest, cursorKey: key };
+    : new LocalBackend(localSource(roots), env, roots.map((r) => r.path).join(", "));
   const ctx: ToolContext = {
     limits: env.limits,
     stderr: env.stderr,
@@ -101,9 +103,7 @@ export function localDispatch(
     artifactsOff: env.artifactsOff,
     redact: env.redact,
     cursorKey: key,
-    backend: source.table
-      ? new ClickHouseBackend(source.table, env)
-      : new LocalBackend(source, env, roots.map((r) => r.path).join(", ")),
+    backend,
   };
   return (tool, args, call) => {
     const long = clickhouse ? null : longName(args);

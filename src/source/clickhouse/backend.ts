@@ -10,7 +10,8 @@
 import { ToolError } from "../../core/errors.ts";
 import { type BackendEnv, type Call, type Capability, type LogBackend, refuseLacking } from "../backend.ts";
 import type { LevelsAnswer, LevelsQuery } from "../levels_query.ts";
-import type { ListOptions, LogList, LogTable } from "../log_types.ts";
+import type { ListOptions, LogList } from "../log_types.ts";
+import type { LogTable } from "./table_types.ts";
 import type { PatternsAnswer, PatternsQuery } from "../patterns_query.ts";
 import type { SearchAnswer, SearchQuery } from "../search_query.ts";
 import type { TailAnswer, TailQuery } from "../tail_query.ts";
@@ -41,7 +42,7 @@ export class ClickHouseBackend implements LogBackend {
   readonly #env: ClickHouseEnv;
 
   /**
-   * @param table The table (`table.ts` `clickHouseSource(...).table`).
+   * @param table The table (`table.ts` `clickHouseTable`).
    * @param env Limits, masking, the cursor key.
    */
   constructor(table: LogTable, env: BackendEnv) {

@@ -9,7 +9,7 @@ import { formatInstant } from "../../read/instant.ts";
 import type { Level } from "../../read/level.ts";
 import { resolveSpan } from "../../read/time_span.ts";
 import type { BackendEnv, Call } from "../backend.ts";
-import type { LogTable, TableScope } from "../log_types.ts";
+import type { LogTable, TableScope } from "./table_types.ts";
 
 /** The most bytes of a row's body fetched: enough for `LOGPEEK_MAX_LINE` characters and one more byte. */
 export function bodyBytes(maxLine: number): number {

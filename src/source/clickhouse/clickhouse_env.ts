@@ -5,7 +5,7 @@
  */
 
 import type { BackendEnv } from "../backend.ts";
-import type { LogTable } from "../log_types.ts";
+import type { LogTable } from "./table_types.ts";
 
 /** The environment of a call over a table. */
 export interface ClickHouseEnv extends BackendEnv {

@@ -11,7 +11,7 @@
  */
 
 import { ToolError } from "../../core/errors.ts";
-import type { TableScope } from "../log_types.ts";
+import type { TableScope } from "./table_types.ts";
 import { runQuery } from "./http.ts";
 import { sqlIdent, sqlInt, sqlString } from "./sql.ts";
 import type { ClickHouseTarget } from "./target.ts";

@@ -7,4 +7,5 @@
  * @module
  */
 
-export { clickHouseSource, MAX_SOURCES } from "./table.ts";
+export { clickHouseTable, MAX_SOURCES } from "./table.ts";
+export { ClickHouseBackend } from "./backend.ts";

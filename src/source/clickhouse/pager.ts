@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { TablePage, TablePosition, TableResume, TableScope } from "../log_types.ts";
+import type { TablePage, TablePosition, TableResume, TableScope } from "./table_types.ts";
 import { byteLimit, type TableDb } from "./columns.ts";
 import { endKey, startKey } from "./rows.ts";
 import { shorterSpan } from "./spans.ts";

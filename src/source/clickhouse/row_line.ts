@@ -10,7 +10,7 @@ import { formatInstant } from "../../read/instant.ts";
 import { levelOfName, LEVELS } from "../../read/level.ts";
 import type { LogLine } from "../../read/log_line.ts";
 import type { BackendEnv } from "../backend.ts";
-import type { TableRow } from "../log_types.ts";
+import type { TableRow } from "./table_types.ts";
 
 /**
  * A row as a returned line: `TIME LEVEL BODY` (the time in RFC 3339 in `LOGPEEK_TZ`, the level as stored,

@@ -8,7 +8,7 @@
 
 import { ToolError } from "../../core/errors.ts";
 import { levelNames, LEVELS } from "../../read/level.ts";
-import type { TablePosition, TableRow, TableScope } from "../log_types.ts";
+import type { TablePosition, TableRow, TableScope } from "./table_types.ts";
 import { type TableDb, windowKeys } from "./columns.ts";
 import { hexBytes } from "./names.ts";
 import { sqlInt, sqlString } from "./sql.ts";

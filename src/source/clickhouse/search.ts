@@ -22,7 +22,7 @@ import { decodeLine } from "../../read/decode.ts";
 import { compilePattern } from "../../read/pattern.ts";
 import type { RE2JS } from "re2js";
 import type { Call } from "../backend.ts";
-import type { TablePage, TableScope } from "../log_types.ts";
+import type { TablePage, TableScope } from "./table_types.ts";
 import type { SearchAnswer, SearchMatch, SearchQuery } from "../search_query.ts";
 import { bodyBytes, NO_LINE_NUMBERS, PATTERN_BYTES, scopeOf } from "./call_scope.ts";
 import type { ClickHouseEnv } from "./clickhouse_env.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { TablePosition, TableResume, TableScope } from "../log_types.ts";
+import type { TablePosition, TableResume, TableScope } from "./table_types.ts";
 import { secondsLeft, type TableDb } from "./columns.ts";
 import { runQuery } from "./http.ts";
 import { endKey, scopeWhere, startKey } from "./rows.ts";

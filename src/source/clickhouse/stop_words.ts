@@ -5,7 +5,7 @@
  */
 
 import { plural } from "../../core/plural.ts";
-import type { TablePage } from "../log_types.ts";
+import type { TablePage } from "./table_types.ts";
 
 /** Says why a page over a table is not complete. */
 export function tableStop(page: TablePage<unknown>, budgets: { time: string; bytes?: string }): string {

@@ -24,17 +24,8 @@
  */
 
 import { ToolError } from "../../core/errors.ts";
-import type {
-  ListOptions,
-  LogList,
-  LogSource,
-  LogTable,
-  TablePage,
-  TablePosition,
-  TableResume,
-  TableRow,
-  TableScope,
-} from "../log_types.ts";
+import type { ListOptions, LogList } from "../log_types.ts";
+import type { LogTable, TablePage, TablePosition, TableResume, TableRow, TableScope } from "./table_types.ts";
 import { byteLimit, learnTable, type QueryScope, secondsLeft, type TableDb } from "./columns.ts";
 import { AnswerTooLargeError, runQuery } from "./http.ts";
 import { listTableLogs, type SourcesSeen, type TableNames, tableSources } from "./listing.ts";
@@ -49,20 +40,16 @@ export { MAX_SOURCES } from "./listing.ts";
 const ANSWER_BYTES = 32 * 1024 * 1024;
 
 /**
- * The {@linkcode LogSource} over a ClickHouse table: `list` and `open` refuse (the tools ask `table`).
+ * The {@linkcode LogTable} over a ClickHouse table: the ClickHouse backend (`backend.ts`) asks it.
  *
  * @param target The root, from `parseClickHouseRoot` (`target.ts`).
  * @param salt Hashed before each row's values in the tie-breaker (secret to the client: the order of rows
  *   at one time, and a position's hash, then tell nothing about a row's raw text); stable across pages
  *   (derive it from the cursor key).
- * @returns The source.
+ * @returns The table (it answers the backend's queries with SQL).
  */
-export function clickHouseSource(target: ClickHouseTarget, salt = ""): LogSource {
-  const table = new ClickHouseTable(target, salt);
-  const refuse = (): never => {
-    throw new ToolError("invalid_argument", `${target.shown} is a table: its tools ask it, not its bytes`);
-  };
-  return { table, list: refuse, open: refuse };
+export function clickHouseTable(target: ClickHouseTarget, salt = ""): LogTable {
+  return new ClickHouseTable(target, salt);
 }
 
 /** The budget error of a call that left nothing for a query. */

@@ -8,7 +8,7 @@
 import { createHmac } from "node:crypto";
 import { ToolError } from "../../core/errors.ts";
 import { seal, unseal } from "../../core/seal.ts";
-import type { TableResume } from "../log_types.ts";
+import type { TableResume } from "./table_types.ts";
 
 /** A sealed cursor over a table (`core/seal.ts`): the tool, the call's hash, the resume point, the window. */
 export interface TableCursor {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DEFAULT_LIMITS } from "../../core/config.ts";
 import { ToolError } from "../../core/errors.ts";
 import { ClickHouseBackend } from "../clickhouse/backend.ts";
-import type { LogTable } from "../log_types.ts";
+import type { LogTable } from "../clickhouse/table_types.ts";
 import type { PatternsAnswer, PatternsQuery } from "../patterns_query.ts";
 import { LocalBackend } from "./backend.ts";
 import { localSource } from "./local_source.ts";
