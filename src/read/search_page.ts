@@ -119,7 +119,7 @@ export async function searchPage(
  * offset; -1: none) are context only, and `reread` bytes (those and the part of a cut line the page
  * before had read) are not budgeted.
  */
-export function pageStart(
+function pageStart(
   opts: SearchOptions,
   first: ResumePoint,
 ): { first: ResumePoint; contextUntil: number; reread: number } {
@@ -140,7 +140,7 @@ export function pageStart(
  * pattern holds, for the scanner to find its candidate lines by (`literal`; only when not every line is
  * handed on).
  */
-export interface LineMatcher {
+interface LineMatcher {
   re: RE2JS | null;
   folded: RegExp | null;
   plain: LineLiteral | null;
@@ -156,7 +156,7 @@ export interface LineMatcher {
  * @param every True when every line goes to the sink (a window, context).
  * @throws {ToolError} `invalid_pattern` for a `regex` that RE2 cannot run.
  */
-export function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
+function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   // Without a pattern: a text in either case is compared by simple case folding, decoded; else its bytes.
   const folded = !re && opts.ignoreCase ? foldMatcher(opts.text) : null;
@@ -421,7 +421,7 @@ class LineTest implements LineSink {
  * @returns The result before `PageMatches.settle`, and `afterRead`: the page ended past the limit with
  *   the after-lines read (no match is then held back).
  */
-export function pageEnd(
+function pageEnd(
   r: ScanResult,
   damage: StopReason | null,
   test: LineTest,
