@@ -4,13 +4,13 @@
  * @module
  */
 
-import { CONTINUED, HEADER_BYTES, LEVELS, STRUCTURED_BYTES } from "./level.ts";
+import { CONTINUED, HEADER_BYTES, LEVELS, type LevelTally, STRUCTURED_BYTES } from "./level.ts";
 import { formatOf, type LogFormat, tallyFor } from "./log_format.ts";
 import { type StatusLayout, statusLayoutOf, statusLevel, StatusReader } from "./http_status.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
-import { progressed } from "./search.ts";
-import { scan, type StopReason } from "./scanner.ts";
+import { progressed } from "./page_end.ts";
+import { type LineSink, scan, type StopReason } from "./scanner.ts";
 import { LineTimes, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 
 /** Options of {@linkcode countLevels}. */
@@ -109,7 +109,7 @@ export async function countLevels(log: ReadableLog, opts: LevelsOptions): Promis
 }
 
 /**
- * One page of {@linkcode countLevels} from `from` (see `search.ts` `searchPage` for the window's rules);
+ * One page of {@linkcode countLevels} from `from` (see `search_page.ts` `searchPage` for the window's rules);
  * `format`: the log's (`log_format.ts`), or null; `layout`: where its lines carry an HTTP status
  * (`http_status.ts`), or null.
  */
@@ -131,42 +131,14 @@ async function countPage(
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
   const times = win ? new LineTimes(win.timeOf, win.span, opts.resume ? win.carry : undefined) : null;
-  let broke = false;
-  /** The order broke on a later page of a seek: lines before the seek may be in the window. */
-  let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
-  let inWindow = 0;
-  // Without a window or statuses the scanner counts each line's level itself (no sink call per line);
-  // with a window, the sink reads each line's time first; with statuses, it reads each line's status too.
-  const derive = (buf: Uint8Array, s: number, e: number, counted: boolean) => {
-    const code = statusLevel(statuses!.statusOf(buf, s, e));
-    if (counted) derived[code < 0 ? LEVELS.length - 1 : code]++;
+  const seen: WindowSeen = {
+    order,
+    broke: false,
+    // The order broke on a later page of a seek: lines before the seek may be in the window.
+    brokeLate: opts.resume !== undefined && win?.brokenAfterSeek === true,
+    inWindow: 0,
   };
-  const r = await scan(src, {
-    line: times
-      ? (buf, s, e, _no, _cut, hint) => {
-        const t = times.see(buf, s, e);
-        if (times.disorder && order !== "out_of_order") {
-          if (order === "seek" && !opts.resume) {
-            broke = true;
-            return false;
-          }
-          if (order === "seek") brokeLate = true;
-          order = "out_of_order";
-        }
-        const inside = times.inside(t);
-        tally.add(buf, s, e, hint, inside);
-        if (statuses) derive(buf, s, e, inside);
-        if (inside) inWindow++;
-        return true;
-      }
-      : statuses
-      ? (buf, s, e, _no, _cut, hint) => {
-        tally.add(buf, s, e, hint);
-        derive(buf, s, e, true);
-        return true;
-      }
-      : () => true,
-  }, {
+  const r = await scan(src, countingSink(tally, statuses, derived, times, seen, opts.resume !== undefined), {
     levelCounts: times || statuses ? undefined : tally,
     pieceSize: opts.pieceSize,
     deadline,
@@ -178,29 +150,15 @@ async function countPage(
       ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines counted`)
       : undefined,
   });
-  const c = tally.counts;
-  const out = Object.fromEntries(
-    LEVELS.map((l, i) => [l, c[i] + c[CONTINUED + i]]),
-  ) as LevelsResult["counts"];
-  const entries = Object.fromEntries(LEVELS.map((l, i) => [l, c[i]])) as LevelsResult["entries"];
-  const stop = broke ? damage() : (r.stop ?? damage());
+  const stop = seen.broke ? damage() : (r.stop ?? damage());
   const next: ResumePoint | null = stop === "time_budget"
     ? { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 }
     : null;
-  const time: TimeReport | undefined = times?.report(order!, probes, lineKnown, brokeLate);
+  const time: TimeReport | undefined = times?.report(seen.order!, probes, lineKnown, seen.brokeLate);
   return {
-    counts: out,
-    entries,
-    continuation_lines: c.subarray(CONTINUED).reduce((n, x) => n + x, 0),
-    unscaled_levels: tally.unscaled,
-    derived: statuses
-      ? {
-        counts: Object.fromEntries(LEVELS.map((l, i) => [l, derived[i]])) as LevelsResult["counts"],
-        lines: derived.reduce((n, x) => n + x, 0) - derived[LEVELS.length - 1],
-      }
-      : undefined,
+    ...tallied(tally, statuses ? derived : null),
     stuck: next !== null && progressed(from, next) === null,
-    total_lines: times ? inWindow : r.lines - from.line,
+    total_lines: times ? seen.inWindow : r.lines - from.line,
     log_format: format?.name ?? null,
     last_line: r.lines,
     complete: stop === null,
@@ -208,6 +166,96 @@ async function countPage(
     next,
     scanned_bytes: r.bytesRead,
     time,
-    disorder: broke,
+    disorder: seen.broke,
+  };
+}
+
+/**
+ * What a page's sink learns of the window as it counts: the window's order so far (null: no window),
+ * whether it broke on a first page entered by a seek (`broke`: the page is read again from the start) or
+ * on a later one (`brokeLate`), and how many lines were in the window.
+ */
+interface WindowSeen {
+  order: TimeReport["order"] | null;
+  broke: boolean;
+  brokeLate: boolean;
+  inWindow: number;
+}
+
+/**
+ * The sink of a page of {@linkcode countLevels}. Without a window or statuses the scanner counts each
+ * line's level itself (`levelCounts`: no sink call per line) and this sink is never called; with a
+ * window, it reads each line's time first (`seen` keeps what it learns); with statuses, it reads each
+ * line's status too (into `derived`, by `statusLevel`, UNKNOWN's slot for none).
+ *
+ * @param resumed True on a page after the first (a broken order then reads on, and says so).
+ */
+function countingSink(
+  tally: LevelTally,
+  statuses: StatusReader | null,
+  derived: Float64Array,
+  times: LineTimes | null,
+  seen: WindowSeen,
+  resumed: boolean,
+): LineSink {
+  const derive = (buf: Uint8Array, s: number, e: number, counted: boolean) => {
+    const code = statusLevel(statuses!.statusOf(buf, s, e));
+    if (counted) derived[code < 0 ? LEVELS.length - 1 : code]++;
+  };
+  return {
+    line: times
+      ? (buf, s, e, _no, _cut, hint) => {
+        const t = times.see(buf, s, e);
+        if (times.disorder && seen.order !== "out_of_order") {
+          if (seen.order === "seek" && !resumed) {
+            seen.broke = true;
+            return false;
+          }
+          if (seen.order === "seek") seen.brokeLate = true;
+          seen.order = "out_of_order";
+        }
+        const inside = times.inside(t);
+        tally.add(buf, s, e, hint, inside);
+        if (statuses) derive(buf, s, e, inside);
+        if (inside) seen.inWindow++;
+        return true;
+      }
+      : statuses
+      ? (buf, s, e, _no, _cut, hint) => {
+        tally.add(buf, s, e, hint);
+        derive(buf, s, e, true);
+        return true;
+      }
+      : () => true,
+  };
+}
+
+/**
+ * A page's counts as `log_levels` gives them: lines and entries per level, continuation and unscaled
+ * lines, and, when the log's lines carry a status, the lines per level their status gives.
+ *
+ * @param tally The page's tally (`level.ts` `LevelTally`).
+ * @param derived Lines per level by status (UNKNOWN's slot: lines with none); null without statuses.
+ */
+function tallied(
+  tally: LevelTally,
+  derived: Float64Array | null,
+): Pick<LevelsResult, "counts" | "entries" | "continuation_lines" | "unscaled_levels" | "derived"> {
+  const c = tally.counts;
+  const out = Object.fromEntries(
+    LEVELS.map((l, i) => [l, c[i] + c[CONTINUED + i]]),
+  ) as LevelsResult["counts"];
+  const entries = Object.fromEntries(LEVELS.map((l, i) => [l, c[i]])) as LevelsResult["entries"];
+  return {
+    counts: out,
+    entries,
+    continuation_lines: c.subarray(CONTINUED).reduce((n, x) => n + x, 0),
+    unscaled_levels: tally.unscaled,
+    derived: derived
+      ? {
+        counts: Object.fromEntries(LEVELS.map((l, i) => [l, derived[i]])) as LevelsResult["counts"],
+        lines: derived.reduce((n, x) => n + x, 0) - derived[LEVELS.length - 1],
+      }
+      : undefined,
   };
 }

@@ -11,11 +11,12 @@
 
 import { type Level, LEVELS, UNKNOWN } from "./level.ts";
 import { formatOf } from "./log_format.ts";
-import { entryLevels, levelCode } from "./entry_levels.ts";
+import { entryLevels } from "./entry_levels.ts";
+import { type Kept, TailRing } from "./tail_ring.ts";
 import { type LogLine, toLogLine } from "./log_line.ts";
 import type { LogBytes, ReadableLog } from "./readable_log.ts";
 import { gzipSource } from "./gzip_source.ts";
-import { scan } from "./scanner.ts";
+import { type ByteSource, scan, type StopReason } from "./scanner.ts";
 import { ToolError } from "../core/errors.ts";
 import { printable } from "../guard/printable.ts";
 import { LineRedactor } from "../guard/redact.ts";
@@ -81,15 +82,6 @@ export interface TailResult {
   log_format: string | null;
 }
 
-interface Kept {
-  bytes: Uint8Array;
-  len: number;
-  lineNo: number;
-  cut: boolean;
-  /** Its level as its entry's (`EntryLevels.levelAt`). */
-  code: number;
-}
-
 /**
  * Reads the last lines of an open log.
  *
@@ -99,11 +91,98 @@ interface Kept {
  * @param opts How many lines, which level, the window.
  * @returns The lines and what the window covered.
  * @throws Read errors of the handle.
+ * @throws {ToolError} `file_changed` when the log changed while it was read, `corrupt_gzip` for a damaged
+ *   gzip log, `budget_exceeded` when a gzip log could not be decompressed within `gzipMs`.
  */
 export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<TailResult> {
-  const size = log.size;
+  const win = opts.window;
+  const { start, end, floor, order, probes, probeBytes } = await tailSpan(log, opts);
   // A gzip log has no end to seek to: all of it is decompressed, keeping only the last lines, so its
   // line numbers are known (issue #5).
+  const whole = log.gzip || start === log.bomLength;
+  const times = win ? new LineTimes(win.timeOf, win.span) : null;
+  /** Lines before the first timestamped line of the tail window, when it did not start at a known time. */
+  let unplaced = 0;
+  const placed = start === log.bomLength || start === floor;
+  const firstLineWhole = whole || log.byteAt(start - 1) === 10;
+  const keepBytes = opts.maxLine * 4 + 1;
+  const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
+  const kept = new TailRing(opts.lines, keepBytes, want);
+  const held = kept.held;
+  const format = formatOf(log);
+  const gz = log.gzip ? gzipSource(log) : null;
+  const src = gz ?? log.bytes(start, end);
+  // The inflater's native state is freed as soon as the scan ends (`check()` and `corrupt` still answer).
+  // Each line's level is its entry's (a stack frame's, its error's): read on from line to line, and back
+  // from the window's first line to its entry (`entry_levels.ts`). A stamped line with no level may get
+  // its level from the line after it, so it is held until that line is read.
+  const entries = entryLevels(log, format);
+  const r = await scan(src, {
+    line(buf, s, e, lineNo, cut, hint, at) {
+      const code = entries.levelAt(buf, s, e, hint, start + at, cut);
+      if (entries.retro >= 0 && held.len >= 0) held.code = entries.retro;
+      kept.release();
+      if (times) {
+        const t = times.see(buf, s, e);
+        if (t !== t && !placed) unplaced++;
+        if (!times.inside(t)) return true;
+      }
+      if (code !== UNKNOWN || !entries.bare) kept.keep(buf, s, e, lineNo, cut, code);
+      else kept.hold(buf, s, e, lineNo, cut, code);
+      return true;
+    },
+  }, {
+    pieceSize: opts.pieceSize,
+    maxBytes: gz ? Infinity : end - start,
+    maxBytesIsEnd: !gz,
+    firstLineWhole,
+    headBytes: keepBytes,
+    deadline: gz ? performance.now() + opts.gzipMs : Infinity,
+    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
+  }).finally(() => gz?.close());
+  kept.release();
+  checkRead(log, gz, src, r.lines, r.stop, opts.gzipMs);
+  const redactor = new LineRedactor(opts.redact, want < 0);
+  const { lines, replaced } = rendered(kept.ordered(), whole, opts.maxLine, redactor);
+  return {
+    lines,
+    whole_file: whole,
+    dropped_partial: r.droppedPartial,
+    replaced_bytes: replaced,
+    redactions: redactor.count,
+    scanned_bytes: r.bytesRead + probeBytes + entries.bytesRead,
+    read_lines: r.lines,
+    time: times?.report(times.disorder ? "out_of_order" : order, probes, whole),
+    unplaced_lines: times ? unplaced : undefined,
+    log_format: format?.name ?? null,
+    unresolved_levels: entries.unresolved || undefined,
+  };
+}
+
+/**
+ * Where a tail reads (the plan of {@linkcode tailLog}): the bytes `[start, end)` of the log (0 and its
+ * size for a gzip log, which is decompressed whole), the window's floor (`since`'s seek, or the BOM's
+ * end), how the log's times stood (`seek` when a seek placed the window) and what the seeks cost.
+ */
+interface TailSpan {
+  start: number;
+  end: number;
+  floor: number;
+  order: TimeReport["order"];
+  probes: number;
+  probeBytes: number;
+}
+
+/**
+ * The bytes a tail reads: with a time window on a plain log, its end (`until`) and its start (`since`)
+ * found by binary searches (bounded reads) on a log in time order; then at most `tailBytes` before the
+ * end, from the file's start when it can (a seek's start is later only to bound the read): its lines are
+ * then numbered, and the time test drops those before `since`.
+ *
+ * @throws Read errors of the handle.
+ */
+async function tailSpan(log: ReadableLog, opts: TailOptions): Promise<TailSpan> {
+  const size = log.size;
   const win = opts.window;
   let end = size;
   let probes = 0;
@@ -111,7 +190,6 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   let order: TimeReport["order"] = "in_order";
   let floor = log.bomLength;
   if (win && !log.gzip) {
-    // The window's end, then its start, found by binary searches (bounded reads) on a log in time order.
     if (win.span.until !== Infinity) {
       const e = await seekTimeYielding(log, win.timeOf, win.span.until + TIME_SLACK_MS, {
         slackMs: TIME_SLACK_MS,
@@ -137,82 +215,30 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
       floor = log.bomLength;
     } else if (probes > 0) order = "seek";
   }
-  // Within the window's bytes, the read starts at the file's start when it can (a seek's start is later
-  // only to bound the read): its lines are then numbered, and the time test drops those before `since`.
   const start = log.gzip
     ? 0
     : end - log.bomLength <= opts.tailBytes
     ? log.bomLength
     : Math.max(floor, end - opts.tailBytes);
-  const whole = log.gzip || start === log.bomLength;
-  const times = win ? new LineTimes(win.timeOf, win.span) : null;
-  /** Lines before the first timestamped line of the tail window, when it did not start at a known time. */
-  let unplaced = 0;
-  const placed = start === log.bomLength || start === floor;
-  const firstLineWhole = whole || log.byteAt(start - 1) === 10;
-  const keepBytes = opts.maxLine * 4 + 1;
-  const ring: Kept[] = [];
-  let next = 0; // ring slot the next line goes to
-  const want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
-  const format = formatOf(log);
-  const gz = log.gzip ? gzipSource(log) : null;
-  const src = gz ?? log.bytes(start, end);
-  // The inflater's native state is freed as soon as the scan ends (`check()` and `corrupt` still answer).
-  // Each line's level is its entry's (a stack frame's, its error's): read on from line to line, and back
-  // from the window's first line to its entry (`entry_levels.ts`). A stamped line with no level may get
-  // its level from the line after it, so it is held until that line is read.
-  const entries = entryLevels(log, format);
-  const keep = (bytes: Uint8Array, s: number, e: number, lineNo: number, cut: boolean, code: number) => {
-    if (want >= 0 && levelCode(code) !== want) return;
-    let slot = ring[next];
-    if (!slot) {
-      slot = ring[next] = { bytes: new Uint8Array(keepBytes), len: 0, lineNo: 0, cut: false, code: 0 };
-    }
-    const len = Math.min(e - s, keepBytes);
-    slot.bytes.set(bytes.subarray(s, s + len));
-    slot.len = len;
-    slot.lineNo = lineNo;
-    slot.cut = cut || len < e - s;
-    slot.code = code;
-    next = (next + 1) % opts.lines;
-  };
-  /** The line held (a stamped line with no level, in the window), until the line after it is read. */
-  const held: Kept = { bytes: new Uint8Array(keepBytes), len: -1, lineNo: 0, cut: false, code: 0 };
-  const release = () => {
-    if (held.len >= 0) keep(held.bytes, 0, held.len, held.lineNo, held.cut, held.code);
-    held.len = -1;
-  };
-  const r = await scan(src, {
-    line(buf, s, e, lineNo, cut, hint, at) {
-      const code = entries.levelAt(buf, s, e, hint, start + at, cut);
-      if (entries.retro >= 0 && held.len >= 0) held.code = entries.retro;
-      release();
-      if (times) {
-        const t = times.see(buf, s, e);
-        if (t !== t && !placed) unplaced++;
-        if (!times.inside(t)) return true;
-      }
-      if (code !== UNKNOWN || !entries.bare) keep(buf, s, e, lineNo, cut, code);
-      else {
-        const len = Math.min(e - s, keepBytes);
-        held.bytes.set(buf.subarray(s, s + len));
-        held.len = len;
-        held.lineNo = lineNo;
-        held.cut = cut || len < e - s;
-        held.code = code;
-      }
-      return true;
-    },
-  }, {
-    pieceSize: opts.pieceSize,
-    maxBytes: gz ? Infinity : end - start,
-    maxBytesIsEnd: !gz,
-    firstLineWhole,
-    headBytes: keepBytes,
-    deadline: gz ? performance.now() + opts.gzipMs : Infinity,
-    cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
-  }).finally(() => gz?.close());
-  release();
+  return { start, end, floor, order, probes, probeBytes };
+}
+
+/**
+ * Throws when what a tail read cannot be answered: the log changed while it was read, a gzip log is
+ * damaged, or it could not be decompressed to its end within `gzipMs`.
+ *
+ * @param lines Lines read (for the message on a damaged gzip log).
+ * @param stop Why the scan stopped (null: at the end).
+ * @throws {ToolError} `file_changed`, `corrupt_gzip` or `budget_exceeded`.
+ */
+function checkRead(
+  log: ReadableLog,
+  gz: ReturnType<typeof gzipSource> | null,
+  src: ByteSource,
+  lines: number,
+  stop: StopReason | null,
+  gzipMs: number,
+): void {
   const changed = gz ? gz.check() : (src as LogBytes).check();
   if (changed) {
     throw new ToolError(
@@ -224,48 +250,43 @@ export async function tailLog(log: ReadableLog, opts: TailOptions): Promise<Tail
   if (gz?.corrupt) {
     throw new ToolError(
       "corrupt_gzip",
-      `${
-        printable(log.name)
-      } is damaged or cut short after ${r.lines} lines (${gz.corrupt}); its last lines ` +
+      `${printable(log.name)} is damaged or cut short after ${lines} lines (${gz.corrupt}); its last lines ` +
         "cannot be read: log_search and log_levels report what comes before the damage",
     );
   }
-  if (gz && r.stop === "time_budget") {
+  if (gz && stop === "time_budget") {
     throw new ToolError(
       "budget_exceeded",
       `${printable(log.name)} could not be decompressed to its end within LOGPEEK_LEVELS_MS ` +
-        `(${opts.gzipMs} ms): raise it, or search it with log_search`,
+        `(${gzipMs} ms): raise it, or search it with log_search`,
     );
   }
-  const ordered = ring.length < opts.lines ? ring : [...ring.slice(next), ...ring.slice(0, next)];
+}
+
+/**
+ * The kept lines as `log_tail` returns them (decoded, cut at `maxLine` characters, secrets masked by
+ * `redactor`), numbered when the tail covered the whole file, and the invalid UTF-8 bytes replaced.
+ */
+function rendered(
+  kept: Kept[],
+  whole: boolean,
+  maxLine: number,
+  redactor: LineRedactor,
+): { lines: LogLine[]; replaced: number } {
   let replaced = 0;
-  const redactor = new LineRedactor(opts.redact, want < 0);
-  const lines = ordered.map((k) => {
-    const lineNo = whole ? k.lineNo : null;
+  const lines = kept.map((k) => {
     const { line, replaced: bad } = toLogLine(
       k.bytes,
       0,
       k.len,
-      lineNo,
+      whole ? k.lineNo : null,
       k.cut,
-      opts.maxLine,
+      maxLine,
       redactor,
       k.code,
     );
     replaced += bad;
     return line;
   });
-  return {
-    lines,
-    whole_file: whole,
-    dropped_partial: r.droppedPartial,
-    replaced_bytes: replaced,
-    redactions: redactor.count,
-    scanned_bytes: r.bytesRead + probeBytes + entries.bytesRead,
-    read_lines: r.lines,
-    time: times?.report(times.disorder ? "out_of_order" : order, probes, whole),
-    unplaced_lines: times ? unplaced : undefined,
-    log_format: format?.name ?? null,
-    unresolved_levels: entries.unresolved || undefined,
-  };
+  return { lines, replaced };
 }

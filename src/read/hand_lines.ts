@@ -1,0 +1,147 @@
+/**
+ * The lines of a piece (`scanner.ts` `scan`, its fifth step): the line ends found in the bytes a read
+ * brought, and the finished lines handed to the sink, counted by level, or, searching, only those that
+ * hold the needle. These are the scanner's hot loops: each runs over a whole piece in one call.
+ *
+ * @module
+ */
+
+import { POSITIONS } from "./simd.ts";
+import type { LevelTally } from "./level.ts";
+import type { LineScan } from "./line_scan.ts";
+
+/**
+ * Step 5 of `scan`: finds the line ends in the new bytes (from `from`) and hands the finished lines to the sink,
+ * or, searching, only those that hold the needle.
+ *
+ * @param s The scan (its `buf[ls, end)` holds the unfinished line and the new bytes).
+ * @param from Where the new bytes begin in `buf`.
+ * @returns False when the scan stops here (the sink stopped it, or a look at the clock did).
+ */
+export function handLines(s: LineScan, from: number): boolean {
+  if (s.long) return true; // the long line goes on past this piece
+  if (s.needle) return handMatchingLines(s, from);
+  if (!s.levels) return handEveryLine(s);
+  if (s.dropping) { // the fragment at the start: skipped once its end is in view
+    const nl = s.find(10, s.ls, s.end);
+    if (nl < 0) return true;
+    s.finish(s.ls, nl, true);
+    s.ls = nl + 1;
+  }
+  return countEveryLine(s, s.levels);
+}
+
+/**
+ * Every line counted by level (see `ScanOptions.levelCounts`): the hot loop of `log_levels`,
+ * with `LevelTally.add` called here rather than through a sink.
+ */
+function countEveryLine(s: LineScan, tally: LevelTally): boolean {
+  const { simd, end, buf } = s;
+  const positions = simd.positions;
+  let ls = s.ls;
+  while (ls < end) {
+    const count = simd.lines(ls, end);
+    for (let k = 0; k < count; k++) {
+      const entry = positions[k];
+      const nl = entry & 0xffffff;
+      tally.add(buf, ls, nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl, entry >>> 24);
+      ls = nl + 1;
+    }
+    s.lineNo += count;
+    if (count < POSITIONS) break;
+    if (ls < end && s.interrupted(ls)) return false; // a look at the clock every batch
+  }
+  s.ls = ls;
+  return true;
+}
+
+/** Every line: SIMD lists the line feeds, a batch at a time (the hot loop: `finish` inlined). */
+function handEveryLine(s: LineScan): boolean {
+  const { simd, end, buf, sink } = s;
+  const positions = simd.positions;
+  const base = s.bytesRead - end; // bytes before buf[0]
+  while (s.ls < end) {
+    const count = simd.lines(s.ls, end);
+    for (let k = 0; k < count; k++) {
+      const entry = positions[k];
+      const nl = entry & 0xffffff;
+      const a = s.ls;
+      let go = true;
+      if (s.dropping) go = s.finish(a, nl, true);
+      else if ((s.untilCheck -= 1 + ((nl - a) >> 10)) < 0 && s.interrupted(a)) return false;
+      else {go = sink.line(
+          buf,
+          a,
+          nl > a && buf[nl - 1] === 13 ? nl - 1 : nl,
+          ++s.lineNo,
+          false,
+          entry >>> 24,
+          base + a,
+        );}
+      s.ls = nl + 1;
+      if (!go) {
+        s.stop = "limit";
+        return false;
+      }
+    }
+    if (count < POSITIONS) break;
+  }
+  return true;
+}
+
+/** Searching: counts lines in bulk, looks only at lines that hold the needle. */
+function handMatchingLines(s: LineScan, from: number): boolean {
+  const { buf, simd, end, span } = s;
+  const finder = s.finder!;
+  let pos = s.ls;
+  let searchFrom = Math.max(s.ls, from - (span - 1));
+  // The next K or ſ, when the needle has k or s and case is ignored (rare: looked for once a piece).
+  let partner = finder.findPartner(searchFrom, end);
+  while (true) {
+    if (s.pending) {
+      const nl = s.find(10, Math.max(pos, from), end);
+      if (nl < 0) break;
+      if ((s.untilCheck -= 1 + ((nl - pos) >> 10)) < 0 && !s.dropping && s.interrupted(pos)) {
+        return false;
+      }
+      s.pending = false;
+      let go = true;
+      if (s.sure) go = s.finish(pos, nl, true);
+      else if (s.verify(pos, nl)) {
+        s.sure = true;
+        go = s.finish(pos, nl, true);
+      } else s.lineNo++; // a K or ſ, but no match
+      pos = searchFrom = nl + 1;
+      if (!go) {
+        s.ls = pos;
+        s.stop = "limit";
+        return false;
+      }
+      continue;
+    }
+    let m = finder.findNeedle(searchFrom, end);
+    s.sure = true;
+    if (partner >= 0 && partner < searchFrom) partner = finder.findPartner(searchFrom, end);
+    // A K or ſ before the needle's next bytes makes its line a candidate, unless those bytes are on the
+    // same line (no line feed between): then the line surely matches.
+    if (partner >= 0 && (m < 0 || (partner < m && s.find(10, partner, m) >= 0))) {
+      m = partner;
+      s.sure = false;
+    }
+    if (m < 0) {
+      const last = buf.lastIndexOf(10, end - 1);
+      if (last >= pos) {
+        s.lineNo += simd.count(pos, last + 1);
+        pos = last + 1;
+      }
+      break;
+    }
+    const prevNl = m > pos ? buf.lastIndexOf(10, m - 1) : -1;
+    const lineStart = prevNl >= pos ? prevNl + 1 : pos;
+    if (lineStart > pos) s.lineNo += simd.count(pos, lineStart);
+    pos = lineStart;
+    s.pending = true;
+  }
+  s.ls = pos;
+  return true;
+}
