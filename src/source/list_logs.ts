@@ -64,7 +64,7 @@ export const MIN_ENTRIES = 256;
  * (folders wholly before the key are not entered), then goes on counting in `not_listed` every file it
  * does not list (by the folder's entry types, no call per file), for at most `countMs` milliseconds.
  * Newest first, every file must be compared (issue #22: a page is the newest only once all were seen):
- * the newest `limit` after the key are kept in a heap ({@linkcode BestOf}) and sniffed once the walk is
+ * the newest `limit` after the key are kept in a heap (`core/best_of.ts` `BestOf`, in `listing_page.ts`) and sniffed once the walk is
  * over. A walk that reaches `opts.deadline` stops (after at least {@linkcode MIN_ENTRIES} entries): in
  * name order with what it listed and `next` after the last entry walked; newest first with no entry and
  * `walk`, which `opts.resume` takes to go on. The walk lets the event loop turn every
