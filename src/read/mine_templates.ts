@@ -21,7 +21,7 @@ import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import type { PageEnd } from "./count_levels.ts";
 import { progressed } from "./search.ts";
-import { scan } from "./scanner.ts";
+import { scan, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
 import { LineRedactor } from "../guard/redact.ts";
 
@@ -142,7 +142,14 @@ interface Cut {
   line: number;
 }
 
-/** One page of {@linkcode mineTemplates} from `from` (see `search.ts` `searchPage` for the window's rules). */
+/** A time window's span when there is none: every time is inside. */
+const OPEN = { since: -Infinity, until: Infinity };
+
+/**
+ * One page of {@linkcode mineTemplates} from `from` (see `search.ts` `searchPage` for the window's rules):
+ * the page's plan (its source, its line times, a checkpoint before a seek's first page), the scan with
+ * {@linkcode PageMining} mining each line, and the page made of where it stopped ({@linkcode pageEnd}).
+ */
 async function minePage(
   log: ReadableLog,
   sink: MiningSink,
@@ -156,103 +163,200 @@ async function minePage(
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES, opts.maxLine * 4 + 1);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
-  const open = { since: -Infinity, until: Infinity };
   const timeOf = win?.timeOf ?? opts.timeOf;
   const times = timeOf
-    ? new LineTimes(timeOf, win?.span ?? open, opts.resume ? win?.carry : undefined)
+    ? new LineTimes(timeOf, win?.span ?? OPEN, opts.resume ? win?.carry : undefined)
     : null;
   const seeked = order === "seek" && !opts.resume;
   if (seeked) sink.checkpoint();
-  let broke = false;
-  let brokeLate = opts.resume !== undefined && win?.brokenAfterSeek === true;
-  const redactor = new LineRedactor(opts.redact, false);
-  const want = opts.level ?? -1;
-  const take = opts.maxLine * 4 + 1;
-  /** Over the budget, or cancelled: mining stops at the next line (a piece can take seconds to mine). */
-  const now = opts.clock ?? (() => performance.now());
-  const over = () => now() >= opts.deadline || opts.signal?.aborted === true;
-  let mined = 0;
-  let cut: Cut | null = null;
-  let limited = false;
-  let pause = false;
-  let lastYield = performance.now();
-  const r = await scan(src, {
-    line: (buf, s, e, lineNo, isCut, hint, at) => {
-      if (mined > 0 && at >= 0 && mined % CHECK_LINES === 0) {
-        if (over()) {
-          cut = { at, line: lineNo - 1 };
-          return false;
-        }
-        if (performance.now() - lastYield >= YIELD_MS) pause = true;
-      }
-      // Each line's level is its entry's (a stack frame's, its error's), as log_levels counts it: every
-      // line is handed on in order, so no line is read back but a page's first (`entry_levels.ts`).
-      let code = entries.levelAt(buf, s, e, hint, from.off + at, isCut);
-      let t = NaN;
-      if (times) {
-        t = times.see(buf, s, e);
-        if (win) {
-          if (times.disorder && order !== "out_of_order") {
-            if (seeked) {
-              broke = true;
-              return false;
-            }
-            if (order === "seek") brokeLate = true;
-            order = "out_of_order";
-          }
-          if (!times.inside(t)) return !pause;
-        }
-      }
-      code = entries.ahead(code); // a stamped line with no level: the next line may give it one
-      const level = levelCode(code);
-      if (want >= 0 && level !== want) return !pause;
-      const end = Math.min(e, s + take);
-      const d = decodeLine(buf.subarray(s, end), opts.maxLine, isCut || end < e);
-      const before = redactor.count;
-      const shown = redactor.line(d.text, d.cut);
-      sink.line(
-        d.cut ? shown + CUT_MARK : shown,
-        lineNo,
-        level,
-        t,
-        d.cut,
-        d.replaced,
-        redactor.count - before,
-      );
-      mined++;
-      if (opts.stop?.()) {
-        limited = true;
-        return false;
-      }
-      return !pause;
-    },
-  }, {
+  const m = new PageMining(sink, opts, entries, from.off, times, order, seeked);
+  const r = await scan(src, m, {
     pieceSize: opts.pieceSize,
     deadline: opts.deadline,
     headBytes,
     lineBase: from.line,
     resume,
     // The event loop turns every YIELD_MS, so a cancel and other calls get in.
-    resumeAfterStop: async () => {
-      if (cut || broke || limited) return false;
-      pause = false;
-      await new Promise((ok) => setTimeout(ok, 0));
-      lastYield = performance.now();
-      return true;
-    },
+    resumeAfterStop: () => m.resume(),
     cancelled: opts.signal ? () => opts.signal!.aborted : undefined,
     onProgress: opts.onProgress
-      ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines read, ${mined} mined`)
+      ? (bytes, lines) => opts.onProgress!(reached(bytes), log.size, `${lines} lines read, ${m.mined} mined`)
       : undefined,
   });
-  if (broke) sink.rollback();
-  const end = cut as Cut | null;
-  const dmg = damage();
-  const stop = broke
+  if (m.broke) sink.rollback();
+  const report = win && times ? times.report(m.order!, probes, lineKnown, m.brokeLate) : undefined;
+  return pageEnd(m, r, damage(), from, opts.signal?.aborted === true, report);
+}
+
+/**
+ * One page's mining, line by line (the scanner's `LineSink`): each line's level (its entry's) and time,
+ * the window and the level asked for, then the line as shown handed to the {@linkcode MiningSink}; and
+ * where and why the page stops (the budget or a cancel, looked at every {@linkcode CHECK_LINES} lines; a
+ * seek's page that found the log out of order; the sink's limit), letting the event loop turn every
+ * {@linkcode YIELD_MS} ms.
+ */
+class PageMining {
+  /** Lines mined so far. */
+  mined = 0;
+  /** Where the page stopped inside a piece (over the budget, or cancelled), or null. */
+  cut: Cut | null = null;
+  /** The sink's `stop` said enough (`stop_reason` `limit`). */
+  limited = false;
+  /** A seek's first page found the log out of order: its lines are rolled back, the page read again. */
+  broke = false;
+  /** A page after a seek found the log out of order (the time report says so). */
+  brokeLate: boolean;
+  /** The window's order as read so far (`out_of_order` once a line's time went back). */
+  order: TimeReport["order"] | null;
+  /** The scan stops at the next line to let the event loop turn ({@linkcode YIELD_MS}). */
+  #pause = false;
+  #lastYield = performance.now();
+  readonly #sink: MiningSink;
+  readonly #opts: MineOptions;
+  readonly #entries: EntryLevels;
+  /** The file offset the page's scan starts at (bytes). */
+  readonly #off: number;
+  readonly #times: LineTimes | null;
+  readonly #seeked: boolean;
+  readonly #redactor: LineRedactor;
+  /** The level asked for (an index into `LEVELS`), -1 for any. */
+  readonly #want: number;
+  /** The most bytes of a line decoded: `maxLine` characters of 4 bytes, and one to tell a cut. */
+  readonly #take: number;
+  readonly #now: () => number;
+
+  constructor(
+    sink: MiningSink,
+    opts: MineOptions,
+    entries: EntryLevels,
+    off: number,
+    times: LineTimes | null,
+    order: TimeReport["order"] | null,
+    seeked: boolean,
+  ) {
+    this.#sink = sink;
+    this.#opts = opts;
+    this.#entries = entries;
+    this.#off = off;
+    this.#times = times;
+    this.order = order;
+    this.#seeked = seeked;
+    this.brokeLate = opts.resume !== undefined && opts.window?.brokenAfterSeek === true;
+    this.#redactor = new LineRedactor(opts.redact, false);
+    this.#want = opts.level ?? -1;
+    this.#take = opts.maxLine * 4 + 1;
+    this.#now = opts.clock ?? (() => performance.now());
+  }
+
+  /** Over the budget, or cancelled: mining stops at the next line (a piece can take seconds to mine). */
+  #over(): boolean {
+    return this.#now() >= this.#opts.deadline || this.#opts.signal?.aborted === true;
+  }
+
+  /** One line of the scan (`scanner.ts` `LineSink.line`); false stops the scan (or pauses it). */
+  line(
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    lineNo: number,
+    isCut: boolean,
+    hint: number,
+    at: number,
+  ): boolean {
+    if (this.mined > 0 && at >= 0 && this.mined % CHECK_LINES === 0) {
+      if (this.#over()) {
+        this.cut = { at, line: lineNo - 1 };
+        return false;
+      }
+      if (performance.now() - this.#lastYield >= YIELD_MS) this.#pause = true;
+    }
+    // Each line's level is its entry's (a stack frame's, its error's), as log_levels counts it: every
+    // line is handed on in order, so no line is read back but a page's first (`entry_levels.ts`).
+    const entries = this.#entries;
+    let code = entries.levelAt(buf, s, e, hint, this.#off + at, isCut);
+    let t = NaN;
+    const times = this.#times;
+    if (times) {
+      t = times.see(buf, s, e);
+      if (this.#opts.window) {
+        if (times.disorder && this.order !== "out_of_order") {
+          if (this.#seeked) {
+            this.broke = true;
+            return false;
+          }
+          if (this.order === "seek") this.brokeLate = true;
+          this.order = "out_of_order";
+        }
+        if (!times.inside(t)) return !this.#pause;
+      }
+    }
+    code = entries.ahead(code); // a stamped line with no level: the next line may give it one
+    const level = levelCode(code);
+    if (this.#want >= 0 && level !== this.#want) return !this.#pause;
+    this.#mine(buf, s, e, lineNo, isCut, level, t);
+    if (this.#opts.stop?.()) {
+      this.limited = true;
+      return false;
+    }
+    return !this.#pause;
+  }
+
+  /** Hands one line on as shown: decoded, cut at `maxLine` characters, secrets masked. */
+  #mine(
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    lineNo: number,
+    isCut: boolean,
+    level: number,
+    t: number,
+  ): void {
+    const end = Math.min(e, s + this.#take);
+    const d = decodeLine(buf.subarray(s, end), this.#opts.maxLine, isCut || end < e);
+    const redactor = this.#redactor;
+    const before = redactor.count;
+    const shown = redactor.line(d.text, d.cut);
+    this.#sink.line(
+      d.cut ? shown + CUT_MARK : shown,
+      lineNo,
+      level,
+      t,
+      d.cut,
+      d.replaced,
+      redactor.count - before,
+    );
+    this.mined++;
+  }
+
+  /** After a pause (the scanner's `resumeAfterStop`): lets the event loop turn; false when the page is over. */
+  async resume(): Promise<boolean> {
+    if (this.cut || this.broke || this.limited) return false;
+    this.#pause = false;
+    await new Promise((ok) => setTimeout(ok, 0));
+    this.#lastYield = performance.now();
+    return true;
+  }
+}
+
+/**
+ * The page made of where the mining stopped: why (a seek's page read again, the budget or a cancel, the
+ * sink's limit, the scan's own stop, the log's damage), and, after a stop for the budget, where the next
+ * page goes on (the first line not mined, or where the scan stopped).
+ */
+function pageEnd(
+  m: PageMining,
+  r: ScanResult,
+  dmg: StopReason | null,
+  from: ResumePoint,
+  aborted: boolean,
+  report: MinePage["time"],
+): Omit<MinePage, "log_format"> & { disorder: boolean } {
+  const end = m.cut;
+  const stop = m.broke
     ? dmg
     : end
-    ? (opts.signal?.aborted ? "cancelled" : "time_budget")
-    : limited
+    ? (aborted ? "cancelled" : "time_budget")
+    : m.limited
     ? "limit"
     : (r.stop ?? dmg);
   const next: ResumePoint | null = stop !== "time_budget"
@@ -260,16 +364,15 @@ async function minePage(
     : end
     ? { off: from.off + end.at, ls: from.off + end.at, line: end.line, pending: false, skip: 0 }
     : { off: from.off + r.bytesRead, ls: from.off + r.resumeAt, line: r.lines, pending: false, skip: 0 };
-  const report = win && times ? times.report(order!, probes, lineKnown, brokeLate) : undefined;
   return {
     stuck: next !== null && progressed(from, next) === null,
-    total_lines: mined,
+    total_lines: m.mined,
     last_line: end ? end.line : r.lines,
     complete: stop === null,
     stop_reason: stop,
     next,
     scanned_bytes: r.bytesRead,
     time: report,
-    disorder: broke,
+    disorder: m.broke,
   };
 }

@@ -18,25 +18,18 @@
  * @module
  */
 
-import fs from "node:fs";
 import { posix } from "node:path";
 import { checkMiddleFolders } from "./confine.ts";
-import { BestOf } from "../../core/best_of.ts";
 import { ToolError } from "../../core/errors.ts";
 import { cutText } from "../../core/text_cut.ts";
 import { Turns } from "../../core/turn.ts";
-import { refusalNote } from "../../read/format.ts";
-import { globMatcher, isGlob } from "../glob.ts";
-import { MAX_NAME, osError, printable, type Root, rootOf } from "./roots.ts";
-import {
-  COUNT_STOPPED,
-  type ListOptions,
-  type ListSort,
-  type ListWalk,
-  type LogEntry,
-  type LogList,
-} from "../log_types.ts";
-import { sniffListed } from "./log_file.ts";
+import { globMatcher } from "../glob.ts";
+import { type GlobScope, globScope, scopeHolds } from "../glob_scope.ts";
+import { MAX_NAME, printable, type Root, rootOf } from "./roots.ts";
+import { COUNT_STOPPED, type ListOptions, type LogList } from "../log_types.ts";
+import { ListingPage, statOf } from "./listing_page.ts";
+
+export { compareModified, countStopped, walkStopped } from "./listing_page.ts";
 
 /** Why a symlink out of the roots is not listed. */
 export const LINK_OUT = "a symlink that leads outside the log roots: refused, its target is not read";
@@ -52,44 +45,6 @@ export const COUNT_BEYOND_MS = 2000;
 export { COUNT_STOPPED };
 
 /**
- * The `unreadable` entry that says the count of entries not listed is a lower bound (and, newest first,
- * that logs newer than those listed may exist among those not seen).
- *
- * @param ms The time budget, in milliseconds.
- * @param sort The listing's order.
- */
-export function countStopped(ms: number, sort: ListSort = "name"): string {
-  return `${COUNT_STOPPED} the walk past the cap stopped after ${ms} ms (its time budget), so more entries than ` +
-    "not_listed says may exist: not_listed is a lower bound" +
-    (sort === "modified"
-      ? "; files not walked were not compared, so newer logs than those listed may exist"
-      : "");
-}
-
-/** What the walk keeps of a file's status: its size, time and identity (for the sniff to check). */
-interface Stat {
-  size: number;
-  ms: number | null;
-  dev: number;
-  ino: number | null;
-}
-
-/** A file the walk found: what an entry is made of, once it is kept. */
-interface Found {
-  file: string;
-  real: string;
-  ms: number | null;
-  st: Stat;
-  /** Its entry, when it was made during the walk (sort `name`, or `readableOnly`). */
-  entry?: LogEntry;
-}
-
-/** The {@linkcode Stat} of a file's status. */
-function statOf(info: Deno.FileInfo): Stat {
-  return { size: info.size, ms: info.mtime ? info.mtime.getTime() : null, dev: info.dev, ino: info.ino };
-}
-
-/**
  * How often a walk lets the event loop turn, in milliseconds of work (issue #22: no call holds the
  * others; a listing of 200,000 files is a second of system calls).
  */
@@ -102,38 +57,6 @@ export const YIELD_MS = 5;
 export const MIN_ENTRIES = 256;
 
 /**
- * The `modified` order: newer first, then by name in code-unit order; an unknown time after every known
- * one. Negative when `a` comes first.
- */
-export function compareModified(
-  a: { file: string; ms: number | null },
-  b: { file: string; ms: number | null },
-): number {
-  if (a.ms !== b.ms) {
-    if (a.ms === null) return 1;
-    if (b.ms === null) return -1;
-    return b.ms - a.ms;
-  }
-  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
-}
-
-/**
- * The `unreadable` entry that says a walk stopped at its deadline (issue #22), beginning with
- * {@linkcode COUNT_STOPPED} (so `not_listed` reads as a lower bound).
- *
- * @param byName The listing's order is by name (else newest first).
- * @param seen Files compared so far (newest first).
- */
-export function walkStopped(byName: boolean, seen: number): string {
-  return `${COUNT_STOPPED} the walk stopped at its time budget` +
-    (byName
-      ? ", so entries after those listed may exist (next_cursor goes on after the last entry walked)"
-      : ` after comparing ${seen} files, before every file was compared, so none can be named the newest ` +
-        "yet: next_cursor goes on walking where it stopped (nothing is skipped)") +
-    "; not_listed is a lower bound";
-}
-
-/**
  * Lists the logs under the roots: those a glob matches (all without one), in name order or newest first,
  * after a key (from a cursor), at most `opts.limit` of them.
  *
@@ -141,7 +64,7 @@ export function walkStopped(byName: boolean, seen: number): string {
  * (folders wholly before the key are not entered), then goes on counting in `not_listed` every file it
  * does not list (by the folder's entry types, no call per file), for at most `countMs` milliseconds.
  * Newest first, every file must be compared (issue #22: a page is the newest only once all were seen):
- * the newest `limit` after the key are kept in a heap ({@linkcode BestOf}) and sniffed once the walk is
+ * the newest `limit` after the key are kept in a heap (`core/best_of.ts` `BestOf`, in `listing_page.ts`) and sniffed once the walk is
  * over. A walk that reaches `opts.deadline` stops (after at least {@linkcode MIN_ENTRIES} entries): in
  * name order with what it listed and `next` after the last entry walked; newest first with no entry and
  * `walk`, which `opts.resume` takes to go on. The walk lets the event loop turn every
@@ -186,30 +109,17 @@ class Walk {
   readonly #roots: Root[];
   readonly #opts: ListOptions;
   readonly #byName: boolean;
-  readonly #countMs: number;
   readonly #deadline: number;
   readonly #match: ((file: string) => boolean) | null;
   readonly #scope: GlobScope | null;
-  readonly #files: LogEntry[] = [];
-  readonly #best: BestOf<Found>;
-  readonly #afterKey: { file: string; ms: number | null } | null;
+  /** What the walk keeps, counts and refuses, and the page it makes. */
+  readonly #page: ListingPage;
   readonly #dirs = new Set<string>();
-  #unreadable: string[] = [];
-  #notListed = 0;
-  /** Files that match, past the page. */
-  #beyond = 0;
-  /** readableOnly, newest first: a readable file is known past the page. */
-  #overflow = false;
-  /** Name order: when counting past the cap must stop (set when the cap is reached). */
-  #countDeadline = Infinity;
-  #countCut = false;
   #timedOut = false;
   /** The last entry finished with, in walk order. */
   #at: string | null = null;
   /** Entries finished in this call. */
   #entries = 0;
-  /** Files compared newest first, over every call of the walk. */
-  #seen = 0;
   #lastYield = performance.now();
   readonly #turns = new Turns();
 
@@ -217,13 +127,15 @@ class Walk {
     this.#roots = roots;
     this.#opts = opts;
     this.#byName = (opts.sort ?? "name") === "name";
-    this.#countMs = countMs;
     this.#deadline = opts.deadline ?? Infinity;
     this.#match = opts.glob === undefined ? null : globMatcher(opts.glob);
     this.#scope = opts.glob === undefined ? null : globScope(opts.glob);
-    this.#best = new BestOf<Found>(opts.limit, compareModified);
-    this.#afterKey = opts.after ? { file: opts.after.file, ms: opts.after.modified_ms } : null;
-    if (opts.resume && !this.#byName) this.#restore(opts.resume);
+    this.#page = new ListingPage(opts, countMs);
+    if (opts.resume && !this.#byName) {
+      // A stopped newest-first walk taken up where it was.
+      this.#page.restore(opts.resume);
+      for (const d of opts.resume.dirs) this.#dirs.add(d);
+    }
   }
 
   #wanted(file: string): boolean {
@@ -232,17 +144,6 @@ class Walk {
 
   #mayHold(folder: string): boolean {
     return this.#scope === null || scopeHolds(this.#scope, folder);
-  }
-
-  #refuse(file: string, why: string): void {
-    this.#notListed++;
-    if (this.#unreadable.length < 20) this.#unreadable.push(`${file}: ${why}`);
-  }
-
-  #pastCap(): void {
-    this.#beyond++;
-    this.#notListed++;
-    if (this.#countDeadline === Infinity) this.#countDeadline = performance.now() + this.#countMs;
   }
 
   /** Walks every root from where the key or the stopped walk says, then gives the listing. */
@@ -255,9 +156,9 @@ class Walk {
       if (root.kind === "file") {
         if (this.#wanted(root.label)) {
           try {
-            if (!this.#add(root.label, statOf(Deno.statSync(root.path)), root.real)) break;
+            if (!this.#page.add(root.label, statOf(Deno.statSync(root.path)), root.real)) break;
           } catch (e) {
-            this.#refuse(root.label, `${e instanceof Error ? e.name : e}`);
+            this.#page.refuse(root.label, `${e instanceof Error ? e.name : e}`);
           }
         }
         let go = this.#done(root.label);
@@ -267,7 +168,12 @@ class Walk {
         break;
       }
     }
-    return await this.#result();
+    return await this.#page.result({
+      timedOut: this.#timedOut,
+      at: this.#at,
+      dirs: this.#dirs,
+      pace: () => this.#pace(),
+    });
   }
 
   /** Where the walk starts: the root, and the segments of the name to go on after within it. */
@@ -294,7 +200,7 @@ class Walk {
    */
   #done(file: string): boolean | Promise<boolean> {
     this.#at = file;
-    if (this.#countCut) return false;
+    if (this.#page.countCut) return false;
     if (++this.#entries % 64 !== 0) return true;
     const now = performance.now();
     if (now > this.#deadline && this.#entries >= MIN_ENTRIES) {
@@ -305,6 +211,14 @@ class Walk {
     return this.#turns.next().then(() => {
       this.#lastYield = performance.now();
       return true;
+    });
+  }
+
+  /** Lets the event loop turn when {@linkcode YIELD_MS} have passed since it last did; else null. */
+  #pace(): Promise<void> | null {
+    if (performance.now() - this.#lastYield < YIELD_MS) return null;
+    return this.#turns.next().then(() => {
+      this.#lastYield = performance.now();
     });
   }
 
@@ -320,7 +234,7 @@ class Walk {
         a.name < b.name ? -1 : a.name > b.name ? 1 : 0
       );
     } catch (e) {
-      this.#refuse(prefix || ".", `${e instanceof Error ? e.name : e}`);
+      this.#page.refuse(prefix || ".", `${e instanceof Error ? e.name : e}`);
       return true;
     }
     for (const ent of entries) {
@@ -361,7 +275,7 @@ class Walk {
     below: string[] | null,
   ): boolean | Promise<boolean> {
     if (file.length > MAX_NAME) {
-      this.#refuse(
+      this.#page.refuse(
         cutText(file, 80) + "…",
         `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
       );
@@ -382,7 +296,7 @@ class Walk {
       try {
         checkMiddleFolders(home.real, r.target, home.trust, file);
       } catch (e) {
-        this.#refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
+        this.#page.refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
         return true;
       }
     }
@@ -401,8 +315,11 @@ class Walk {
       if (!rootOf(this.#roots, target)) {
         // A symlink out is refused by name. An entry that is no symlink yet resolves outside was
         // reached through a folder swapped meanwhile: its name is not the roots' to tell.
-        if (Deno.lstatSync(path).isSymlink) this.#refuse(file, LINK_OUT);
-        else this.#refuse(folderOf(file), "the folder changed while it was listed (swapped?): call again");
+        if (Deno.lstatSync(path).isSymlink) this.#page.refuse(file, LINK_OUT);
+        else {this.#page.refuse(
+            folderOf(file),
+            "the folder changed while it was listed (swapped?): call again",
+          );}
         return null;
       }
       // lstat of the real path, not stat of the name: a name swapped for a link between the two calls
@@ -422,9 +339,10 @@ class Walk {
    * never skipped quietly.
    */
   #failed(e: unknown, name: string, file: string, real: string, path: string): void {
-    if (name.includes("\uFFFD")) this.#refuse(file, "the name is not valid UTF-8");
-    else if (!(e instanceof Deno.errors.NotFound)) this.#refuse(file, `${e instanceof Error ? e.name : e}`);
-    else if (danglingOut(this.#roots, real, path)) this.#refuse(file, LINK_OUT);
+    if (name.includes("\uFFFD")) this.#page.refuse(file, "the name is not valid UTF-8");
+    else if (!(e instanceof Deno.errors.NotFound)) {
+      this.#page.refuse(file, `${e instanceof Error ? e.name : e}`);
+    } else if (danglingOut(this.#roots, real, path)) this.#page.refuse(file, LINK_OUT);
   }
 
   /** A folder to walk, unless an untrusted user could swap it for a link outside (`confine.ts`). */
@@ -434,7 +352,7 @@ class Walk {
     try {
       checkMiddleFolders(home.real, `${target}/-`, home.trust, file);
     } catch (e) {
-      this.#refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
+      this.#page.refuse(file, e instanceof ToolError ? `${e.kind}: ${e.message}` : String(e));
       return true;
     }
     return this.#walk(target, target, file, below);
@@ -445,11 +363,7 @@ class Walk {
    * order past the cap it is only counted, with no call; else its status is read. False to stop.
    */
   #file(file: string, real: string, info: Deno.FileInfo | null, path: string): boolean {
-    if (this.#byName && this.#files.length >= this.#opts.limit) {
-      this.#pastCap();
-      if (performance.now() > this.#countDeadline) this.#countCut = true;
-      return !this.#countCut;
-    }
+    if (this.#page.full) return this.#page.countPast();
     if (info === null) {
       try {
         info = Deno.lstatSync(real);
@@ -465,117 +379,7 @@ class Walk {
       }
       if (!info.isFile) return true; // swapped for a link or a folder since the folder was read
     }
-    return this.#add(file, statOf(info), real);
-  }
-
-  /** Takes one file the glob matches; false to stop the walk. */
-  #add(file: string, st: Stat, real: string): boolean {
-    const readableOnly = this.#opts.readableOnly ?? false;
-    if (this.#byName) {
-      if (this.#files.length >= this.#opts.limit) {
-        this.#pastCap();
-        return true;
-      }
-      const entry = entryOf(file, st, real);
-      if (readableOnly && !entry.readable) this.#refuse(file, entry.reason!);
-      else this.#files.push(entry);
-      return true;
-    }
-    this.#seen++;
-    const found: Found = { file, real, ms: st.ms, st };
-    if (this.#afterKey && compareModified(found, this.#afterKey) <= 0) return true; // on an earlier page
-    if (!this.#best.wouldKeep(found)) {
-      if (readableOnly && !this.#overflow) {
-        const entry = entryOf(file, st, real);
-        if (!entry.readable) this.#refuse(file, entry.reason!);
-        else {
-          this.#overflow = true;
-          this.#pastCap();
-        }
-      } else this.#pastCap();
-      return true;
-    }
-    if (readableOnly) {
-      found.entry = entryOf(file, st, real);
-      if (!found.entry.readable) {
-        this.#refuse(file, found.entry.reason!);
-        return true;
-      }
-    }
-    if (this.#best.offer(found) !== undefined) {
-      this.#overflow = true; // what was let go was kept, so readable when readableOnly
-      this.#pastCap();
-    }
-    return true;
-  }
-
-  /** The listing, once the walk is over or stopped (newest first, the kept files sniffed now). */
-  async #result(): Promise<LogList> {
-    if (this.#countCut) this.#unreadable.push(countStopped(this.#countMs, "name"));
-    if (this.#timedOut && !this.#byName) {
-      return {
-        files: [],
-        complete: false,
-        unreadable: [...this.#unreadable, walkStopped(false, this.#seen)],
-        not_listed: this.#notListed + this.#best.size,
-        next: null,
-        walk: this.#save(),
-      };
-    }
-    if (this.#timedOut) this.#unreadable.push(walkStopped(true, this.#seen));
-    let listed = this.#files;
-    if (!this.#byName) {
-      listed = [];
-      for (const f of this.#best.sorted()) {
-        listed.push(f.entry ?? entryOf(f.file, f.st, f.real));
-        if (performance.now() - this.#lastYield >= YIELD_MS) {
-          await this.#turns.next();
-          this.#lastYield = performance.now();
-        }
-      }
-    }
-    const last = listed[listed.length - 1];
-    // In name order a walk stopped before the cap goes on after the last entry it walked; past the cap,
-    // after the last entry listed (what follows was counted, not listed).
-    const next = this.#timedOut && this.#files.length < this.#opts.limit
-      ? { file: this.#at!, modified_ms: null }
-      : (this.#beyond > 0 || this.#countCut || this.#timedOut) && last
-      ? { file: last.file, modified_ms: last.modified_ms }
-      : null;
-    return {
-      files: listed,
-      complete: this.#notListed === 0 && !this.#countCut && !this.#timedOut,
-      unreadable: this.#unreadable,
-      not_listed: this.#notListed,
-      next,
-    };
-  }
-
-  /** The stopped newest-first walk, for a later call ({@linkcode ListWalk}). */
-  #save(): ListWalk {
-    return {
-      at: this.#at!,
-      kept: this.#best.sorted().map((f) => [f.file, f.real, f.ms, f.st.size, f.st.dev, f.st.ino]),
-      not_listed: this.#notListed,
-      beyond: this.#beyond,
-      overflow: this.#overflow,
-      unreadable: this.#unreadable,
-      dirs: [...this.#dirs],
-      seen: this.#seen,
-    };
-  }
-
-  /** Takes up a stopped newest-first walk where it was. */
-  #restore(w: ListWalk): void {
-    for (const [file, real, ms, size, dev, ino] of w.kept) {
-      this.#best.offer({ file, real, ms, st: { size, ms, dev, ino } });
-    }
-    this.#notListed = w.not_listed;
-    this.#beyond = w.beyond;
-    this.#overflow = w.overflow;
-    this.#unreadable = [...w.unreadable];
-    for (const d of w.dirs) this.#dirs.add(d);
-    this.#seen = w.seen;
+    return this.#page.add(file, statOf(info), real);
   }
 }
 
@@ -583,78 +387,6 @@ class Walk {
 function folderOf(file: string): string {
   const i = file.lastIndexOf("/");
   return i < 0 ? "." : file.slice(0, i);
-}
-
-/**
- * A listed file's entry: what its first bytes say (`log_file.ts` `sniffListed`), and whether the
- * reading tools read it, and if not why.
- */
-function entryOf(file: string, st: Stat, real: string): LogEntry {
-  const sniffed = sniffListed(real, st, file);
-  const refusal = sniffed?.refusal ?? null;
-  const unsupported = refusal ? refusalNote(real, refusal) : null;
-  const reason = !sniffed ? openFailure(real, file) : refusal ? `${refusal.kind}: ${unsupported}` : null;
-  return {
-    file,
-    size_bytes: st.size,
-    modified: st.ms === null ? null : new Date(st.ms).toISOString(),
-    format: sniffed?.format ?? null,
-    log_format: sniffed?.logFormat,
-    unsupported,
-    compression: sniffed?.format.startsWith("gzip") ? "gzip" : null,
-    readable: reason === null,
-    reason,
-    modified_ms: st.ms,
-  };
-}
-
-/**
- * Why a listed file could not be opened to look at, as `kind: message`: the error a reading tool would
- * answer (`roots.ts` `osError`: permission, gone), or that it changed while it was listed.
- */
-function openFailure(real: string, file: string): string {
-  try {
-    fs.closeSync(
-      fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW),
-    );
-  } catch (e) {
-    const err = osError(e, file);
-    return err instanceof ToolError ? `${err.kind}: ${err.message}` : `${e instanceof Error ? e.name : e}`;
-  }
-  return `file_changed: ${
-    printable(file)
-  } changed while it was listed (swapped or rotated): call log_files again`;
-}
-
-/** Which folders may hold a name a glob matches: its leading literal folders, and how deep it goes. */
-interface GlobScope {
-  /** The glob's leading folder segments without a glob character, unescaped. */
-  prefix: string[];
-  /** How many segments a matching name has; Infinity with `**` or braces (any depth). */
-  segments: number;
-}
-
-/** The {@linkcode GlobScope} of a glob. */
-function globScope(glob: string): GlobScope {
-  // A `\` may escape a `/`, and braces may hold one: then any folder may hold a match.
-  if (glob.includes("\\")) return { prefix: [], segments: Infinity };
-  const segs = glob.split("/");
-  const prefix: string[] = [];
-  for (const seg of segs.slice(0, -1)) {
-    if (isGlob(seg)) break;
-    prefix.push(seg);
-  }
-  const deep = glob.includes("**") || glob.includes("{");
-  return { prefix, segments: deep ? Infinity : segs.length };
-}
-
-/** True when the folder `folder` may hold a name the glob of `scope` matches. */
-function scopeHolds(scope: GlobScope, folder: string): boolean {
-  if (folder === "") return true;
-  const segs = folder.split("/");
-  const n = Math.min(segs.length, scope.prefix.length);
-  for (let i = 0; i < n; i++) if (segs[i] !== scope.prefix[i]) return false;
-  return segs.length < scope.segments;
 }
 
 /**
