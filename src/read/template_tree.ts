@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Postings } from "./leaf_search.ts";
+import type { Postings } from "./leaf_index.ts";
 import { type Scan, WILD } from "./template_tokens.ts";
 
 /** The most children a tree node keeps before further first tokens share its `<*>` branch (Drain's maxChild). */
