@@ -258,13 +258,20 @@ export function readCursor(text: string, expect: { k: Cursor["k"]; q: string }, 
     throw new ToolError("invalid_cursor", NOT_OURS);
   }
   let fields: Omit<Cursor, "s"> | null = null;
+  let kind: unknown = undefined;
   try {
     const bin = atob(payload.replaceAll("-", "+").replaceAll("_", "/"));
-    fields = validCursor(JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(
+    const v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(
       Uint8Array.from(bin, (ch) => ch.charCodeAt(0)),
-    )));
+    ));
+    kind = v?.k;
+    fields = validCursor(v);
   } catch {
     // not base64 of UTF-8 JSON: refused below
+  }
+  // Sealed by this server for log_files (a listing cursor, of another shape: `tools/list_cursor.ts`).
+  if (!fields && kind === "log_files") {
+    throw new ToolError("invalid_cursor", `the cursor belongs to ${kind}, not ${expect.k}`);
   }
   if (!fields) throw new ToolError("invalid_cursor", NOT_OURS);
   const c: Cursor = { ...fields, s: mac };

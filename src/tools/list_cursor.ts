@@ -40,10 +40,15 @@ interface ListCursor {
   m: number | null;
   /** The saved state of a stopped newest-first walk (`state/artifacts.ts` `writeState`), or "". */
   w: string;
+  /**
+   * What was listed (`LogBackend.shown`, hashed as {@linkcode globHash} hashes a glob): a server of other
+   * logs that shares the state directory, and so the key, refuses the cursor.
+   */
+  r: string;
 }
 
 /** The fields of a listing cursor, in the order written. */
-const FIELDS = ["k", "g", "s", "f", "m", "w"] as const;
+const FIELDS = ["k", "g", "s", "f", "m", "w", "r"] as const;
 
 /** Where a `log_files` page starts: after a key, and within a stopped walk. */
 export interface ListStart {
@@ -74,7 +79,7 @@ export function globHash(glob: string | undefined): string {
  */
 export function makeListCursor(
   key: ListKey | null,
-  call: { glob?: string; sort: ListSort },
+  call: { glob?: string; sort: ListSort; source?: string },
   cursorKey: Uint8Array,
   walk = "",
 ): string {
@@ -85,6 +90,7 @@ export function makeListCursor(
     f: key?.file ?? "",
     m: key?.modified_ms ?? null,
     w: walk,
+    r: globHash(call.source ?? ""),
   };
   return seal(Object.fromEntries(FIELDS.map((f) => [f, c[f]])), cursorKey);
 }
@@ -101,7 +107,7 @@ export function makeListCursor(
  */
 export function readListCursor(
   text: string,
-  call: { glob?: string; sort: ListSort },
+  call: { glob?: string; sort: ListSort; source?: string },
   cursorKey: Uint8Array,
 ): ListStart {
   const v = unseal(text, cursorKey);
@@ -116,9 +122,17 @@ export function readListCursor(
   const valid = keys.length === FIELDS.length && FIELDS.every((k) => Object.hasOwn(o, k)) &&
     o.k === "log_files" && typeof o.g === "string" && (o.s === "name" || o.s === "modified") &&
     typeof o.f === "string" && (o.m === null || Number.isSafeInteger(o.m)) && typeof o.w === "string" &&
+    typeof o.r === "string" &&
     (o.f !== "" || (o.w !== "" && o.m === null));
   if (!valid) throw new ToolError("invalid_cursor", NOT_OURS);
   const c = o as unknown as ListCursor;
+  if (c.r !== globHash(call.source ?? "")) {
+    throw new ToolError(
+      "invalid_cursor",
+      "the cursor belongs to another server's logs (another root or table, one state directory): call the " +
+        "server that gave it, or start again without cursor",
+    );
+  }
   if (c.g !== globHash(call.glob) || c.s !== call.sort) {
     throw new ToolError(
       "invalid_cursor",

@@ -20,6 +20,15 @@ Deno.test("list cursor: the key comes back for the same glob and sort; another g
     /another listing \(another glob\)/,
   );
   refused(() => readListCursor(c, { sort: "modified" }, KEY), /another glob/);
+  // Another server's logs sharing the key (one state directory): refused, not resumed in the wrong list.
+  const mine = makeListCursor(key, { glob: "**/*.log", sort: "modified", source: "/var/log" }, KEY);
+  const back = readListCursor(mine, { glob: "**/*.log", sort: "modified", source: "/var/log" }, KEY);
+  assert.deepEqual(back, { after: key });
+  refused(
+    () =>
+      readListCursor(mine, { glob: "**/*.log", sort: "modified", source: "clickhouse://h:8123/db.t" }, KEY),
+    /another server's logs/,
+  );
   refused(
     () => readListCursor(c, { glob: "**/*.log", sort: "name" }, KEY),
     /another listing \(sort modified\)/,

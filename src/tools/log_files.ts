@@ -199,7 +199,7 @@ export type ToolArgs = z.infer<typeof inputSchema>;
  */
 export async function logFiles(ctx: ToolContext, args: ToolArgs): Promise<ToolResult> {
   const sort = args.sort ?? "name";
-  const call = { glob: args.glob, sort };
+  const call = { glob: args.glob, sort, source: ctx.backend.shown };
   const start = args.cursor === undefined ? {} : readListCursor(args.cursor, call, ctx.cursorKey);
   const resume = start.walk === undefined ? undefined : readWalk(ctx, start.walk, call);
   let list: LogList;
@@ -249,7 +249,7 @@ interface SavedWalk {
 function walkStoppedResult(
   ctx: ToolContext,
   list: LogList,
-  call: { glob?: string; sort: ListSort },
+  call: { glob?: string; sort: ListSort; source?: string },
   start: ListStart,
 ): ToolResult {
   const walk = list.walk!;
@@ -289,7 +289,11 @@ function walkStoppedResult(
  * @throws {ToolError} `artifact_not_found` when it is gone (`state/artifacts.ts`); `invalid_cursor` when
  *   it is not a walk of this glob and sort, or no state directory is in use.
  */
-function readWalk(ctx: ToolContext, id: string, call: { glob?: string; sort: ListSort }): ListWalk {
+function readWalk(
+  ctx: ToolContext,
+  id: string,
+  call: { glob?: string; sort: ListSort; source?: string },
+): ListWalk {
   if (!ctx.artifacts) {
     throw new ToolError("invalid_cursor", `the cursor names a saved walk: ${ctx.artifactsOff}`);
   }
@@ -301,7 +305,8 @@ function readWalk(ctx: ToolContext, id: string, call: { glob?: string; sort: Lis
     throw new ToolError("invalid_cursor", "the saved walk is damaged; start again without cursor");
   }
   if (
-    typeof saved !== "object" || saved === null || saved.g !== globHash(call.glob) || saved.s !== call.sort ||
+    typeof saved !== "object" || saved === null || saved.g !== globHash(call.glob) ||
+    saved.s !== call.sort ||
     typeof saved.w?.at !== "string" || !Array.isArray(saved.w.kept) || !Array.isArray(saved.w.dirs)
   ) {
     throw new ToolError(
