@@ -14,12 +14,12 @@
  * What a reader needs stays: the key name, the token's kind (its public prefix) and the line's shape;
  * only the secret value becomes `***`. A value under a password key ({@linkcode ALWAYS_KEY}) is masked
  * whatever it looks like, whole (a known token's prefix too, and what follows a token masked by its own
- * rule: `password=***`, not `password=AKIA***` and the rest); under another secret key ({@linkcode BY_VALUE_KEY}: `token`, `secret`,
- * `api_key`, …) only when it may be a credential: an object dump (`Token{…}`), a word, a number under 8
- * digits, a boolean or null stays ({@linkcode notCredential}; issue #23 item 5), and a known token alone
- * keeps its prefix (`token=ghp_***`; a token and more is masked whole). What is masked and what
- * is not is listed in docs/security.md, "Secrets are masked" section; `src/guard/redact_test.ts` holds
- * a corpus of secrets and look-alikes.
+ * rule: `password=***`, not `password=AKIA***` and the rest); under another secret key
+ * ({@linkcode BY_VALUE_KEY}: `token`, `secret`, `api_key`, …) only when it may be a credential: an object
+ * dump (`Token{…}`), a word, a number under 8 digits, a boolean or null stays ({@linkcode notCredential};
+ * issue #23 item 5), and a known token alone keeps its prefix (`token=ghp_***`; a token and more is
+ * masked whole). What is masked and what is not is listed in docs/security.md, "Secrets are masked"
+ * section; `src/guard/redact_test.ts` holds a corpus of secrets and look-alikes.
  *
  * @module
  */
