@@ -13,11 +13,13 @@
  *
  * What a reader needs stays: the key name, the token's kind (its public prefix) and the line's shape;
  * only the secret value becomes `***`. A value under a password key ({@linkcode ALWAYS_KEY}) is masked
- * whatever it looks like; under another secret key ({@linkcode BY_VALUE_KEY}: `token`, `secret`,
- * `api_key`, …) only when it may be a credential: an object dump (`Token{…}`), a word, a number under 8
- * digits, a boolean or null stays ({@linkcode notCredential}; issue #23 item 5). What is masked and what
- * is not is listed in docs/security.md, "Secrets are masked" section; `src/guard/redact_test.ts` holds
- * a corpus of secrets and look-alikes.
+ * whatever it looks like, whole (a known token's prefix too, and what follows a token masked by its own
+ * rule: `password=***`, not `password=AKIA***` and the rest); under another secret key
+ * ({@linkcode BY_VALUE_KEY}: `token`, `secret`, `api_key`, …) only when it may be a credential: an object
+ * dump (`Token{…}`), a word, a number under 8 digits, a boolean or null stays ({@linkcode notCredential};
+ * issue #23 item 5), and a known token alone keeps its prefix (`token=ghp_***`; a token and more is
+ * masked whole). What is masked and what is not is listed in docs/security.md, "Secrets are masked"
+ * section; `src/guard/redact_test.ts` holds a corpus of secrets and look-alikes.
  *
  * @module
  */
@@ -92,8 +94,27 @@ const keepPrefix = (prefixLen: number) => (m: string) => m.slice(0, prefixLen) +
 const unquote = (
   v: string,
 ) => (/^["']/.test(v) ? v.slice(1, v.endsWith(v[0]) && v.length > 1 ? -1 : undefined) : v);
-/** True for a value that must stay: already masked, empty-like, or a reference to a value elsewhere. */
-const keep = (inner: string) => HARMLESS.test(inner) || inner.includes(MASK) || REFERENCE.test(inner);
+/**
+ * True for a password-like value that must stay: empty-like (a mask alone, `***`, among them) or a
+ * reference to a value elsewhere. Not a value that an earlier rule masked only in part
+ * (`AKIA***` followed by `/myRealPassw0rd`, `eyJ***`): a password is masked whole, its prefix too.
+ */
+const keepPassword = (inner: string) => HARMLESS.test(inner) || REFERENCE.test(inner);
+/**
+ * True for a value that must stay: as {@linkcode keepPassword}, or a known token that an earlier rule
+ * masked whole, its public prefix kept (`ghp_***`, `npm_***`). A value that holds a mask and more
+ * (`ghp_***` then `/tail-Secret-9`: the token rule masked its token, the rest is the value's) is masked
+ * whole.
+ */
+const keep = (inner: string) => keepPassword(inner) || maskedToken(inner);
+/**
+ * True for a known token masked whole by its rule, a {@linkcode TOKEN_PREFIX} and the mask and no more,
+ * or a private key masked by {@linkcode maskKeyBlocks}: its markers and the mask (and `\n` escapes).
+ */
+const maskedToken = (v: string) =>
+  (/^[\w.-]{2,12}\*\*\*$/.test(v) && TOKEN_PREFIX.test(v)) || MASKED_KEY.test(v);
+/** A private key as {@linkcode maskKeyBlocks} masks it: BEGIN, the mask, END (when it was there). */
+const MASKED_KEY = /^-----BEGIN [A-Z0-9 ]{1,80}-----\*\*\*(?:-----END [A-Z0-9 ]{1,80}-----(?:\\[nr])*)?$/;
 /** True when `v` (unquoted) is a word of prose or repeats its own key (`Token: Token { kind: … }`). */
 const prose = (v: string, key: string) => {
   const w = v.toLowerCase().replace(/[.,!?]$/, "");
@@ -275,7 +296,7 @@ const RULES: Rule[] = [
   {
     re: /\b(sshpass\s+-p)(\s*)("[^"]*"?|'[^']*'?|[^\s"']+)/g,
     need: ["sshpass"],
-    mask: (m, [k, sp, v]) => (keep(unquote(v)) ? m : `${k}${sp}${MASK}`),
+    mask: (m, [k, sp, v]) => (keepPassword(unquote(v)) ? m : `${k}${sp}${MASK}`),
   },
   // curl -u USER:PASS, --user USER:PASS, --user=USER:PASS, -U/--proxy-user USER:PASS (a trial: a curl
   // command line's password reached a template): the user stays, the password is masked.
@@ -288,7 +309,7 @@ const RULES: Rule[] = [
       const q = /^["']/.test(v) ? v[0] : "";
       const inner = unquote(v);
       const c = inner.indexOf(":");
-      if (c < 1 || c === inner.length - 1 || keep(inner.slice(c + 1))) return m;
+      if (c < 1 || c === inner.length - 1 || keepPassword(inner.slice(c + 1))) return m;
       const close = q && v.length > 1 && v.endsWith(q) ? q : "";
       return `${lead}${k}${sep}${q}${inner.slice(0, c)}:${MASK}${close}`;
     },
@@ -299,18 +320,19 @@ const RULES: Rule[] = [
     need: ["pass"],
     mask: (m, [lead, k, sp, v]) => {
       const inner = unquote(v);
-      return keep(inner) || (!/^["']/.test(v) && prose(inner, k)) ? m : `${lead}${k}${sp}${MASK}`;
+      return keepPassword(inner) || (!/^["']/.test(v) && prose(inner, k)) ? m : `${lead}${k}${sp}${MASK}`;
     },
   },
   // key=value, key: value, JSON ("password": "…", also numbers), Python ('password': '…'), escaped JSON
   // inside a string (\"password\":\"…\"), URL queries (?pwd=…&), `.npmrc`'s `//host/:_password=…`:
-  // a password is masked whatever it looks like.
+  // a password is masked whatever it looks like, whole, also when a token rule above masked its start
+  // (`AKIA***` and the rest: {@linkcode keepPassword}).
   {
     re: new RegExp(`${LEAD}(${ALWAYS_KEY})${SEP}${VALUE}`, "gi"),
     need: ["pass", "pwd"],
     mask: (m, [lead, k, sep, v], after) => {
       const inner = v.startsWith('\\"') ? v.slice(2).replace(/\\"$/, "") : unquote(v);
-      if (keep(inner) || /^[:=]/.test(inner)) return m;
+      if (keepPassword(inner) || /^[:=]/.test(inner)) return m;
       const bare = !/^\\?["']/.test(v);
       // "password: value" in prose ("password: too short") or before a structure, not a secret.
       if (bare && sep.includes(":") && (prose(inner, k) || /^\s*[{([]/.test(after))) return m;
@@ -363,6 +385,8 @@ const END_KEY = /-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
 const STRING_END = /["']/g;
 /** 16 base64 characters in a row (then checked by {@linkcode mixed}). */
 const RUN16 = /[A-Za-z0-9+/]{16}/g;
+/** A character that is not a blank. */
+const NOT_BLANK = /\S/;
 /** An escaped line break followed by base64: a one-line PEM in JSON. */
 const ESCAPED_BODY = /\\[nr][A-Za-z0-9+/=]/g;
 
@@ -411,10 +435,10 @@ const bodyChar = (c: number) =>
 
 /**
  * Masks private-key material in one line, in one pass from left to right: after a BEGIN marker,
- * everything up to its END marker (or, when the END is not in the text, up to the end of the quoted
- * string or of the text) when it holds key material ({@linkcode ESCAPED_BODY}, or 16 base64 characters
- * in a row with mixed case and a digit); before an END marker whose BEGIN is not in the text, the key
- * body that leads up to it.
+ * everything up to its END marker unless that is blank; when the END is not in the text, up to the end
+ * of the quoted string or of the text when it holds key material ({@linkcode ESCAPED_BODY}, or 16 base64
+ * characters in a row with mixed case and a digit); before an END marker whose BEGIN is not in the text,
+ * the key body that leads up to it.
  */
 function maskKeyBlocks(text: string): { text: string; count: number } {
   if (!text.includes("PRIVATE KEY")) return { text, count: 0 };
@@ -450,7 +474,10 @@ function maskKeyBlocks(text: string): { text: string; count: number } {
     const body = b + begins.length;
     const end = ends.from(body);
     const stop = end < text.length ? end : quotes.from(body);
-    if (evidence(body) < stop) {
+    // Between a BEGIN and its END: everything but blanks is the key (a short body, `MIIEpAIBAAKCAQEA`,
+    // has no digit to be told from a word). With no END, only key material (a mention of the marker
+    // in prose is not a key).
+    if (end < text.length ? NOT_BLANK.test(text.slice(body, end)) : evidence(body) < stop) {
       out.push(text.slice(done, body), MASK);
       count++;
       done = pos = stop;
@@ -506,6 +533,12 @@ export interface Redacted {
   count: number;
 }
 
+/**
+ * True when a match or value holds no mask yet: a value that an earlier rule masked in part and a rule
+ * then masks whole is one secret, counted once (when its first mask was made).
+ */
+const fresh = (m: string) => !m.includes(MASK);
+
 function redact(text: string, bodies: boolean, gated = true): Redacted {
   let count = 0;
   const keys = maskKeyBlocks(text);
@@ -530,7 +563,7 @@ function redact(text: string, bodies: boolean, gated = true): Redacted {
       const offset = args[args.length - 2] as number;
       const groups = args.slice(1, -2) as string[];
       const out = rule.mask(m, groups, whole.slice(offset + m.length, offset + m.length + 8));
-      if (out !== m) count++;
+      if (out !== m && fresh(m)) count++;
       return out;
     });
   }
@@ -567,7 +600,7 @@ function maskCookies(text: string, counted: () => void): string {
       if (p[2] && !keep(unquote(p[2]))) {
         out.push(text.slice(done, valueAt), MASK);
         done = valueAt + p[2].length;
-        counted();
+        if (fresh(p[2])) counted();
       }
       at = COOKIE_PAIR.lastIndex;
       if (c[1] || !p[3]) break; // Set-Cookie: only its first pair is the cookie
@@ -600,7 +633,11 @@ function maskMysql(text: string, counted: () => void): string {
       text.slice(done, m.index),
       text.slice(m.index, end).replace(
         /(\s-p)("[^"]*"?|'[^']*'?|[^\s"']+)/g,
-        (all, k: string, v: string) => (keep(unquote(v)) ? all : (counted(), k + MASK)),
+        (all, k: string, v: string) => {
+          if (keepPassword(unquote(v))) return all;
+          if (fresh(v)) counted();
+          return k + MASK;
+        },
       ),
     );
     done = end;

@@ -207,6 +207,39 @@ const SECRETS: [string, string, number][] = [
     "refreshed token=AccessToken{tokenValue=ya29.***, expirationTime=1700000000}",
     1,
   ],
+  // A trial: a value that begins with (or holds) a known token shape was masked only in part, the token
+  // rule's mask first and the key's rule then leaving the rest (`password=AKIA***/myRealPassw0rd`). A
+  // value under a password key is masked whole, its token's prefix too; under a by-value key, whole
+  // unless it is the token alone (`_authToken=npm_***` above); in every form; counted once.
+  [`password=${AWS_ID}/myRealPassw0rd`, "password=***", 1],
+  [`secret=${GH}/tail-Secret-9`, "secret=***", 1],
+  [`aws_secret_access_key=${AWS_ID}/xYz9KlmNopQrStUvWxab`, "aws_secret_access_key=***", 1],
+  [`password=${JWT};andmore`, "password=***;andmore", 1],
+  [`login password=${GH} ok`, "login password=*** ok", 1],
+  [`password=myPass/${GH}`, "password=***", 1],
+  [`db_password: ${STRIPE}.x9 host=db1`, "db_password: *** host=db1", 1],
+  [`{"user":"bob","password":"${AWS_ID}/x9"}`, '{"user":"bob","password":"***"}', 1],
+  [`{"api_key":"${GH}-v2"}`, '{"api_key":"***"}', 1],
+  [`{'secret': '${STRIPE}/x'}`, "{'secret': '***'}", 1],
+  [`msg="{\\"password\\":\\"${GH}/x\\"}"`, 'msg="{\\"password\\":\\"***\\"}"', 1],
+  [`GET /login?user=a&password=${JWT}&next=/ 302`, "GET /login?user=a&password=***&next=/ 302", 1],
+  [`GET /cb?token=${GH}.x&state=1`, "GET /cb?token=***&state=1", 1],
+  [`X-Auth-Token: ${SLACK}/extra`, "X-Auth-Token: ***", 1],
+  [`backup.sh --password ${AWS_ID}/x9 --host db`, "backup.sh --password *** --host db", 1],
+  [`sshpass -p ${GH}/x ssh deploy@host`, "sshpass -p *** ssh deploy@host", 1],
+  [`curl -u ci:${GH}/x https://h`, "curl -u ci:*** https://h", 1],
+  [`Cookie: sid=${GH}/x; theme=dark`, "Cookie: sid=***; theme=***", 2],
+  // A one-line PEM key whose body is short (no digit, `+` or `/`): everything between BEGIN and END.
+  [
+    "-----BEGIN RSA PRIVATE KEY----- MIIEpAIBAAKCAQEA -----END RSA PRIVATE KEY-----",
+    "-----BEGIN RSA PRIVATE KEY-----***-----END RSA PRIVATE KEY-----",
+    1,
+  ],
+  [
+    "test key -----BEGIN OPENSSH PRIVATE KEY----- AAAAB3Nza -----END OPENSSH PRIVATE KEY----- loaded",
+    "test key -----BEGIN OPENSSH PRIVATE KEY-----***-----END OPENSSH PRIVATE KEY----- loaded",
+    1,
+  ],
 ];
 
 /** Lines that look a little like secrets and must be left alone. */
@@ -318,6 +351,9 @@ const LOOKALIKES: string[] = [
   "\tsasl.jaas.config = [hidden]",
   "\tssl.truststore.password = null",
   'Parameters: {"user"=>{"email"=>"a@b.c", "password"=>"[FILTERED]"}, "commit"=>"Log in"}',
+  // Values already masked by the logger (a mask alone), and BEGIN/END markers with nothing between:
+  'password=*** user=bob "password":"***" token=*** Cookie: sid=***',
+  "-----BEGIN PRIVATE KEY----- -----END PRIVATE KEY-----",
   // A UUID-looking request id under a key that is not a secret key:
   "x-request-id: 550e8400-e29b-41d4-a716-446655440000 correlation_id=6ba7b810-9dad-11d1-80b4-00c04fd430c8",
 ];
