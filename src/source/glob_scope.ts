@@ -60,6 +60,11 @@ export class GlobScope {
     });
   }
 
+  /** Some brace choice has a `**` still to match. */
+  #starred(states: States): boolean {
+    return states.some((at, c) => at.some((j) => this.#choices[c][j] === "**"));
+  }
+
   /**
    * True when the folder `folder` may hold a name the glob matches.
    *
@@ -73,6 +78,8 @@ export class GlobScope {
       while (i < names.length && i < this.#path.length && this.#path[i].name === names[i]) i++;
       this.#path.length = i;
       if (i > 0) states = this.#path[i - 1].states;
+      // A `**` still to match holds whatever the last name is: no step (its states wait for a child).
+      if (i === names.length - 1 && this.#starred(states)) return true;
       for (; i < names.length; i++) {
         states = this.#step(states, names[i]);
         this.#path.push({ name: names[i], states });
