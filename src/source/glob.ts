@@ -77,6 +77,46 @@ export function globMatcher(glob: string): (name: string) => boolean {
   return (name) => re.matches(name);
 }
 
+/**
+ * One segment of a glob (between `/`): `**` (any folders, zero or more), or a matcher of one name segment.
+ */
+export type GlobSegment = "**" | ((segment: string) => boolean);
+
+/**
+ * A glob as its segments, one list per brace choice (braces expanded first, as {@linkcode globMatcher}
+ * does; an escaped `/` separates segments too, since names are split at every `/`), for a walk to tell
+ * which folders could hold a name the glob matches (`glob_scope.ts`).
+ *
+ * @param glob The glob.
+ * @returns Each brace choice's segments, in order.
+ * @throws {TypeError} for a malformed glob, as {@linkcode globMatcher}.
+ * @throws {RangeError} when its braces expand too far, as {@linkcode globMatcher}.
+ */
+export function globSegments(glob: string): GlobSegment[][] {
+  const cps = Array.from(glob);
+  checkClosed(cps);
+  return expandBraces(cps).map((alt) => {
+    const segs: GlobSegment[] = [];
+    let cur: Token[] = [];
+    let starred = false; // the last segment was `**` (after it, no segment is pending)
+    const close = () => {
+      const re = RE2JS.compile(`(?s)^(?:${translate(cur)})$`);
+      segs.push((segment) => re.matches(segment));
+      cur = [];
+    };
+    for (const k of tokens(alt)) {
+      starred = false;
+      if (k.t === "lit" && k.cp === SLASH) close();
+      else if (k.t === "folders" || k.t === "below") {
+        segs.push("**");
+        starred = true;
+      } else cur.push(k);
+    }
+    if (!starred) close();
+    return segs;
+  });
+}
+
 /** Where a code point index is, for an error: its 1-based position in the glob. */
 const at = (i: number) => `at character ${i + 1}`;
 

@@ -7,6 +7,7 @@ import {
   isGlob,
   MAX_EXPANSIONS,
 } from "./glob.ts";
+import { GlobScope } from "./glob_scope.ts";
 
 /** A tree of files whose names exercise every rule: dots, rotated siblings, brackets, braces, non-ASCII. */
 const NAMES = [
@@ -112,6 +113,53 @@ Deno.test("globMatcher agrees with bash's pathname expansion (globstar, dotglob)
     }
     // The comparison tells globs apart: most select some names, not none or all.
     assert.ok(nonEmpty >= GLOBS.length - 4, `${nonEmpty} of ${GLOBS.length}`);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("GlobScope holds every folder bash finds a match below, and no folder a glob of fixed depth or prefix cannot reach", () => {
+  const root = Deno.makeTempDirSync({ prefix: "logpeek-scope-" });
+  try {
+    for (const n of NAMES) {
+      const dir = n.includes("/") ? n.slice(0, n.lastIndexOf("/")) : "";
+      if (dir) Deno.mkdirSync(`${root}/${dir}`, { recursive: true });
+      Deno.writeTextFileSync(`${root}/${n}`, "x\n");
+    }
+    const folders = [
+      ...new Set(NAMES.flatMap((n) => {
+        const segs = n.split("/").slice(0, -1);
+        return segs.map((_, i) => segs.slice(0, i + 1).join("/"));
+      })),
+    ].sort();
+    let narrowed = 0;
+    for (const glob of GLOBS) {
+      const expected = bashGlob(root, glob);
+      const scope = new GlobScope(glob);
+      const held = folders.filter((f) => scope.holds(f));
+      // Sound: a folder with a match below it is held (asked in walk order and out of it).
+      for (const f of [...folders, ...[...folders].reverse()]) {
+        if (expected.some((n) => n.startsWith(`${f}/`))) assert.ok(scope.holds(f), `${glob} ${f}`);
+      }
+      // Without `**`: no folder deeper than the glob's own folders.
+      if (!glob.includes("**")) {
+        const depth = glob.split("/").length - 1;
+        for (const f of held) assert.ok(f.split("/").length <= depth, `${glob} ${f}`);
+      }
+      if (held.length < folders.length) narrowed++;
+    }
+    assert.deepEqual(folders.filter((f) => new GlobScope("{app,x]y}.log").holds(f)), []);
+    assert.deepEqual(folders.filter((f) => new GlobScope("{nginx,a}/**").holds(f)), [
+      "a",
+      "a/b",
+      "a/b/c",
+      "nginx",
+      "nginx/old",
+    ]);
+    assert.deepEqual(folders.filter((f) => new GlobScope("[a-c]*/*.log").holds(f)), ["a"]);
+    assert.deepEqual(folders.filter((f) => new GlobScope("**/old/**/*.gz").holds(f)), folders);
+    assert.deepEqual(folders.filter((f) => new GlobScope("n?inx/old/*").holds(f)), ["nginx", "nginx/old"]);
+    assert.ok(narrowed >= GLOBS.length / 2, `${narrowed} of ${GLOBS.length}`);
   } finally {
     Deno.removeSync(root, { recursive: true });
   }

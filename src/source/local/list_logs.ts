@@ -8,8 +8,9 @@
  * reading tools take as it is (`roots.ts` `resolveLog`), and is readable as far as names and folders go;
  * an entry that is not is not listed but named in `unreadable`, with `complete: false` — never dropped in
  * silence. Symlinks are followed only when their real path stays inside the roots; a link that leads
- * out is refused (named in `unreadable`), and its target is never looked at, listed or descended into
- * (`../shared/cases/13-symlink-escape`). A link to a file whose folders an untrusted user could swap
+ * out is refused (named in `unreadable`), and its target is never opened, listed or descended into
+ * (`../shared/cases/13-symlink-escape`); with a glob its name does not match, only its type is asked (a
+ * folder out may hide a match, a file out cannot). A link to a file whose folders an untrusted user could swap
  * is refused as reading would refuse it (`confine.ts`). A link that leads nowhere inside the roots, and
  * FIFOs, sockets and devices, are not logs and are left out.
  *
@@ -24,7 +25,7 @@ import { ToolError } from "../../core/errors.ts";
 import { cutText } from "../../core/text_cut.ts";
 import { Turns } from "../../core/turn.ts";
 import { globMatcher } from "../glob.ts";
-import { type GlobScope, globScope, scopeHolds } from "../glob_scope.ts";
+import { GlobScope } from "../glob_scope.ts";
 import { MAX_NAME, printable, type Root, rootOf } from "./roots.ts";
 import { COUNT_STOPPED, type ListOptions, type LogList } from "../log_types.ts";
 import { ListingPage, statOf } from "./listing_page.ts";
@@ -71,9 +72,10 @@ export const MIN_ENTRIES = 256;
  * {@linkcode YIELD_MS} ms. When a walk or count stops for its time, `unreadable` ends with an entry that
  * begins with {@linkcode COUNT_STOPPED} and `not_listed` is a lower bound.
  *
- * With a glob, only folders that could hold a name it matches are entered (its leading folders without a
- * glob character, and as deep as its segments go when it has no `**` and no braces), and only refusals
- * that could hide a match are reported. A refusal (a link out, a folder that could not be read) is
+ * With a glob, only folders that could hold a name it matches are entered (`glob_scope.ts`: its segments,
+ * for every brace choice, `**` any number of them), and only refusals that could hide a match are counted
+ * and reported: a file (or link, or name the tools cannot take) whose name the glob matches, or a folder
+ * (or link to one) that may hold a match. An entry the glob cannot match is no part of the scope. A refusal (a link out, a folder that could not be read) is
  * reported in name order on the page whose range holds it; newest first (it has no time) on every page.
  *
  * Permission: read access to the roots.
@@ -129,7 +131,7 @@ class Walk {
     this.#byName = (opts.sort ?? "name") === "name";
     this.#deadline = opts.deadline ?? Infinity;
     this.#match = opts.glob === undefined ? null : globMatcher(opts.glob);
-    this.#scope = opts.glob === undefined ? null : globScope(opts.glob);
+    this.#scope = opts.glob === undefined ? null : new GlobScope(opts.glob);
     this.#page = new ListingPage(opts, countMs);
     if (opts.resume && !this.#byName) {
       // A stopped newest-first walk taken up where it was.
@@ -143,7 +145,28 @@ class Walk {
   }
 
   #mayHold(folder: string): boolean {
-    return this.#scope === null || scopeHolds(this.#scope, folder);
+    return this.#scope === null || this.#scope.holds(folder);
+  }
+
+  /**
+   * Whether an entry the walk cannot take is one the glob's scope holds, so counted and named as not
+   * listed: a file the glob matches, or a folder that may hold a match ("unknown": either). An entry the
+   * glob cannot match is no part of the scope, whatever is wrong with it.
+   */
+  #hides(file: string, kind: Kind): boolean {
+    return (kind !== "folder" && this.#wanted(file)) || (kind !== "file" && this.#mayHold(file));
+  }
+
+  /** Refuses a name longer than the tools take (when it hides a match); true when it is one. */
+  #tooLong(file: string, kind: Kind): boolean {
+    if (file.length <= MAX_NAME) return false;
+    if (this.#hides(file, kind)) {
+      this.#page.refuse(
+        cutText(file, 80) + "…",
+        `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
+      );
+    }
+    return true;
   }
 
   /** Walks every root from where the key or the stopped walk says, then gives the listing. */
@@ -274,18 +297,12 @@ class Walk {
     file: string,
     below: string[] | null,
   ): boolean | Promise<boolean> {
-    if (file.length > MAX_NAME) {
-      this.#page.refuse(
-        cutText(file, 80) + "…",
-        `a name longer than ${MAX_NAME} characters, which the tools cannot take`,
-      );
-      return true;
-    }
     const own = real === "/" ? `/${ent.name}` : `${real}/${ent.name}`;
     if (!ent.isSymlink && ent.isDirectory) return this.#folder(file, own, below);
     if (!ent.isSymlink && ent.isFile) {
       return below || !this.#wanted(file) ? true : this.#file(file, own, null, path);
     }
+    if (file.length > MAX_NAME && this.#tooLong(file, linkKind(path))) return true;
     const r = this.#resolve(path, real, file, ent.name);
     if (r === null) return true;
     if (r.info.isDirectory) return this.#folder(file, r.target, below);
@@ -315,11 +332,12 @@ class Walk {
       if (!rootOf(this.#roots, target)) {
         // A symlink out is refused by name. An entry that is no symlink yet resolves outside was
         // reached through a folder swapped meanwhile: its name is not the roots' to tell.
-        if (Deno.lstatSync(path).isSymlink) this.#page.refuse(file, LINK_OUT);
-        else {this.#page.refuse(
-            folderOf(file),
-            "the folder changed while it was listed (swapped?): call again",
-          );}
+        if (Deno.lstatSync(path).isSymlink) {
+          // Its target is not read; only its type is asked, for whether it may hide a match.
+          if (this.#wanted(file) || this.#hides(file, linkKind(path))) this.#page.refuse(file, LINK_OUT);
+        } else if (this.#hides(file, "unknown")) {
+          this.#page.refuse(folderOf(file), "the folder changed while it was listed (swapped?): call again");
+        }
         return null;
       }
       // lstat of the real path, not stat of the name: a name swapped for a link between the two calls
@@ -327,7 +345,7 @@ class Walk {
       const info = Deno.lstatSync(target);
       return info.isSymlink ? null : { target, info };
     } catch (e) {
-      this.#failed(e, name, file, real, path);
+      this.#failed(e, name, file, real, path, "unknown");
       return null;
     }
   }
@@ -338,16 +356,19 @@ class Walk {
    * name that is not valid UTF-8 cannot be named to the other tools (Deno paths are strings): said so,
    * never skipped quietly.
    */
-  #failed(e: unknown, name: string, file: string, real: string, path: string): void {
-    if (name.includes("\uFFFD")) this.#page.refuse(file, "the name is not valid UTF-8");
-    else if (!(e instanceof Deno.errors.NotFound)) {
-      this.#page.refuse(file, `${e instanceof Error ? e.name : e}`);
-    } else if (danglingOut(this.#roots, real, path)) this.#page.refuse(file, LINK_OUT);
+  #failed(e: unknown, name: string, file: string, real: string, path: string, kind: Kind): void {
+    if (name.includes("\uFFFD")) {
+      if (this.#hides(file, kind)) this.#page.refuse(file, "the name is not valid UTF-8");
+    } else if (!(e instanceof Deno.errors.NotFound)) {
+      if (this.#hides(file, kind)) this.#page.refuse(file, `${e instanceof Error ? e.name : e}`);
+    } else if (this.#hides(file, "file") && danglingOut(this.#roots, real, path)) {
+      this.#page.refuse(file, LINK_OUT); // it leads nowhere: no folder, so only its name may match
+    }
   }
 
   /** A folder to walk, unless an untrusted user could swap it for a link outside (`confine.ts`). */
   #folder(file: string, target: string, below: string[] | null): boolean | Promise<boolean> {
-    if (!this.#mayHold(file)) return true;
+    if (!this.#mayHold(file) || this.#tooLong(file, "folder")) return true;
     const home = rootOf(this.#roots, target)!;
     try {
       checkMiddleFolders(home.real, `${target}/-`, home.trust, file);
@@ -363,6 +384,7 @@ class Walk {
    * order past the cap it is only counted, with no call; else its status is read. False to stop.
    */
   #file(file: string, real: string, info: Deno.FileInfo | null, path: string): boolean {
+    if (this.#tooLong(file, "file")) return true;
     if (this.#page.full) return this.#page.countPast();
     if (info === null) {
       try {
@@ -374,12 +396,29 @@ class Walk {
           file,
           real.slice(0, real.lastIndexOf("/")),
           path,
+          "file",
         );
         return true;
       }
       if (!info.isFile) return true; // swapped for a link or a folder since the folder was read
     }
     return this.#page.add(file, statOf(info), real);
+  }
+}
+
+/** What an entry the walk cannot take may be, for whether it hides a match (`Walk.#hides`). */
+type Kind = "file" | "folder" | "unknown";
+
+/**
+ * What a link leads to, by its type alone (`stat` through the link's own path inside the roots; its
+ * target is never opened): a folder, a file (or anything else that is no folder), or unknown when its
+ * type cannot be had (then either).
+ */
+function linkKind(path: string): Kind {
+  try {
+    return Deno.statSync(path).isDirectory ? "folder" : "file";
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound ? "file" : "unknown";
   }
 }
 
