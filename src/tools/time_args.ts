@@ -10,17 +10,6 @@ import { z } from "zod";
 import { printable } from "../guard/printable.ts";
 import { TIME_SLACK_MS } from "../read/time_window.ts";
 
-export {
-  requireTimestamps,
-  resolveSpan,
-  seekBroken,
-  timeFields,
-  timeless,
-  timelessLogs,
-  type WindowArgs,
-  windowFor,
-} from "../read/time_span.ts";
-
 /**
  * What `since` and `until` take, said once in `docs/tool_schemas.md` (the listed descriptions are short:
  * issue #24, `tools/list` is read at the start of every session).

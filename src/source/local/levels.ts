@@ -20,7 +20,7 @@ import {
 import type { TimeSpan } from "../../read/time_window.ts";
 import type { Call } from "../backend.ts";
 import type { LevelCounts, LevelsAnswer, LevelsLog, LevelsQuery, LevelsStop } from "../levels_query.ts";
-import { isGlob } from "../log_source.ts";
+import { isGlob } from "../glob.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { type LogRun, type OverLogs, overLogs } from "./many_logs.ts";
 

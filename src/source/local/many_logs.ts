@@ -24,7 +24,8 @@ import type { ReadableLog, ResumePoint } from "../../read/readable_log.ts";
 import type { PageEnd } from "../../read/count_levels.ts";
 import { ToolError } from "../../core/errors.ts";
 import { printable } from "../../guard/printable.ts";
-import { isGlob, matchingLogList } from "../log_source.ts";
+import { isGlob } from "../glob.ts";
+import { matchingLogList } from "../matching_logs.ts";
 import type { TimeSpan } from "../../read/time_window.ts";
 import type { LocalEnv } from "./local_env.ts";
 

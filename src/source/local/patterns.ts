@@ -18,7 +18,7 @@ import type { MinePage } from "../../read/mine_templates.ts";
 import { resolveSpan, timeFields, timeless } from "../../read/time_span.ts";
 import type { TimeSpan } from "../../read/time_window.ts";
 import type { Call } from "../backend.ts";
-import { isGlob } from "../log_source.ts";
+import { isGlob } from "../glob.ts";
 import type {
   PatternsAnswer,
   PatternsBaseline,

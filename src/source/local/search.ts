@@ -21,7 +21,7 @@ import {
 } from "../../read/time_span.ts";
 import type { TimeSpan } from "../../read/time_window.ts";
 import type { Call } from "../backend.ts";
-import { isGlob } from "../log_source.ts";
+import { isGlob } from "../glob.ts";
 import type { SearchAnswer, SearchLogStatus, SearchQuery } from "../search_query.ts";
 import type { LocalEnv } from "./local_env.ts";
 import { type OverLogs, overLogs } from "./many_logs.ts";
