@@ -121,6 +121,13 @@ const SECRET_LINES: [string, string[]][] = [
   // By-value keys (issue #23 item 5): a UUID API key, a hex header token.
   [T("heroku api_key=01234567-89ab-cdef-0123-456789abcdef ok"), ["01234567-89ab-cdef-0123-456789abcdef"]],
   [T("GET /x X-Auth-Token: 3f2a9c0d8e7b6a5f41", "WARN"), ["3f2a9c0d8e7b6a5f41"]],
+  // A trial (issue #25): a password's value that begins with a token's shape was masked only to the
+  // token's end (`password=AKIA***/myRealPassw0rd`); a one-line PEM key with a short body was not masked.
+  [T("login password=AKIAABCDEFGHIJKLMNOP/myRealPassw0rd ok"), ["ABCDEFGHIJKLMNOP", "myRealPassw0rd"]],
+  [T("deploy secret=ghp_abcdefghijklmnopqrstuvwxyz0123456789/tail-Secret-9"), ["tail-Secret-9"]],
+  [T("key -----BEGIN RSA PRIVATE KEY----- MIIEpAIBAAKCAQEA -----END RSA PRIVATE KEY-----"), [
+    "MIIEpAIBAAKCAQEA",
+  ]],
 ];
 
 /** Secrets that run into the cut at 1,000 characters (issue #8 item 4): [value, where it starts]. */
