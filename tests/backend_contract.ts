@@ -197,12 +197,7 @@ export function filesBackend(entries: Entry[]): Backend {
     pagingBytes: 4000,
     context: true,
     patterns: true,
-    knownBugs: {
-      budget_whole: "BUG: over files a match that straddles the end of a page's byte budget " +
-        "(LOGPEEK_SEARCH_BYTES) is returned cut there (cut: true, `…took 175m` for `…took 175ms`, a line of " +
-        "~90 bytes) and skipped by the next page (read/search.ts: 'returned (cut) by the page before'), so " +
-        "the paged answer differs from the unbudgeted one; over a table every match is whole",
-    },
+    knownBugs: {},
   };
 }
 

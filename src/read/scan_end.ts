@@ -49,19 +49,29 @@ export function scanResult(s: LineScan): ScanResult {
     if (ok) s.sure = true;
     else s.pending = false;
   }
-  if (budget && s.pending) {
-    // A budget ran out inside a line that holds the needle: the match is real, so it is passed on,
-    // cut (its end was not read), though the line is not counted as read to its end.
+  if (budget && s.pending && !s.long && bytesRead - (end - ls) > 0) {
+    // A budget ran out inside a line that holds the needle, after this page read a line before it:
+    // the page ends at the line's start, so that the next page reads it whole (a match the budget
+    // straddles is shown whole, as without a budget: the contract's `budget_whole`).
+    s.pending = false;
+    s.sure = true;
+    s.bytesRead = bytesRead - (end - ls);
+    s.end = ls;
+  } else if (budget && s.pending) {
+    // A budget ran out inside a line that holds the needle, and the page read nothing before it, or
+    // the line is longer than the buffer (shown as its first `headBytes` anyway): the match is real, so it is passed on, cut
+    // (its end was not read), though the line is not counted as read to its end.
     if (s.long) s.sink.line(head, 0, s.headLen, s.lineNo + 1, true, -1, s.longStart);
     else s.sink.line(buf, ls, end, s.lineNo + 1, true, -1, bytesRead - end + ls);
   }
   const stop = s.stop;
   // An unterminated last line handed on at the end (`finishEnd`) was read: a stop there ("limit")
   // resumes after it, not at its start (a trial's pages repeated it forever).
-  const resumeAt = stop === null || s.endHanded ? bytesRead : s.long ? s.longStart : bytesRead - (end - ls);
+  const read = s.bytesRead;
+  const resumeAt = stop === null || s.endHanded ? read : s.long ? s.longStart : read - (s.end - ls);
   return {
     lines: s.lineNo,
-    bytesRead,
+    bytesRead: read,
     stop,
     droppedPartial: s.droppedPartial,
     resumeAt,

@@ -192,13 +192,31 @@ Deno.test("scan reports limit when the sink stops it", async () => {
   assert.deepEqual([r.stop, r.lines, r.seen.length], ["limit", 2, 2]);
 });
 
-Deno.test("a budget that stops inside a matching line still reports that match, cut", async () => {
+Deno.test("a budget that stops inside a matching line ends the page at its start when a line came before it; else, or when the line outgrew the buffer, the match is reported, cut", async () => {
   const bytes = new TextEncoder().encode("first\nsecond has the NEEDLE and goes on and on\nthird NEEDLE\n");
-  for (const pieceSize of [4, 16, 65536]) {
-    const r = await collect(bytes, { pieceSize, maxBytes: 30, needle: new TextEncoder().encode("NEEDLE") });
-    assert.deepEqual([r.stop, r.lines], ["size_budget", 1]);
-    assert.deepEqual(r.seen.map((s) => [s.no, s.cut]), [[2, true]]);
-    assert.equal(String.fromCharCode(...r.seen[0].bytes).slice(0, 13), "second has th");
+  const needle = new TextEncoder().encode("NEEDLE");
+  for (const pieceSize of [1, 4, 16, 64, 65536]) {
+    const r = await collect(bytes, { pieceSize, maxBytes: 30, needle });
+    if (pieceSize + needle.length - 1 < 42) {
+      // The 42-byte line outgrew the buffer: its start is not in it, so it is reported as its head, cut.
+      assert.deepEqual([r.stop, r.lines, r.pending], ["size_budget", 1, true]);
+      assert.deepEqual(r.seen.map((s) => [s.no, s.cut]), [[2, true]]);
+    } else {
+      // The page read "first\n": it ends at byte 6, where the next page reads the match whole.
+      assert.deepEqual([r.stop, r.lines, r.seen.length, r.bytesRead, r.resumeAt, r.pending], [
+        "size_budget",
+        1,
+        0,
+        6,
+        6,
+        false,
+      ]);
+    }
+    // The match's line is the page's first: reported cut, or no page would ever show it.
+    const alone = await collect(bytes.subarray(6), { pieceSize, maxBytes: 24, needle });
+    assert.deepEqual([alone.stop, alone.lines], ["size_budget", 0]);
+    assert.deepEqual(alone.seen.map((s) => [s.no, s.cut]), [[1, true]]);
+    assert.ok(String.fromCharCode(...alone.seen[0].bytes).startsWith("second has th"));
   }
 });
 
