@@ -65,6 +65,7 @@ Deno.test("e2e: forged, re-sealed, malformed and out-of-range cursors are invali
   const stateDir = tempDir("logpeek-cursor-state-");
   let genuine: string;
   let key: Uint8Array;
+  let rawKey: Uint8Array;
   {
     await using s = await connect([dir], {}, [], { stateDir });
     const first = await s.call("log_search", search());
@@ -84,10 +85,12 @@ Deno.test("e2e: forged, re-sealed, malformed and out-of-range cursors are invali
     genuine = first.structuredContent.next_cursor;
     assert.match(genuine, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
 
-    // The key: 32 bytes in <state>/cursor.key, owner-only; the cursor's MAC is HMAC-SHA-256 under it.
-    key = Deno.readFileSync(`${stateDir}/cursor.key`);
-    assert.equal(key.length, 32);
+    // The key: 32 bytes in <state>/cursor.key, owner-only; the cursor's MAC is HMAC-SHA-256 under a key
+    // derived from it for the roots served (a server of other roots that shares the folder cannot use it).
+    rawKey = Deno.readFileSync(`${stateDir}/cursor.key`);
+    assert.equal(rawKey.length, 32);
     assert.equal(Deno.statSync(`${stateDir}/cursor.key`).mode! & 0o777, 0o600);
+    key = createHmac("sha256", rawKey).update(`logpeek cursors: roots ${Deno.realPathSync(dir)}`).digest();
     const [payload, mac] = genuine.split(".");
     assert.equal(mac, createHmac("sha256", key).update(payload).digest("base64url"));
     const base = payloadOf(genuine);
@@ -172,7 +175,7 @@ Deno.test("e2e: forged, re-sealed, malformed and out-of-range cursors are invali
     const again = await w.call("log_search", search(genuine));
     assert.equal(again.isError, undefined, again.content[0].text);
     assert.equal(again.structuredContent.matches[0].line_no, 11);
-    assert.deepEqual(Deno.readFileSync(`${stateDir}/cursor.key`), key);
+    assert.deepEqual(Deno.readFileSync(`${stateDir}/cursor.key`), rawKey);
     const base = payloadOf(genuine);
     assertInvalidCursor(
       await w.call("log_search", search(seal({ ...base, off: -1 }, key))),

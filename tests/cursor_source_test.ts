@@ -36,3 +36,34 @@ Deno.test("log_files: a cursor of another server's logs (one state directory) is
     assert.equal(r.content[0].text, `invalid_cursor: the cursor belongs to log_files, not ${tool}`);
   }
 });
+
+Deno.test("log_search: a cursor of a server of other roots (one state directory, the same file name) is invalid_cursor, not file_changed", async () => {
+  const state = tempDir("logpeek-cursor-state-");
+  const one = tempDir("logpeek-cursor-one-"), two = tempDir("logpeek-cursor-two-");
+  const text = Array.from(
+    { length: 40 },
+    (_, i) => `2024-05-01 10:00:${String(i).padStart(2, "0")} INFO x ${i}\n`,
+  )
+    .join("");
+  Deno.writeTextFileSync(`${one}/app.log`, text);
+  Deno.writeTextFileSync(`${two}/app.log`, text);
+  await using a = await connect([one], { LOGPEEK_SEARCH_BYTES: "200" }, [], {
+    stateDir: state,
+  });
+  await using b = await connect([two], {}, [], { stateDir: state });
+  for (const [tool, args] of [["log_search", { text: "x" }]] as const) {
+    const first = (await a.call(tool, { file: "app.log", ...args })).structuredContent;
+    assert.equal(first.complete, false, tool);
+    assert.ok(first.next_cursor, tool);
+    // The server that made it goes on from it.
+    const more = await a.call(tool, { file: "app.log", ...args, cursor: first.next_cursor });
+    assert.equal(more.isError, undefined, more.content[0].text);
+    // Before: "file_changed: app.log is another file now (rotated?)", about a file that never changed.
+    const other = await b.call(tool, { file: "app.log", ...args, cursor: first.next_cursor });
+    assert.equal(other.isError, true, tool);
+    assert.match(
+      other.content[0].text,
+      /^invalid_cursor: the cursor is not one this server made .*other roots/,
+    );
+  }
+});

@@ -114,7 +114,8 @@ const nameHash = (name: string) => fnv1a(new TextEncoder().encode(name));
 
 /** Why any cursor that fails its seal or its shape is refused: one message, saying what to do. */
 const NOT_OURS =
-  "the cursor is not one this server made (or was damaged in copying); start again without cursor";
+  "the cursor is not one this server made (it was made over another server's logs: other roots or another " +
+  "table; or it was damaged in copying); start again without cursor";
 
 /** base64url without padding (RFC 4648 §5). */
 function b64url(bytes: Uint8Array): string {

@@ -84,7 +84,10 @@ export function localDispatch(
   const { roots, clickhouse, ...rest } = given;
   const key = given.cursorKey ??
     cursorKey(given.artifacts ? dirname(given.artifacts.dir) : null, given.stderr).key;
-  const env = { ...rest, cursorKey: key };
+  // A cursor is signed for the roots (or the table) it was made over: one made by a server of other
+  // roots that shares the state folder is not this one's (invalid_cursor, not a "rotated" file).
+  const scope = clickhouse ? `table ${clickhouse.shown}` : `roots ${roots.map((r) => r.path).join("\0")}`;
+  const env = { ...rest, cursorKey: createHmac("sha256", key).update(`logpeek cursors: ${scope}`).digest() };
   // A table's tie-breaker is salted with a value derived from the cursor key: stable across pages and
   // restarts (as cursors are), unknown to the client.
   const backend = clickhouse
@@ -102,7 +105,7 @@ export function localDispatch(
     artifacts: env.artifacts,
     artifactsOff: env.artifactsOff,
     redact: env.redact,
-    cursorKey: key,
+    cursorKey: env.cursorKey,
     backend,
   };
   return (tool, args, call) => {

@@ -60,7 +60,8 @@ export interface ListStart {
 
 /** Why a cursor that fails its seal or its shape is refused (the words of `read/cursor.ts`). */
 const NOT_OURS =
-  "the cursor is not one this server made (or was damaged in copying); start again without cursor";
+  "the cursor is not one this server made (it was made over another server's logs: other roots or another " +
+  "table; or it was damaged in copying); start again without cursor";
 
 /** A glob's hash in a cursor: SHA-256 of it (or of "" without one), base64url, first 16 characters. */
 export function globHash(glob: string | undefined): string {
