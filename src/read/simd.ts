@@ -47,7 +47,7 @@ const V_LOAD = [0xfd, 0x00, 0, 0], SPLAT = [0xfd, 0x0f], V_EQ = [0xfd, 0x23], V_
 const BITMASK = [0xfd, 0x64], V_OR = [0xfd, 0x50], V_SUB = [0xfd, 0x71], V_LT_U = [0xfd, 0x26];
 const OR = 0x72, CALL = 0x10, TEE = 0x22, V_LOAD_16 = [0xfd, 0x00, 0, 16], SELECT = 0x1b;
 /** i16x8.extadd_pairwise_i8x16_u, i32x4.extadd_pairwise_i16x8_u, i32x4.extract_lane. */
-const POPCNT = 0x69;
+const POPCNT = 0x69, LT_S = 0x48;
 const PAIRS8 = [0xfd, 0x7d], PAIRS16 = [0xfd, 0x7f], lane = (i: number) => [0xfd, 0x1b, i];
 
 // count(p, n) -> i32: line feeds in [p, p + n). Each 16-byte block adds its i8x16.eq mask (-1 a line
@@ -131,8 +131,9 @@ const FIND2 = [
 
 // findCount(p, last, b1, o1, m1, b2, o2, m2, out) -> i32: find2 and, in the same pass, the line feeds
 // in [p, s) (s the candidate returned), or in [p, last] when there is none (-1), stored as i32 at
-// `out`: one read of the bytes where find2 then count read them twice. Each 16-byte block at p adds
-// popcnt of its line-feed mask, cut at the candidate or past `last`. Locals: 9 v1, 10 v2, 11 mv1,
+// `out`: one read of the bytes where find2 then count read them twice. 32 bytes a step while they are
+// all candidates in range, then 16: each step adds popcnt of its line-feed mask, cut at the candidate
+// or past `last`. Locals: 9 v1, 10 v2, 11 mv1,
 // 12 mv2, 13 nl (v128), 14 m, 15 cnt, 16 nlm, 17 s.
 // deno-fmt-ignore
 const FIND_COUNT = [
@@ -142,6 +143,24 @@ const FIND_COUNT = [
   GET, 4, ...SPLAT, SET, 11,
   GET, 7, ...SPLAT, SET, 12,
   I32, 10, ...SPLAT, SET, 13,
+  ...BLOCK, ...LOOP, // 32 bytes a step while all 32 candidates are in range: one branch for both blocks
+  GET, 1, GET, 0, SUB, I32, 31, LT_S, BR_IF, 1, // last - p < 31: the 16-byte steps below
+  GET, 0, ...V_LOAD, GET, 13, ...V_EQ, ...BITMASK,
+  GET, 0, ...V_LOAD_16, GET, 13, ...V_EQ, ...BITMASK, I32, 16, SHL, OR, SET, 16, // nlm: 32 bits
+  GET, 0, GET, 3, ADD, ...V_LOAD, GET, 11, ...V_OR, GET, 9, ...V_EQ,
+  GET, 0, GET, 6, ADD, ...V_LOAD, GET, 12, ...V_OR, GET, 10, ...V_EQ,
+  ...V_AND, ...BITMASK,
+  GET, 0, GET, 3, ADD, ...V_LOAD_16, GET, 11, ...V_OR, GET, 9, ...V_EQ,
+  GET, 0, GET, 6, ADD, ...V_LOAD_16, GET, 12, ...V_OR, GET, 10, ...V_EQ,
+  ...V_AND, ...BITMASK, I32, 16, SHL, OR, SET, 14, // m: 32 bits
+  GET, 14, ...IF,
+  GET, 0, GET, 14, CTZ, ADD, SET, 17, // s = p + ctz(m), at most last
+  GET, 15, GET, 16, I32, 1, GET, 17, GET, 0, SUB, SHL, I32, 1, SUB, AND, POPCNT, ADD, SET, 15,
+  GET, 8, GET, 15, ...STORE, GET, 17, RETURN,
+  END,
+  GET, 15, GET, 16, POPCNT, ADD, SET, 15,
+  GET, 0, I32, 32, ADD, SET, 0,
+  BR, 0, END, END,
   ...BLOCK, ...LOOP,
   GET, 0, GET, 1, GT_S, BR_IF, 1, // p > last: none
   GET, 0, ...V_LOAD, GET, 13, ...V_EQ, ...BITMASK, SET, 16, // nlm = line feeds at p
