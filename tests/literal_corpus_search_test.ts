@@ -61,6 +61,8 @@ Deno.test("literal search over real corpus lines finds the lines rg -n -F finds,
       ["error", true],
       ["Failed Password", true],
       ["QuorumPeer", true],
+      ["kernel", true], // k and s: K (U+212A) and ſ (U+017F) looked for from the first byte ≥ 0x80
+      ["Session", true],
     ];
     let checked = 0;
     for (const [text, ignoreCase] of cases) {

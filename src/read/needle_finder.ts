@@ -185,15 +185,21 @@ export class NeedleFinder {
   /**
    * {@linkcode NeedleFinder.findNeedle} that counts line feeds in the same pass (`simd.findCount`):
    * returns the first occurrence `m` of the needle that starts in buf[from, to - nlen], or -1, and sets
-   * {@linkcode NeedleFinder.lineFeeds} to the line feeds in buf[from, m), or in buf[from, to) with -1.
+   * {@linkcode NeedleFinder.lineFeeds} to the line feeds in buf[from, m), or in buf[from, to) with -1; with
+   * K or ſ looked for, also {@linkcode NeedleFinder.high}.
    */
   findCounted(from: number, to: number): number {
     const { buf, simd, nlen, mask, needle } = this;
     const last = to - nlen;
+    const partners = this.kelvin || this.longS;
     let lf = 0;
+    let high = -1;
     while (from <= last) {
-      const s = simd.findCount(from, last, this.b1, this.o1, this.b2, this.o2, this.m1, this.m2);
+      const s = partners
+        ? simd.findCountHigh(from, last, this.b1, this.o1, this.b2, this.o2, this.m1, this.m2)
+        : simd.findCount(from, last, this.b1, this.o1, this.b2, this.o2, this.m1, this.m2);
       lf += simd.counted();
+      if (partners && high < 0) high = simd.high();
       if (s < 0) {
         from = last + 1;
         break;
@@ -202,14 +208,24 @@ export class NeedleFinder {
       while (k < nlen && (buf[s + k] | mask[k]) === needle[k]) k++;
       if (k === nlen) {
         this.lineFeeds = lf;
+        this.high = high < 0 ? to : high;
         return s;
       }
       if (buf[s] === 10) lf++; // the candidate's own first byte, passed over from here
       from = s + 1;
     }
     this.lineFeeds = lf + (from < to ? simd.count(from, to) : 0);
+    // The bytes past `last` the blocks may not have covered.
+    for (let i = from; high < 0 && partners && i < to; i++) if (buf[i] >= 0x80) high = i;
+    this.high = high < 0 ? to : high;
     return -1;
   }
+
+  /**
+   * After {@linkcode NeedleFinder.findCounted} with K or ſ looked for: no byte ≥ 0x80 (so no K or ſ) starts
+   * in buf[from, high) of the bytes it passed over (`to` or more: none before its answer, or before `to`).
+   */
+  high = 0;
 
   /** First occurrence of the needle that starts in buf[from, to - nlen], or -1. */
   findNeedle(from: number, to: number): number {

@@ -95,6 +95,14 @@ Deno.test("findCount finds what find2 finds and counts the line feeds before it,
       const got = s.findCount(start, last, b1, o1, b2, o2, m1, 0);
       assert.equal(got, want, `size ${size} case ${t}`);
       assert.equal(s.counted(), lf, `size ${size} case ${t}: line feeds in [${start}, ${got})`);
+      // findCountHigh: the same, and the first byte ≥ 0x80 from start (a few bytes of é and ſ put in).
+      for (let k = 0; k < (t % 7); k++) s.buf[Math.floor(rnd() * size)] = 0xc3 + (k % 2) * 0x1f;
+      const want2 = s.find2(start, last, b1, o1, b2, o2, m1, 0);
+      assert.equal(s.findCountHigh(start, last, b1, o1, b2, o2, m1, 0), want2, `high, case ${t}`);
+      const h = s.high(), upTo = want2 < 0 ? last : want2;
+      const first = s.buf.subarray(start, upTo + 1).findIndex((b) => b >= 0x80);
+      if (first >= 0) assert.equal(h, start + first, `the first high byte, case ${t}`);
+      else assert.ok(h < 0 || h > upTo, `no high byte in [${start}, ${upTo}], got ${h}, case ${t}`);
     }
   }
 });
