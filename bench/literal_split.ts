@@ -60,7 +60,13 @@ function pass(piece: number, step: (s: ReturnType<typeof simdScanner>, n: number
   return tally;
 }
 
-const sample = Deno.readFileSync(o.file!).subarray(0, 65536);
+/** The file's first 64 KiB: what the scan chooses its rare pair by. */
+function firstBytes(path: string): Uint8Array {
+  using f = Deno.openSync(path);
+  const buf = new Uint8Array(65536);
+  return buf.subarray(0, f.readSync(buf) ?? 0);
+}
+const sample = firstBytes(o.file!);
 const [o1, o2] = rarePair(needle, sample);
 const [b1, b2] = [needle[o1], needle[o2]];
 /** Candidates of the rare pair in buf[0, n), each compared. */
