@@ -6,7 +6,9 @@
  * 1. Real log lines (issue #11, `bench/real_log.ts`): a seeded log of shuffled Loghub lines
  *    (`../shared/corpus/loghub`; the table is skipped, with a notice, when that folder is absent) with ten
  *    rare lines, and a multi-member gzip of it; searches, `log_levels` and a `.gz` search against
- *    ripgrep, `wc -l` and `zcat | rg`.
+ *    ripgrep, `wc -l` and `zcat | rg`; then rows 1–6 again, in the same run, on a log of both corpora's
+ *    lines (Loghub and lnav, 16 systems; `bench/corpora_log.ts` `makeCorporaRareLog`) with the same rare
+ *    lines (issue #26; skipped, with a notice, when `../shared/corpus/lnav/logs` is absent).
  * 1b. Levels on two corpora (issue #23, item 6, `bench/levels_speed.ts`): `log_levels` on 1 GiB of
  *    shuffled lines of Loghub and lnav's test logs, and of Loghub alone, with and without `since`/`until`,
  *    beside `rg -c -w` of level words (skipped, with a notice, when `../shared` is absent).
@@ -64,6 +66,15 @@ import { renderTable, type Row, type Verdict, verdicts } from "./table.ts";
 
 const GIB = 1024 * 1024 * 1024;
 
+/** True when `path` is a folder. */
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
 /** A whole number from the environment, or `fallback`; exits on a value that is not one. */
 function envNumber(name: string, fallback: number): number {
   const raw = Deno.env.get(name);
@@ -100,7 +111,9 @@ if (!parts.has("real")) {
   console.log("\nSKIPPED: the real-log table (issue #11): ../shared (the Loghub corpus) is absent.");
 } else {
   const loghub = join(shared, "corpus", "loghub");
-  const r = await realLogBench({ dir, loghub, bytes, capMs, runs: RUNS });
+  // The 16-system table needs lnav's logs as well (issue #26); without them it is skipped, said below.
+  const both = isFolder(join(shared, "corpus", "lnav", "logs")) ? shared : undefined;
+  const r = await realLogBench({ dir, loghub, bytes, capMs, runs: RUNS, shared: both });
   console.log(
     `\n## Real log lines (issue #11): ${r.log.path}\n\n${r.log.size} bytes, ${r.log.lines} lines (shuffled ` +
       `Loghub lines, seeded, and 10 rare lines at lines ${r.log.rare.join(", ")}); .gz: ${r.gz.path}, ` +
@@ -114,6 +127,21 @@ if (!parts.has("real")) {
   console.log("");
   for (const n of r.notes) console.log(`- ${n}`);
   all.push(...verdicts("real", r.rows));
+  if (r.corpora) {
+    const c = r.corpora.log;
+    console.log(
+      `\n## Real log lines, 16 systems (issue #26): ${c.path}\n\n${c.size} bytes, ${c.lines} lines (shuffled ` +
+        `lines of both corpora, Loghub and lnav, seeded, and the same 10 rare lines at lines ` +
+        `${c.rare.join(", ")}). Same run, same server, same rules as the table above (rows 1–6).\n`,
+    );
+    console.log(renderTable(r.corpora.rows));
+    console.log("");
+    for (const n of r.corpora.notes) console.log(`- ${n}`);
+    all.push(...verdicts("real, 16 systems", r.corpora.rows));
+  }
+  if (!both) {
+    console.log("\nSKIP the 16-system real-log table (issue #26): ../shared/corpus/lnav/logs is absent.");
+  }
   mismatches.push(...r.mismatches);
 }
 

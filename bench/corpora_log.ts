@@ -17,7 +17,7 @@
  */
 
 import { join } from "node:path";
-import { rng } from "./loghub_log.ts";
+import { type LoghubLog, reuse, rng, writeWithRare } from "./loghub_log.ts";
 
 /** Which corpora a log's lines come from. */
 export type Corpora = "both" | "loghub";
@@ -146,6 +146,28 @@ export function makeCorporaLog(
   const made: CorporaLog = { path, size, lines, pool: { lines: pool.lines.length, files: pool.files } };
   Deno.writeTextFileSync(marker, JSON.stringify(made));
   return made;
+}
+
+/**
+ * The real-line table's second log (issue #26): the lines of both corpora ({@linkcode corporaPool}
+ * `both`: 16 systems' line shapes), shuffled, with the rare lines of `loghub_log.ts` inserted the way
+ * `makeLoghubLog` inserts them (`writeWithRare`), so that every row of the real-line table has the same
+ * few real matches in it. Reused when the marker beside it (`<log>.seed-…-rare`) matches.
+ *
+ * @param shared The shared folder (`../shared`).
+ * @param path Where to write.
+ * @param bytes The size to reach, in bytes (the last line is whole).
+ * @param seed The PRNG seed.
+ * @returns The file's size, line count and rare line numbers.
+ * @throws {Deno.errors.NotFound} when a corpus folder is missing.
+ */
+export function makeCorporaRareLog(shared: string, path: string, bytes: number, seed = 26): LoghubLog {
+  const marker = `${path}.seed-${seed}-${bytes}-both-rare`;
+  const made = reuse<LoghubLog>(marker, path);
+  if (made) return made;
+  const log = writeWithRare(corporaPool(shared, "both").lines, path, bytes, seed);
+  Deno.writeTextFileSync(marker, JSON.stringify(log));
+  return log;
 }
 
 if (import.meta.main) {

@@ -114,14 +114,44 @@ export function rareLine(i: number, rnd: () => number): string {
  */
 export function makeLoghubLog(loghub: string, path: string, bytes: number, seed = 11): LoghubLog {
   const marker = `${path}.seed-${seed}-${bytes}`;
+  const made = reuse<LoghubLog>(marker, path);
+  if (made) return made;
+  const enc = new TextEncoder();
+  const log = writeWithRare(corpusLines(loghub).map((l) => enc.encode(l + "\n")), path, bytes, seed);
+  Deno.writeTextFileSync(marker, JSON.stringify(log));
+  return log;
+}
+
+/**
+ * What a marker file beside `path` recorded, when the file there still has its size; else null.
+ *
+ * @param marker The marker's path (its name holds the parameters the log was made with).
+ * @param path The log's path.
+ */
+export function reuse<T extends { size: number }>(marker: string, path: string): T | null {
   try {
-    const m = JSON.parse(Deno.readTextFileSync(marker)) as LoghubLog;
+    const m = JSON.parse(Deno.readTextFileSync(marker)) as T;
     if (Deno.statSync(path).size === m.size) return { ...m, path };
   } catch {
     // not made yet, or made with other parameters
   }
+  return null;
+}
+
+/**
+ * Writes `path`: lines of `pool` drawn at random with repetition by a PRNG seeded with `seed` until the
+ * file has `bytes`, and {@linkcode RARE_COUNT} rare lines ({@linkcode rareLine}) at seeded places, three
+ * of them in the last 1% of the bytes. The log of {@linkcode makeLoghubLog}, and of
+ * `corpora_log.ts` `makeCorporaRareLog` with another pool.
+ *
+ * @param pool The lines, each ending with LF (a line longer than 1 MiB is written on its own).
+ * @param path Where to write (truncated).
+ * @param bytes The size to reach, in bytes (the last line is whole).
+ * @param seed The PRNG seed.
+ * @returns The file's size, line count and rare line numbers (1-based, ascending).
+ */
+export function writeWithRare(pool: Uint8Array[], path: string, bytes: number, seed: number): LoghubLog {
   const enc = new TextEncoder();
-  const pool = corpusLines(loghub).map((l) => enc.encode(l + "\n"));
   const rnd = rng(seed);
   // Where the rare lines go, as fractions of the size: 7 anywhere before the last 1%, 3 within it.
   const at = [
@@ -139,8 +169,11 @@ export function makeLoghubLog(loghub: string, path: string, bytes: number, seed 
       f.writeSync(buf.subarray(0, used));
       used = 0;
     }
-    buf.set(b, used);
-    used += b.length;
+    if (b.length > buf.length) f.writeSync(b);
+    else {
+      buf.set(b, used);
+      used += b.length;
+    }
     size += b.length;
     lines++;
   };
@@ -157,9 +190,7 @@ export function makeLoghubLog(loghub: string, path: string, bytes: number, seed 
   } finally {
     f.close();
   }
-  const made: LoghubLog = { path, size, lines, rare };
-  Deno.writeTextFileSync(marker, JSON.stringify(made));
-  return made;
+  return { path, size, lines, rare };
 }
 
 if (import.meta.main) {

@@ -3,7 +3,10 @@
  * user would run instead (ripgrep, mostly), on the same file, in the same run, interleaved, file in the
  * page cache.
  *
- * The log is made by `bench/loghub_log.ts` (shuffled Loghub lines and ten rare lines); its gzip by
+ * The log is made by `bench/loghub_log.ts` (shuffled Loghub lines and ten rare lines); a second log, of
+ * both corpora's lines (Loghub and lnav: 16 systems' line shapes) with the same ten rare lines inserted
+ * the same way, by `bench/corpora_log.ts` `makeCorporaRareLog` (issue #26), and rows 1–6 run on it too,
+ * in the same run, by the same server, each beside its peer; its gzip by
  * `gzip -1 -c`, and a multi-member gzip of that copied {@linkcode GZ_COPIES} times (`cat x.gz x.gz …` is
  * a valid gzip of the log repeated). Every row checks logpeek's answer against the peer's before its
  * time counts: the same line numbers and count (`rg -n`), `complete: true`, and for `log_levels`
@@ -22,6 +25,7 @@
 import { join } from "node:path";
 import { connect, type Session } from "../tests/mcp_client.ts";
 import { type LoghubLog, makeLoghubLog, RARE_TEXT } from "./loghub_log.ts";
+import { makeCorporaRareLog } from "./corpora_log.ts";
 import {
   type CommandRun,
   firstDifference,
@@ -62,6 +66,11 @@ export interface RealLogOptions {
   capMs: number;
   /** How many times each row is timed (fewer when one call is slow: 3 above 5 s, 1 above 20 s). */
   runs: number;
+  /**
+   * The shared folder (`../shared`): when given, rows 1–6 run again on a log of both corpora's lines
+   * with the same rare lines (`corpora_log.ts` `makeCorporaRareLog`, 16 systems).
+   */
+  shared?: string;
 }
 
 /** What the benchmark found. */
@@ -74,6 +83,8 @@ export interface RealLogResult {
   mismatches: string[];
   /** Notes printed under the table (runs per row, pages, memory details). */
   notes: string[];
+  /** Rows 1–6 on the 16-system log, with their notes; null when `shared` was not given. */
+  corpora: { log: LoghubLog; rows: Row[]; notes: string[] } | null;
 }
 
 /** A structured tool answer, as the tools' output schemas describe it. */
@@ -222,20 +233,283 @@ export function realLogName(bytes: number): string {
   return bytes === 1024 ** 3 ? "loghub.log" : `loghub-${bytes}.log`;
 }
 
+/** The name of the real-line table's second log (16 systems' lines, `corpora_log.ts` `makeCorporaRareLog`). */
+export function corporaRareName(bytes: number): string {
+  return `corpora-rare-${bytes}.log`;
+}
+
+/** What the rows of one log share: the session, the options, the largest `limit`, where findings go. */
+interface Table {
+  s: Session;
+  o: RealLogOptions;
+  limit: number;
+  rows: Row[];
+  notes: string[];
+  mismatch: (what: string, detail: string) => void;
+}
+
+const mid = (runs: CommandRun[]) => median(runs.map((r) => r.ms));
+const slowOr = (m: Measured) => m.first.slow ?? median(m.lpMs);
+const ratioMet = (m: Measured, peer: CommandRun[], min: number) =>
+  !m.first.slow && mid(peer) / median(m.lpMs) >= min;
+
+/** A call that failed is a wrong answer too. */
+function failed(t: Table, work: string, m: Measured): void {
+  if (m.first.slow?.startsWith("error")) t.mismatch(work, m.first.slow);
+}
+
+/** A finished search found exactly the peer's line numbers, and says it is complete. */
+function sameLines(t: Table, work: string, m: Measured, want: number[]): void {
+  if (m.first.slow) return;
+  const d = firstDifference(m.first.lines, want);
+  if (d) t.mismatch(work, d);
+  if (!m.first.sc.complete) t.mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
+}
+
+/** The note under the table for a search row: runs, pages, matches. */
+function note(t: Table, work: string, m: Measured): void {
+  t.notes.push(
+    `${work}: ${m.first.slow ? "gave up" : `${m.lpMs.length} run(s)`}` +
+      (m.first.pages > 1 ? `, ${m.first.pages} pages of at most ${t.limit} matches` : "") +
+      `; ${m.first.lines.length} match(es).`,
+  );
+}
+
+/** A search row checked against `rg` (line numbers and count), complete: true; `min` null: MB/s. */
+async function searchRow(
+  t: Table,
+  log: LoghubLog,
+  work: string,
+  args: Record<string, unknown>,
+  rgArgs: string[],
+  min: number | null,
+  info: [string, string[]][] = [],
+): Promise<void> {
+  const file = log.path, name = file.slice(t.o.dir.length + 1);
+  const peer = `rg ${rgArgs.map((a) => (a.startsWith("-") ? a : shellQuote(a))).join(" ")}`;
+  const m = await measure(
+    t.o.runs,
+    () => searchAll(t.s, { file: name, ...args }, t.limit, t.o.capMs),
+    [
+      () => runCommand("rg", [...rgArgs, file]),
+      ...info.map(([cmd, a]) => () => runCommand(cmd, [...a, file])),
+    ],
+  );
+  failed(t, work, m);
+  const want = lineNumbers(m.peers[0][0].out);
+  if (want.length === 0) t.mismatch(work, `${peer} found nothing: the log is not the expected one`);
+  sameLines(t, work, m, want);
+  const ms = slowOr(m);
+  const value = typeof ms === "number" ? ms : undefined;
+  const row = {
+    work: `${work} (${want.length} matches)`,
+    ms,
+    rate: value === undefined ? "" : rate(log.size, value),
+  };
+  if (min === null) {
+    const mbps = value === undefined ? 0 : log.size / 1e6 / (value / 1000);
+    const v = value === undefined ? String(ms) : `${mbps.toFixed(0)} MB/s`;
+    t.rows.push({
+      ...row,
+      peer: `${peer} (information)`,
+      peerMs: mid(m.peers[0]),
+      target: "≥ 100 MB/s",
+      met: mbps >= 100,
+      value: v,
+    });
+  } else {
+    t.rows.push({
+      ...row,
+      peer,
+      peerMs: mid(m.peers[0]),
+      target: `≥ ${min}×`,
+      met: ratioMet(m, m.peers[0], min),
+    });
+  }
+  info.forEach(([cmd, a], i) =>
+    t.rows.push({
+      work: "",
+      ms: value,
+      peer: `${cmd} ${a.map((x) => (x.startsWith("-") ? x : shellQuote(x))).join(" ")} (information)`,
+      peerMs: mid(m.peers[i + 1]),
+    })
+  );
+  note(t, work, m);
+}
+
+/** Rows 1–5: the searches on `log`, each beside its peer. */
+async function searchRows(t: Table, log: LoghubLog, tag: string): Promise<void> {
+  console.error(`${tag}row 1: literal search…`);
+  await searchRow(
+    t,
+    log,
+    "1. log_search literal, rare needle",
+    { text: QUERIES.literal },
+    [
+      "-n",
+      "-F",
+      QUERIES.literal,
+    ],
+    0.9,
+    [["grep", ["-n", "-F", QUERIES.literal]], ["rg", ["--no-mmap", "-n", "-F", QUERIES.literal]]],
+  );
+  console.error(`${tag}row 2: ignore_case…`);
+  await searchRow(
+    t,
+    log,
+    "2. log_search literal, ignore_case",
+    { text: QUERIES.ignoreCase, ignore_case: true },
+    ["-n", "-i", "-F", QUERIES.ignoreCase],
+    0.8,
+    [["rg", ["--no-mmap", "-n", "-i", "-F", QUERIES.ignoreCase]]],
+  );
+  console.error(`${tag}row 3: regex with a required literal…`);
+  await searchRow(
+    t,
+    log,
+    `3. log_search regex \`${QUERIES.requiredLiteral}\``,
+    {
+      text: QUERIES.requiredLiteral,
+      regex: true,
+    },
+    ["-n", QUERIES.requiredLiteral],
+    0.5,
+    [["rg", ["--no-mmap", "-n", QUERIES.requiredLiteral]]],
+  );
+  console.error(`${tag}row 4: regex with many matches (paged)…`);
+  await searchRow(
+    t,
+    log,
+    `4. log_search regex \`${QUERIES.manyMatches}\`, paged`,
+    {
+      text: QUERIES.manyMatches,
+      regex: true,
+    },
+    ["-n", QUERIES.manyMatches],
+    0.5,
+    [["rg", ["--no-mmap", "-n", QUERIES.manyMatches]]],
+  );
+  console.error(`${tag}row 5: regex with no literal…`);
+  await searchRow(
+    t,
+    log,
+    `5. log_search regex \`${QUERIES.noLiteral}\` (no literal)`,
+    {
+      text: QUERIES.noLiteral,
+      regex: true,
+    },
+    ["-n", QUERIES.noLiteral],
+    null,
+  );
+}
+
+/** Row 6: `log_levels` on `log`, its total checked against `wc -l`, beside `rg -c -w`. */
+async function levelsRow(t: Table, log: LoghubLog, tag: string): Promise<void> {
+  console.error(`${tag}row 6: log_levels…`);
+  const file = log.path, name = file.slice(t.o.dir.length + 1);
+  const work = "6. log_levels, every line";
+  const m = await measure(t.o.runs, () => levels(t.s, name, t.o.capMs), [
+    () => runCommand("rg", ["-c", "-w", "-e", "INFO", "-e", "WARN", "-e", "ERROR", file]),
+    () => runCommand("wc", ["-l", file]),
+  ]);
+  failed(t, work, m);
+  const wc = Number(m.peers[1][0].out.trim().split(/\s+/)[0]);
+  if (!m.first.slow) {
+    if (m.first.sc.total_lines !== wc) t.mismatch(work, `total_lines ${m.first.sc.total_lines}, wc -l ${wc}`);
+    if (!m.first.sc.complete) t.mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
+  }
+  const ms = slowOr(m);
+  const value = typeof ms === "number" ? ms : undefined;
+  const gbps = value === undefined ? 0 : log.size / 1e9 / (value / 1000);
+  const r = value === undefined ? "" : rate(log.size, value);
+  t.rows.push({
+    work: `${work} (${wc} lines)`,
+    ms,
+    rate: r,
+    peer: "rg -c -w -e INFO -e WARN -e ERROR",
+    peerMs: mid(m.peers[0]),
+    target: "≥ 1.0×",
+    met: ratioMet(m, m.peers[0], 1.0),
+  });
+  const v = value === undefined ? String(ms) : `${gbps.toFixed(2)} GB/s`;
+  t.rows.push({ work: "", ms, rate: r, target: "≥ 1 GB/s", met: gbps >= 1, value: v });
+  t.rows.push({ work: "", ms: value, peer: "wc -l (information)", peerMs: mid(m.peers[1]) });
+  t.notes.push(
+    `${work}: ${m.first.slow ? "gave up" : `${m.lpMs.length} run(s)`}; counts ${
+      JSON.stringify(m.first.sc.counts)
+    }; rg -c -w -e INFO -e WARN -e ERROR: ${m.peers[0][0].out.trim()} lines.`,
+  );
+}
+
+/** Row 7: the literal search on the multi-member `.gz`, beside `zcat | rg -c -F`, and its memory. */
+async function gzipRows(t: Table, gz: RealLogResult["gz"], env: Record<string, string>): Promise<void> {
+  console.error("row 7: .gz…");
+  const gzName = gz.path.slice(t.o.dir.length + 1);
+  const work = `7. log_search literal on .gz (${GZ_COPIES} gzip members, ${
+    (gz.expanded / 1024 ** 3).toFixed(2)
+  } GiB decompressed)`;
+  const q = shellQuote;
+  const m = await measure(
+    t.o.runs,
+    () => searchAll(t.s, { file: gzName, text: QUERIES.literal }, t.limit, t.o.capMs),
+    [() => runShell(`zcat ${q(gz.path)} | rg -c -F ${q(QUERIES.literal)}`)],
+  );
+  failed(t, work, m);
+  const count = Number(m.peers[0][0].out.trim());
+  const want = lineNumbers((await runShell(`zcat ${q(gz.path)} | rg -n -F ${q(QUERIES.literal)}`)).out);
+  if (want.length !== count || count === 0) {
+    t.mismatch(work, `zcat | rg: -c says ${count}, -n ${want.length}`);
+  }
+  sameLines(t, work, m, want);
+  const ms = slowOr(m);
+  const value = typeof ms === "number" ? ms : undefined;
+  t.rows.push({
+    work: `${work} (${count} matches)`,
+    ms,
+    rate: value === undefined ? "" : rate(gz.expanded, value),
+    peer: `zcat FILE | rg -c -F ${QUERIES.literal}`,
+    peerMs: mid(m.peers[0]),
+    target: "≥ 0.8×",
+    met: ratioMet(m, m.peers[0], 0.8),
+  });
+  note(t, "7. .gz", m);
+  const mem = await gzipGrowth(t.o.dir, gzName, env, t.o.capMs);
+  const grown = `${(mem.growth / 1024 / 1024).toFixed(1)} MiB`;
+  t.rows.push({
+    work: `7b. the same .gz search: peak RSS growth over idle (${grown})`,
+    target: "≤ 16 MiB",
+    met: mem.growth <= GZ_MAX_GROWTH,
+    value: grown,
+  });
+  t.notes.push(
+    `7b: a fresh server; after 3 warm-up searches on a small .gz, VmRSS ${mib(mem.idle)} MiB (idle); ` +
+      `VmHWM ${mem.reset ? "reset (clear_refs 5), then" : "NOT reset (clear_refs failed): it was"} ` +
+      `${mib(mem.peak)} MiB after the search (${mem.ms.toFixed(0)} ms, ${mem.matches} matches).`,
+  );
+}
+
 /**
- * Makes the inputs (once), then measures every row.
+ * Makes the inputs (once), then measures every row: rows 1–7 on the Loghub log, and, with
+ * `o.shared`, rows 1–6 again on the 16-system log (`corporaRareName`), in the same run, by the same
+ * server.
  *
  * @param o Where, how big, the cap and the runs.
- * @returns The rows, the mismatches, and notes.
+ * @returns The rows of each log, the mismatches, and notes.
  */
 export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
   const name = realLogName(o.bytes);
   console.error(`making ${name} (${o.bytes} bytes of shuffled Loghub lines) in ${o.dir} (once; kept)…`);
   const log = makeLoghubLog(o.loghub, join(o.dir, name), o.bytes);
   const gz = await makeGzip(log);
-  const gzName = gz.path.slice(o.dir.length + 1);
-  for (const f of [log.path, gz.path]) await runShell(`cat ${shellQuote(f)} > /dev/null`);
-
+  let corpora: LoghubLog | null = null;
+  if (o.shared !== undefined) {
+    const second = corporaRareName(o.bytes);
+    console.error(`making ${second} (both corpora's lines and the rare lines) in ${o.dir} (once; kept)…`);
+    corpora = makeCorporaRareLog(o.shared, join(o.dir, second), o.bytes);
+  }
+  for (const f of [log.path, gz.path, ...(corpora ? [corpora.path] : [])]) {
+    await runShell(`cat ${shellQuote(f)} > /dev/null`);
+  }
   const env = {
     LOGPEEK_SEARCH_MS: String(o.capMs),
     LOGPEEK_LEVELS_MS: String(o.capMs),
@@ -247,229 +521,31 @@ export async function realLogBench(o: RealLogOptions): Promise<RealLogResult> {
   const schema = tools.tools.find((t: { name: string }) => t.name === "log_search")
     ?.inputSchema as Structured;
   const limit: number = schema?.properties?.limit?.maximum ?? 5000;
-
-  const rows: Row[] = [];
   const mismatches: string[] = [];
-  const notes: string[] = [];
-  const mismatch = (what: string, detail: string) => {
-    const line = `MISMATCH in ${what}: ${detail}`;
-    console.log(line);
-    mismatches.push(line);
-  };
-  const file = log.path;
-  /** A call that failed is a wrong answer too. */
-  const failed = (work: string, m: Measured) => {
-    if (m.first.slow?.startsWith("error")) mismatch(work, m.first.slow);
-  };
-  /** A finished search found exactly the peer's line numbers, and says it is complete. */
-  const sameLines = (work: string, m: Measured, want: number[]) => {
-    if (m.first.slow) return;
-    const d = firstDifference(m.first.lines, want);
-    if (d) mismatch(work, d);
-    if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
-  };
-  const mid = (runs: CommandRun[]) => median(runs.map((r) => r.ms));
-  const slowOr = (m: Measured) => m.first.slow ?? median(m.lpMs);
-  const ratioMet = (m: Measured, peer: CommandRun[], min: number) =>
-    !m.first.slow && mid(peer) / median(m.lpMs) >= min;
-  const note = (work: string, m: Measured) =>
-    notes.push(
-      `${work}: ${m.first.slow ? "gave up" : `${m.lpMs.length} run(s)`}` +
-        (m.first.pages > 1 ? `, ${m.first.pages} pages of at most ${limit} matches` : "") +
-        `; ${m.first.lines.length} match(es).`,
-    );
-
-  /** A search row checked against `rg -n` (line numbers and count), complete: true. */
-  const searchRow = async (
-    work: string,
-    args: Record<string, unknown>,
-    rgArgs: string[],
-    min: number | null,
-    info: [string, string[]][] = [],
-  ) => {
-    const peer = `rg ${rgArgs.map((a) => (a.startsWith("-") ? a : shellQuote(a))).join(" ")}`;
-    const m = await measure(
-      o.runs,
-      () => searchAll(s, { file: name, ...args }, limit, o.capMs),
-      [
-        () => runCommand("rg", [...rgArgs, file]),
-        ...info.map(([cmd, a]) => () => runCommand(cmd, [...a, file])),
-      ],
-    );
-    failed(work, m);
-    const want = lineNumbers(m.peers[0][0].out);
-    if (want.length === 0) mismatch(work, `${peer} found nothing: the log is not the expected one`);
-    sameLines(work, m, want);
-    const ms = slowOr(m);
-    const value = typeof ms === "number" ? ms : undefined;
-    if (min === null) {
-      const mbps = value === undefined ? 0 : log.size / 1e6 / (value / 1000);
-      rows.push({
-        work: `${work} (${want.length} matches)`,
-        ms,
-        rate: value === undefined ? "" : rate(log.size, value),
-        peer: `${peer} (information)`,
-        peerMs: mid(m.peers[0]),
-        target: "≥ 100 MB/s",
-        met: mbps >= 100,
-        value: value === undefined ? String(ms) : `${mbps.toFixed(0)} MB/s`,
-      });
-    } else {
-      rows.push({
-        work: `${work} (${want.length} matches)`,
-        ms,
-        rate: value === undefined ? "" : rate(log.size, value),
-        peer,
-        peerMs: mid(m.peers[0]),
-        target: `≥ ${min}×`,
-        met: ratioMet(m, m.peers[0], min),
-      });
-    }
-    info.forEach(([cmd, a], i) =>
-      rows.push({
-        work: "",
-        ms: value,
-        peer: `${cmd} ${a.map((x) => (x.startsWith("-") ? x : shellQuote(x))).join(" ")} (information)`,
-        peerMs: mid(m.peers[i + 1]),
-      })
-    );
-    note(work, m);
-  };
-
-  console.error("row 1: literal search…");
-  await searchRow(
-    "1. log_search literal, rare needle",
-    { text: QUERIES.literal },
-    ["-n", "-F", QUERIES.literal],
-    0.8,
-    [
-      ["grep", ["-n", "-F", QUERIES.literal]],
-      ["rg", ["--no-mmap", "-n", "-F", QUERIES.literal]],
-    ],
-  );
-  console.error("row 2: ignore_case…");
-  await searchRow(
-    "2. log_search literal, ignore_case",
-    { text: QUERIES.ignoreCase, ignore_case: true },
-    ["-n", "-i", "-F", QUERIES.ignoreCase],
-    0.8,
-    [["rg", ["--no-mmap", "-n", "-i", "-F", QUERIES.ignoreCase]]],
-  );
-  console.error("row 3: regex with a required literal…");
-  await searchRow(
-    `3. log_search regex \`${QUERIES.requiredLiteral}\``,
-    { text: QUERIES.requiredLiteral, regex: true },
-    ["-n", QUERIES.requiredLiteral],
-    0.5,
-    [["rg", ["--no-mmap", "-n", QUERIES.requiredLiteral]]],
-  );
-  console.error("row 4: regex with many matches (paged)…");
-  await searchRow(
-    `4. log_search regex \`${QUERIES.manyMatches}\`, paged`,
-    { text: QUERIES.manyMatches, regex: true },
-    ["-n", QUERIES.manyMatches],
-    0.5,
-    [["rg", ["--no-mmap", "-n", QUERIES.manyMatches]]],
-  );
-  console.error("row 5: regex with no literal…");
-  await searchRow(
-    `5. log_search regex \`${QUERIES.noLiteral}\` (no literal)`,
-    { text: QUERIES.noLiteral, regex: true },
-    ["-n", QUERIES.noLiteral],
-    null,
-  );
-
-  console.error("row 6: log_levels…");
-  {
-    const work = "6. log_levels, every line";
-    const m = await measure(o.runs, () => levels(s, name, o.capMs), [
-      () => runCommand("rg", ["-c", "-w", "-e", "INFO", "-e", "WARN", "-e", "ERROR", file]),
-      () => runCommand("wc", ["-l", file]),
-    ]);
-    failed(work, m);
-    const wc = Number(m.peers[1][0].out.trim().split(/\s+/)[0]);
-    if (!m.first.slow) {
-      if (m.first.sc.total_lines !== wc) {
-        mismatch(work, `total_lines ${m.first.sc.total_lines}, wc -l ${wc}`);
-      }
-      if (!m.first.sc.complete) mismatch(work, `complete is false (${m.first.sc.stop_reason})`);
-    }
-    const ms = slowOr(m);
-    const value = typeof ms === "number" ? ms : undefined;
-    const gbps = value === undefined ? 0 : log.size / 1e9 / (value / 1000);
-    rows.push({
-      work: `${work} (${wc} lines)`,
-      ms,
-      rate: value === undefined ? "" : rate(log.size, value),
-      peer: "rg -c -w -e INFO -e WARN -e ERROR",
-      peerMs: mid(m.peers[0]),
-      target: "≥ 1.0×",
-      met: ratioMet(m, m.peers[0], 1.0),
-    });
-    rows.push({
-      work: "",
-      ms,
-      rate: value === undefined ? "" : rate(log.size, value),
-      target: "≥ 1 GB/s",
-      met: gbps >= 1,
-      value: value === undefined ? String(ms) : `${gbps.toFixed(2)} GB/s`,
-    });
-    rows.push({ work: "", ms: value, peer: "wc -l (information)", peerMs: mid(m.peers[1]) });
-    notes.push(
-      `${work}: ${m.first.slow ? "gave up" : `${m.lpMs.length} run(s)`}; counts ${
-        JSON.stringify(m.first.sc.counts)
-      }; rg -c -w -e INFO -e WARN -e ERROR: ${m.peers[0][0].out.trim()} lines.`,
-    );
+  const table = (tag: string): Table => ({
+    s,
+    o,
+    limit,
+    rows: [],
+    notes: [],
+    mismatch: (what, detail) => {
+      const line = `MISMATCH in ${tag}${what}: ${detail}`;
+      console.log(line);
+      mismatches.push(line);
+    },
+  });
+  const first = table("");
+  await searchRows(first, log, "");
+  await levelsRow(first, log, "");
+  await gzipRows(first, gz, env);
+  let second: RealLogResult["corpora"] = null;
+  if (corpora) {
+    const t = table("16 systems: ");
+    await searchRows(t, corpora, "16 systems: ");
+    await levelsRow(t, corpora, "16 systems: ");
+    second = { log: corpora, rows: t.rows, notes: t.notes };
   }
-
-  console.error("row 7: .gz…");
-  {
-    const work = `7. log_search literal on .gz (${GZ_COPIES} gzip members, ${
-      (gz.expanded / 1024 ** 3).toFixed(2)
-    } GiB decompressed)`;
-    const q = shellQuote;
-    const peer = `zcat FILE | rg -c -F ${QUERIES.literal}`;
-    const m = await measure(
-      o.runs,
-      () => searchAll(s, { file: gzName, text: QUERIES.literal }, limit, o.capMs),
-      [() => runShell(`zcat ${q(gz.path)} | rg -c -F ${q(QUERIES.literal)}`)],
-    );
-    failed(work, m);
-    const count = Number(m.peers[0][0].out.trim());
-    const want = lineNumbers((await runShell(`zcat ${q(gz.path)} | rg -n -F ${q(QUERIES.literal)}`)).out);
-    if (want.length !== count || count === 0) {
-      mismatch(work, `zcat | rg: -c says ${count}, -n ${want.length}`);
-    }
-    sameLines(work, m, want);
-    const ms = slowOr(m);
-    const value = typeof ms === "number" ? ms : undefined;
-    rows.push({
-      work: `${work} (${count} matches)`,
-      ms,
-      rate: value === undefined ? "" : rate(gz.expanded, value),
-      peer,
-      peerMs: mid(m.peers[0]),
-      target: "≥ 0.8×",
-      met: ratioMet(m, m.peers[0], 0.8),
-    });
-    note("7. .gz", m);
-
-    const mem = await gzipGrowth(o.dir, gzName, env, o.capMs);
-    rows.push({
-      work: `7b. the same .gz search: peak RSS growth over idle (${
-        (mem.growth / 1024 / 1024).toFixed(1)
-      } MiB)`,
-      target: "≤ 16 MiB",
-      met: mem.growth <= GZ_MAX_GROWTH,
-      value: `${(mem.growth / 1024 / 1024).toFixed(1)} MiB`,
-    });
-    notes.push(
-      `7b: a fresh server; after 3 warm-up searches on a small .gz, VmRSS ${mib(mem.idle)} MiB (idle); ` +
-        `VmHWM ${mem.reset ? "reset (clear_refs 5), then" : "NOT reset (clear_refs failed): it was"} ` +
-        `${mib(mem.peak)} MiB after the search (${mem.ms.toFixed(0)} ms, ${mem.matches} matches).`,
-    );
-  }
-  return { log, gz, rows, mismatches, notes };
+  return { log, gz, rows: first.rows, mismatches, notes: first.notes, corpora: second };
 }
 
 /** Bytes as MiB with one decimal. */

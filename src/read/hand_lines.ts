@@ -95,8 +95,7 @@ function handMatchingLines(s: LineScan, from: number): boolean {
   const finder = s.finder!;
   let pos = s.ls;
   let searchFrom = Math.max(s.ls, from - (span - 1));
-  // The next K or ſ, when the needle has k or s and case is ignored (rare: looked for once a piece).
-  let partner = finder.findPartner(searchFrom, end);
+  const partners = finder.kelvin || finder.longS;
   while (true) {
     if (s.pending) {
       const nl = s.find(10, Math.max(pos, from), end);
@@ -119,26 +118,33 @@ function handMatchingLines(s: LineScan, from: number): boolean {
       }
       continue;
     }
-    let m = finder.findNeedle(searchFrom, end);
+    // One SIMD pass finds the needle's next bytes and counts the line feeds before them.
+    let m = finder.findCounted(searchFrom, end);
+    // Line feeds in [pos, m), or in [pos, end) when there is no m; -1: not counted (a K or ſ).
+    let lineFeeds = finder.lineFeeds + (searchFrom > pos ? simd.count(pos, searchFrom) : 0);
     s.sure = true;
-    if (partner >= 0 && partner < searchFrom) partner = finder.findPartner(searchFrom, end);
+    // The next K or ſ before the needle's next bytes (when the needle has k or s and case is ignored),
+    // looked for only from the first byte ≥ 0x80 that pass saw: in ASCII, no second pass.
+    const partnerTo = m < 0 ? end : Math.min(end, m + 3);
+    const partner = partners && finder.high < partnerTo ? finder.findPartner(finder.high, partnerTo) : -1;
     // A K or ſ before the needle's next bytes makes its line a candidate, unless those bytes are on the
     // same line (no line feed between): then the line surely matches.
     if (partner >= 0 && (m < 0 || (partner < m && s.find(10, partner, m) >= 0))) {
       m = partner;
       s.sure = false;
+      lineFeeds = -1;
     }
     if (m < 0) {
       const last = buf.lastIndexOf(10, end - 1);
       if (last >= pos) {
-        s.lineNo += simd.count(pos, last + 1);
+        s.lineNo += lineFeeds;
         pos = last + 1;
       }
       break;
     }
     const prevNl = m > pos ? buf.lastIndexOf(10, m - 1) : -1;
     const lineStart = prevNl >= pos ? prevNl + 1 : pos;
-    if (lineStart > pos) s.lineNo += simd.count(pos, lineStart);
+    if (lineStart > pos) s.lineNo += lineFeeds >= 0 ? lineFeeds : simd.count(pos, lineStart);
     pos = lineStart;
     s.pending = true;
   }

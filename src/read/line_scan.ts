@@ -10,7 +10,7 @@
 import { simdScanner } from "./simd.ts";
 import type { LevelTally } from "./level.ts";
 import { NeedleFinder } from "./needle_finder.ts";
-import { nextTurn, YIELD_MS } from "./next_turn.ts";
+import { ScanTurns, YIELD_MS } from "./next_turn.ts";
 import type { ByteSource, LineSink, ScanOptions, StopReason } from "./scan_options.ts";
 
 /**
@@ -73,6 +73,9 @@ export class LineScan {
   paused = false;
   /** Sink work left before the next look at the clock ({@linkcode CHECK_UNITS}). */
   untilCheck = CHECK_UNITS;
+
+  /** The scan's turns of the event loop (closed by `scanner.ts` `scan` at its end). */
+  readonly turns = new ScanTurns();
 
   /** True once `finishEnd` handed on the unterminated last line. */
   endHanded = false;
@@ -164,7 +167,7 @@ export class LineScan {
   /** Lets other work run, at most every `yieldMs`. */
   async yieldNow(): Promise<void> {
     if (performance.now() - this.lastYield >= this.yieldMs) {
-      await nextTurn();
+      await this.turns.next();
       this.lastYield = performance.now();
     }
   }

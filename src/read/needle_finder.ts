@@ -40,21 +40,35 @@ export function rarePair(needle: Uint8Array, sample: Uint8Array, mask?: Uint8Arr
   const order = Array.from(needle.keys()).sort((a, b) => often(a) - often(b) || b - a);
   const firsts = order.filter((o, k) => order.findIndex((p) => needle[p] === needle[o]) === k).slice(0, 4);
   if (firsts.length < 2) return [order[0], order[order.length - 1]];
+  // Where each of them stands in the sample (found by indexOf: rare bytes, few places).
+  const places = firsts.map((o) => placesOf(sample, needle[o], m[o]));
   let best: [number, number] = [firsts[0], firsts[1]];
   let fewest = Infinity;
   for (let x = 0; x < firsts.length; x++) {
     for (let y = x + 1; y < firsts.length; y++) {
-      const o1 = firsts[x], o2 = firsts[y];
-      const b1 = needle[o1], b2 = needle[o2], m1 = m[o1], m2 = m[o2];
+      // Walk the places of the rarer byte of the two; compare the other at its offset.
+      const [i, j] = places[x].length <= places[y].length ? [x, y] : [y, x];
+      const o1 = firsts[i], o2 = firsts[j];
+      const b2 = needle[o2], m2 = m[o2];
       const lo = Math.min(o1, o2), hi = Math.max(o1, o2);
       let n = 0;
-      for (let s = -lo; s + hi < sample.length; s++) {
-        if ((sample[s + o1] | m1) === b1 && (sample[s + o2] | m2) === b2) n++;
+      for (const at of places[i]) {
+        const s = at - o1;
+        if (s + lo >= 0 && s + hi < sample.length && (sample[s + o2] | m2) === b2) n++;
       }
-      if (n < fewest) [fewest, best] = [n, [o1, o2]];
+      if (n < fewest) [fewest, best] = [n, [firsts[x], firsts[y]]];
     }
   }
   return best;
+}
+
+/** The offsets in `sample` of byte `b` (of `b` and `b & ~0x20` when `mask` is 0x20), ascending. */
+function placesOf(sample: Uint8Array, b: number, mask: number): number[] {
+  const out: number[] = [];
+  for (const v of mask ? [b, b & ~mask] : [b]) {
+    for (let at = sample.indexOf(v); at >= 0; at = sample.indexOf(v, at + 1)) out.push(at);
+  }
+  return out;
 }
 
 /**
@@ -164,6 +178,54 @@ export class NeedleFinder {
     }
     return best;
   }
+
+  /** Line feeds {@linkcode NeedleFinder.findCounted} passed over. */
+  lineFeeds = 0;
+
+  /**
+   * {@linkcode NeedleFinder.findNeedle} that counts line feeds in the same pass (`simd.findCount`):
+   * returns the first occurrence `m` of the needle that starts in buf[from, to - nlen], or -1, and sets
+   * {@linkcode NeedleFinder.lineFeeds} to the line feeds in buf[from, m), or in buf[from, to) with -1; with
+   * K or ſ looked for, also {@linkcode NeedleFinder.high}.
+   */
+  findCounted(from: number, to: number): number {
+    const { buf, simd, nlen, mask, needle } = this;
+    const last = to - nlen;
+    const partners = this.kelvin || this.longS;
+    let lf = 0;
+    let high = -1;
+    while (from <= last) {
+      const s = partners
+        ? simd.findCountHigh(from, last, this.b1, this.o1, this.b2, this.o2, this.m1, this.m2)
+        : simd.findCount(from, last, this.b1, this.o1, this.b2, this.o2, this.m1, this.m2);
+      lf += simd.counted();
+      if (partners && high < 0) high = simd.high();
+      if (s < 0) {
+        from = last + 1;
+        break;
+      }
+      let k = 0;
+      while (k < nlen && (buf[s + k] | mask[k]) === needle[k]) k++;
+      if (k === nlen) {
+        this.lineFeeds = lf;
+        this.high = high < 0 ? to : high;
+        return s;
+      }
+      if (buf[s] === 10) lf++; // the candidate's own first byte, passed over from here
+      from = s + 1;
+    }
+    this.lineFeeds = lf + (from < to ? simd.count(from, to) : 0);
+    // The bytes past `last` the blocks may not have covered.
+    for (let i = from; high < 0 && partners && i < to; i++) if (buf[i] >= 0x80) high = i;
+    this.high = high < 0 ? to : high;
+    return -1;
+  }
+
+  /**
+   * After {@linkcode NeedleFinder.findCounted} with K or ſ looked for: no byte ≥ 0x80 (so no K or ſ) starts
+   * in buf[from, high) of the bytes it passed over (`to` or more: none before its answer, or before `to`).
+   */
+  high = 0;
 
   /** First occurrence of the needle that starts in buf[from, to - nlen], or -1. */
   findNeedle(from: number, to: number): number {

@@ -85,7 +85,7 @@ export interface ScanOptions {
    */
   verify?: (buf: Uint8Array, start: number, end: number) => boolean;
   /**
-   * The event loop turns (`next_turn.ts` `nextTurn`) at most every `yieldMs` (default `YIELD_MS`),
+   * The event loop turns (`next_turn.ts` `ScanTurns`) at most every `yieldMs` (default `YIELD_MS`),
    * between reads and inside a piece (between two lines handed on), so other calls and a cancel get in.
    */
   yieldMs?: number;

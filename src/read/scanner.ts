@@ -30,7 +30,6 @@ import { LineScan } from "./line_scan.ts";
 import { handLines } from "./hand_lines.ts";
 import { streamLongLine } from "./long_line.ts";
 import { finishEnd, scanResult } from "./scan_end.ts";
-import { nextTurn } from "./next_turn.ts";
 import type { ByteSource, LineSink, ScanOptions, ScanResult } from "./scan_options.ts";
 
 export type { ByteSource, LineSink, ScanOptions, ScanResult, StopReason } from "./scan_options.ts";
@@ -68,6 +67,17 @@ export { rarePair, SAMPLE_BYTES } from "./needle_finder.ts";
  */
 export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = {}): Promise<ScanResult> {
   const s = new LineScan(src, sink, opts);
+  try {
+    await scanLines(s, opts);
+    await finishEnd(s);
+  } finally {
+    s.turns.close();
+  }
+  return scanResult(s);
+}
+
+/** The loop of {@linkcode scan}: read a piece, hand its lines on, until the end or a stop. */
+async function scanLines(s: LineScan, opts: ScanOptions): Promise<void> {
   while (true) {
     s.carryUnfinishedLine();
     if (!s.mayRead()) break;
@@ -80,7 +90,7 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
       if (s.paused) {
         // Inside a piece, between two lines: the event loop turns, then the clock is read again at once.
         s.paused = false;
-        await nextTurn();
+        await s.turns.next();
         s.lastYield = performance.now();
         s.untilCheck = 0;
       } else if (s.stop === "limit" && opts.resumeAfterStop && await opts.resumeAfterStop()) {
@@ -92,6 +102,4 @@ export async function scan(src: ByteSource, sink: LineSink, opts: ScanOptions = 
     }
     if (!ok) break;
   }
-  await finishEnd(s);
-  return scanResult(s);
 }

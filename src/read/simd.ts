@@ -47,6 +47,7 @@ const V_LOAD = [0xfd, 0x00, 0, 0], SPLAT = [0xfd, 0x0f], V_EQ = [0xfd, 0x23], V_
 const BITMASK = [0xfd, 0x64], V_OR = [0xfd, 0x50], V_SUB = [0xfd, 0x71], V_LT_U = [0xfd, 0x26];
 const OR = 0x72, CALL = 0x10, TEE = 0x22, V_LOAD_16 = [0xfd, 0x00, 0, 16], SELECT = 0x1b;
 /** i16x8.extadd_pairwise_i8x16_u, i32x4.extadd_pairwise_i16x8_u, i32x4.extract_lane. */
+const POPCNT = 0x69, LT_S = 0x48;
 const PAIRS8 = [0xfd, 0x7d], PAIRS16 = [0xfd, 0x7f], lane = (i: number) => [0xfd, 0x1b, i];
 
 // count(p, n) -> i32: line feeds in [p, p + n). Each 16-byte block adds its i8x16.eq mask (-1 a line
@@ -128,6 +129,88 @@ const FIND2 = [
   I32, 0x7f, END, // -1
 ];
 
+// findCount(p, last, b1, o1, m1, b2, o2, m2, out) -> i32: find2 and, in the same pass, the line feeds
+// in [p, s) (s the candidate returned), or in [p, last] when there is none (-1), stored as i32 at
+// `out`: one read of the bytes where find2 then count read them twice. 32 bytes a step while they are
+// all candidates in range, then 16: each step adds popcnt of its line-feed mask, cut at the candidate
+// or past `last`. Locals: 9 v1, 10 v2, 11 mv1,
+// 12 mv2, 13 nl (v128), 14 m, 15 cnt, 16 nlm, 17 s.
+/**
+ * The code of findCount; with `high`, findCountHigh: the same, and the offset of the first byte ≥ 0x80 in
+ * the blocks it loaded (from p; -1 for none) stored at `out + 4`. Locals: 18 high.
+ */
+function findCountCode(high: boolean): number[] {
+  const save = [GET, 8, GET, 15, ...STORE, ...(high ? [GET, 8, GET, 18, 0x36, 2, 4] : [])];
+  // While high is -1: the blocks' top bits (i8x16.bitmask), and the first set one's offset. Local 17 is free here.
+  // deno-fmt-ignore
+  const HIGH_32 = [
+    GET, 18, I32, 0, LT_S, ...IF,
+    GET, 0, ...V_LOAD, ...BITMASK, GET, 0, ...V_LOAD_16, ...BITMASK, I32, 16, SHL, OR, TEE, 17,
+    ...IF, GET, 0, GET, 17, CTZ, ADD, SET, 18, END,
+    END,
+  ];
+  // deno-fmt-ignore
+  const HIGH_16 = [
+    GET, 18, I32, 0, LT_S, ...IF,
+    GET, 0, ...V_LOAD, ...BITMASK, TEE, 17,
+    ...IF, GET, 0, GET, 17, CTZ, ADD, SET, 18, END,
+    END,
+  ];
+  // deno-fmt-ignore
+  return [
+  2, 5, 0x7b, high ? 5 : 4, 0x7f,
+  ...(high ? [I32, 0x7f, SET, 18] : []), // high = -1
+  GET, 2, ...SPLAT, SET, 9,
+  GET, 5, ...SPLAT, SET, 10,
+  GET, 4, ...SPLAT, SET, 11,
+  GET, 7, ...SPLAT, SET, 12,
+  I32, 10, ...SPLAT, SET, 13,
+  ...BLOCK, ...LOOP, // 32 bytes a step while all 32 candidates are in range: one branch for both blocks
+  GET, 1, GET, 0, SUB, I32, 31, LT_S, BR_IF, 1, // last - p < 31: the 16-byte steps below
+  GET, 0, ...V_LOAD, GET, 13, ...V_EQ, ...BITMASK,
+  GET, 0, ...V_LOAD_16, GET, 13, ...V_EQ, ...BITMASK, I32, 16, SHL, OR, SET, 16, // nlm: 32 bits
+  ...(high ? HIGH_32 : []),
+  GET, 0, GET, 3, ADD, ...V_LOAD, GET, 11, ...V_OR, GET, 9, ...V_EQ,
+  GET, 0, GET, 6, ADD, ...V_LOAD, GET, 12, ...V_OR, GET, 10, ...V_EQ,
+  ...V_AND, ...BITMASK,
+  GET, 0, GET, 3, ADD, ...V_LOAD_16, GET, 11, ...V_OR, GET, 9, ...V_EQ,
+  GET, 0, GET, 6, ADD, ...V_LOAD_16, GET, 12, ...V_OR, GET, 10, ...V_EQ,
+  ...V_AND, ...BITMASK, I32, 16, SHL, OR, SET, 14, // m: 32 bits
+  GET, 14, ...IF,
+  GET, 0, GET, 14, CTZ, ADD, SET, 17, // s = p + ctz(m), at most last
+  GET, 15, GET, 16, I32, 1, GET, 17, GET, 0, SUB, SHL, I32, 1, SUB, AND, POPCNT, ADD, SET, 15,
+  ...save, GET, 17, RETURN,
+  END,
+  GET, 15, GET, 16, POPCNT, ADD, SET, 15,
+  GET, 0, I32, 32, ADD, SET, 0,
+  BR, 0, END, END,
+  ...BLOCK, ...LOOP,
+  GET, 0, GET, 1, GT_S, BR_IF, 1, // p > last: none
+  GET, 0, ...V_LOAD, GET, 13, ...V_EQ, ...BITMASK, SET, 16, // nlm = line feeds at p
+  ...(high ? HIGH_16 : []),
+  GET, 0, GET, 3, ADD, ...V_LOAD, GET, 11, ...V_OR, GET, 9, ...V_EQ,
+  GET, 0, GET, 6, ADD, ...V_LOAD, GET, 12, ...V_OR, GET, 10, ...V_EQ,
+  ...V_AND, ...BITMASK, SET, 14,
+  GET, 14, ...IF,
+  GET, 0, GET, 14, CTZ, ADD, SET, 17, // s = p + ctz(m)
+  GET, 17, GET, 1, LE_S, ...IF,
+  GET, 15, GET, 16, I32, 1, GET, 17, GET, 0, SUB, SHL, I32, 1, SUB, AND, POPCNT, ADD, SET, 15,
+  ...save, GET, 17, RETURN, // the line feeds in [p, s); s
+  END,
+  GET, 15, GET, 16, I32, 1, GET, 1, I32, 1, ADD, GET, 0, SUB, SHL, I32, 1, SUB, AND, POPCNT, ADD, SET, 15,
+  ...save, I32, 0x7f, RETURN, // past last: the line feeds in [p, last]; -1
+  END,
+  GET, 1, I32, 1, ADD, GET, 0, SUB, I32, 16, LT_U, ...IF, // the block passes last: keep [p, last]
+  GET, 16, I32, 1, GET, 1, I32, 1, ADD, GET, 0, SUB, SHL, I32, 1, SUB, AND, SET, 16,
+  END,
+  GET, 15, GET, 16, POPCNT, ADD, SET, 15,
+  GET, 0, I32, 16, ADD, SET, 0,
+  BR, 0, END, END,
+  ...save,
+  I32, 0x7f, END, // -1
+  ];
+}
+
 // first(s, q) -> i32: offset from s of the first ASCII letter or ESC in [s, min(q, s + 32)), else 255.
 // Locals: 2 m.
 // deno-fmt-ignore
@@ -186,22 +269,34 @@ const LINES = [
 const MODULE_BYTES = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
   ...section(1, [
-    3,
+    4,
     0x60, 2, 0x7f, 0x7f, 1, 0x7f, // 0: (i32 i32) -> i32
     0x60, 4, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f, // 1: (i32 × 4) -> i32
     0x60, 8, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f, // 2: (i32 × 8) -> i32
+    0x60, 9, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f, // 3: (i32 × 9) -> i32
   ]),
-  ...section(3, [5, 0, 1, 2, 0, 1]), // count, newlines, find2, first, lines
+  ...section(3, [7, 0, 1, 2, 0, 1, 3, 3]), // count, newlines, find2, first, lines, findCount, findCountHigh
   ...section(5, [1, 0x00, 1]), // one memory, 1 page at least; grown to fit
   ...section(7, [
-    5,
+    7,
     ...name("count"), 0x00, 0,
+    ...name("findCount"), 0x00, 5,
+    ...name("findCountHigh"), 0x00, 6,
     ...name("lines"), 0x00, 4,
     ...name("newlines"), 0x00, 1,
     ...name("find2"), 0x00, 2,
     ...name("memory"), 0x02, 0,
   ]),
-  ...section(10, [5, ...body(COUNT), ...body(NEWLINES), ...body(FIND2), ...body(FIRST), ...body(LINES)]),
+  ...section(10, [
+    7,
+    ...body(COUNT),
+    ...body(NEWLINES),
+    ...body(FIND2),
+    ...body(FIRST),
+    ...body(LINES),
+    ...body(findCountCode(false)),
+    ...body(findCountCode(true)),
+  ]),
 ]);
 
 let compiled: WebAssembly.Module | undefined;
@@ -251,6 +346,44 @@ export interface SimdScanner {
     m1?: number,
     m2?: number,
   ): number;
+  /**
+   * {@linkcode SimdScanner.find2} that counts line feeds in the same pass: returns the first candidate
+   * `s` in `[start, last]` (or -1), and {@linkcode SimdScanner.counted} then gives the line feeds in
+   * `buf[start, s)` (with -1: in `buf[start, last]`). `last + 16` and `last + max(o1, o2)` must be
+   * inside the buffer and its slack (as for find2, `last` is at most the buffer's size less the needle's).
+   */
+  findCount(
+    start: number,
+    last: number,
+    b1: number,
+    o1: number,
+    b2: number,
+    o2: number,
+    m1?: number,
+    m2?: number,
+  ): number;
+  /**
+   * {@linkcode SimdScanner.findCount} that also finds the first byte ≥ 0x80 in the 16- or 32-byte blocks
+   * from `start` it loaded ({@linkcode SimdScanner.high}): the blocks cover `[start, s]` (`[start, last]`
+   * with -1), and may reach up to 31 bytes past it.
+   */
+  findCountHigh(
+    start: number,
+    last: number,
+    b1: number,
+    o1: number,
+    b2: number,
+    o2: number,
+    m1?: number,
+    m2?: number,
+  ): number;
+  /** The line feeds the last {@linkcode SimdScanner.findCount} (or findCountHigh) passed over. */
+  counted(): number;
+  /**
+   * The first byte ≥ 0x80 the last {@linkcode SimdScanner.findCountHigh} loaded, or -1 (then there is none
+   * in its `[start, s]`, or `[start, last]`). May lie past `s` or `last`, or in the slack past the buffer.
+   */
+  high(): number;
 }
 
 /**
@@ -275,11 +408,18 @@ export function simdScanner(size: number): SimdScanner {
   const instance = new WebAssembly.Instance(compiled, {});
   const memory = instance.exports.memory as WebAssembly.Memory;
   const posAt = Math.ceil((size + SLACK) / 4) * 4;
-  const total = posAt + POSITIONS * 4;
+  const countAt = posAt + POSITIONS * 4; // findCount's count
+  const total = countAt + 8; // and findCountHigh's first high byte
   const pages = Math.ceil(total / 65536);
   memory.grow(pages - memory.buffer.byteLength / 65536);
   const ex = instance.exports as Record<string, (...a: number[]) => number>;
-  const count = ex.count, newlines = ex.newlines, find2 = ex.find2, lines = ex.lines;
+  const count = ex.count,
+    newlines = ex.newlines,
+    find2 = ex.find2,
+    lines = ex.lines,
+    findCount = ex.findCount;
+  const findCountHigh = ex.findCountHigh;
+  const countCell = new Int32Array(memory.buffer, countAt, 2);
   return {
     buf: new Uint8Array(memory.buffer, 0, size),
     positions: new Int32Array(memory.buffer, posAt, POSITIONS),
@@ -309,5 +449,31 @@ export function simdScanner(size: number): SimdScanner {
     ): number {
       return find2(start, last, b1, o1, m1, b2, o2, m2);
     },
+    findCount(
+      start: number,
+      last: number,
+      b1: number,
+      o1: number,
+      b2: number,
+      o2: number,
+      m1 = 0,
+      m2 = 0,
+    ): number {
+      return findCount(start, last, b1, o1, m1, b2, o2, m2, countAt);
+    },
+    findCountHigh(
+      start: number,
+      last: number,
+      b1: number,
+      o1: number,
+      b2: number,
+      o2: number,
+      m1 = 0,
+      m2 = 0,
+    ): number {
+      return findCountHigh(start, last, b1, o1, m1, b2, o2, m2, countAt);
+    },
+    counted: () => countCell[0],
+    high: () => countCell[1],
   };
 }

@@ -76,6 +76,37 @@ Deno.test("find2 finds the first pair candidate in range and -1 past it", () => 
   }
 });
 
+Deno.test("findCount finds what find2 finds and counts the line feeds before it, in one pass", () => {
+  const rnd = rng(26);
+  for (const size of [20, 37, 300, 5000]) {
+    const s = simdScanner(size);
+    for (let t = 0; t < 400; t++) {
+      // Few letters and many line feeds (so candidates and line feeds share blocks), or rare pairs.
+      const nl = t % 3 === 0 ? 0.3 : 0.05;
+      for (let i = 0; i < size; i++) s.buf[i] = rnd() < nl ? 10 : 97 + Math.floor(rnd() * (t % 2 ? 3 : 12));
+      const o1 = Math.floor(rnd() * 5), o2 = Math.floor(rnd() * 5);
+      const b1 = 97 + Math.floor(rnd() * 4), b2 = t % 5 === 0 ? 10 : 97 + Math.floor(rnd() * 4);
+      const m1 = t % 4 === 1 ? 0x20 : 0;
+      const start = Math.floor(rnd() * Math.min(40, size - 5));
+      const last = start - 1 + Math.floor(rnd() * (size - start - 4));
+      const want = s.find2(start, last, b1, o1, b2, o2, m1, 0);
+      let lf = 0;
+      for (let p = start; p < (want < 0 ? last + 1 : want); p++) lf += s.buf[p] === 10 ? 1 : 0;
+      const got = s.findCount(start, last, b1, o1, b2, o2, m1, 0);
+      assert.equal(got, want, `size ${size} case ${t}`);
+      assert.equal(s.counted(), lf, `size ${size} case ${t}: line feeds in [${start}, ${got})`);
+      // findCountHigh: the same, and the first byte ≥ 0x80 from start (a few bytes of é and ſ put in).
+      for (let k = 0; k < (t % 7); k++) s.buf[Math.floor(rnd() * size)] = 0xc3 + (k % 2) * 0x1f;
+      const want2 = s.find2(start, last, b1, o1, b2, o2, m1, 0);
+      assert.equal(s.findCountHigh(start, last, b1, o1, b2, o2, m1, 0), want2, `high, case ${t}`);
+      const h = s.high(), upTo = want2 < 0 ? last : want2;
+      const first = s.buf.subarray(start, upTo + 1).findIndex((b) => b >= 0x80);
+      if (first >= 0) assert.equal(h, start + first, `the first high byte, case ${t}`);
+      else assert.ok(h < 0 || h > upTo, `no high byte in [${start}, ${upTo}], got ${h}, case ${t}`);
+    }
+  }
+});
+
 Deno.test("lines lists line feeds with each line's first letter offset", () => {
   const rnd = rng(99);
   const alphabet = "0123456789 -:[]\x1babcXYZ";
