@@ -23,6 +23,7 @@ import { LineTimes, type TimeReport } from "./time_window.ts";
 import { LineLiteral } from "./line_literal.ts";
 import { patternSubject } from "./pattern_subject.ts";
 import { PageMatches } from "./page_matches.ts";
+import { type ByteDfa, lineDfa } from "./byte_dfa.ts";
 import { pageResult, progressed } from "./page_end.ts";
 import { type SearchOptions, type SearchResult, steering, TESTED_BYTES } from "./search_options.ts";
 
@@ -88,6 +89,7 @@ export async function searchPage(
     pieceSize: opts.pieceSize,
     needle: literal?.bytes,
     ignoreCase: literal?.ignoreCase,
+    prefilter: matcher.pick ? matcher.dfa! : undefined,
     // A line with K or ſ where the literal has k or s: the pattern decides.
     verify: literal?.ignoreCase ? () => true : undefined,
     maxBytes: opts.searchBytes + start.reread,
@@ -148,6 +150,13 @@ interface LineMatcher {
   size: number;
   proof: boolean;
   flags: number;
+  /**
+   * The pattern's byte DFA (`byte_dfa.ts`), when a line that it passes over is surely no match (masking
+   * off, or `proof`); null else, or when its program is not supported. `pick`: the scanner hands on only
+   * the lines it picks (no literal, and not every line is handed on); else it is checked before re2js.
+   */
+  dfa: ByteDfa | null;
+  pick: boolean;
 }
 
 /**
@@ -160,17 +169,22 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   // Without a pattern: a text in either case is compared by simple case folding, decoded; else its bytes.
   const folded = !re && opts.ignoreCase ? foldMatcher(opts.text) : null;
+  const literal = re && !every
+    ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
+    : null;
+  // A line that does not match as read cannot match as shown: its bytes are tested first.
+  const proof = re !== null && opts.redact && maskProof(opts.text);
+  const dfa = re && (!opts.redact || proof) ? lineDfa(re, TESTED_BYTES) : null;
   return {
     re,
     folded,
     plain: re || folded ? null : new LineLiteral(new TextEncoder().encode(opts.text)),
-    literal: re && !every
-      ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
-      : null,
+    literal,
     size: re ? re.programSize() : 0,
-    // A line that does not match as read cannot match as shown: its bytes are tested first.
-    proof: re !== null && opts.redact && maskProof(opts.text),
+    proof,
     flags: opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
+    dfa,
+    pick: dfa !== null && !every && !literal,
   };
 }
 
@@ -329,6 +343,9 @@ class LineTest implements LineSink {
       }
       return this.accept(buf, s, e, lineNo, cut, at);
     }
+    // The byte DFA passes over a line that cannot match (as read, so as shown: `LineMatcher.dfa`).
+    const dfa = this.matcher.dfa;
+    if (dfa && !this.matcher.pick && !dfa.mayMatch(buf, s, end)) return this.other(buf, s, e, lineNo, cut);
     if (isHeavy(size, end - s)) {
       // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
       // after-line past the limit too: a match there starts the next page, any other line is shown
