@@ -160,6 +160,13 @@ interface LineMatcher {
 }
 
 /**
+ * The shortest required literal the scanner looks for when the pattern also has a byte DFA: a shorter
+ * one (`-`, `=`, ` a`) is in most lines of a log, so each would go to the sink; the DFA (~300 MB/s in
+ * one loop, `bench/dfa_micro.ts`) picks the lines instead. A longer one is found at GB/s by SIMD.
+ */
+const STRONG_LITERAL = 3;
+
+/**
  * The {@linkcode LineMatcher} of a search.
  *
  * @param every True when every line goes to the sink (a window, context).
@@ -175,16 +182,18 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   // A line that does not match as read cannot match as shown: its bytes are tested first.
   const proof = re !== null && opts.redact && maskProof(opts.text);
   const dfa = re && (!opts.redact || proof) ? lineDfa(re, TESTED_BYTES) : null;
+  // The DFA picks the lines unless a literal of STRONG_LITERAL bytes finds fewer candidates faster.
+  const pick = dfa !== null && !every && (!literal || literal.bytes.length < STRONG_LITERAL);
   return {
     re,
     folded,
     plain: re || folded ? null : new LineLiteral(new TextEncoder().encode(opts.text)),
-    literal,
+    literal: pick ? null : literal,
     size: re ? re.programSize() : 0,
     proof,
     flags: opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
     dfa,
-    pick: dfa !== null && !every && !literal,
+    pick,
   };
 }
 
