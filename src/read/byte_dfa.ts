@@ -42,8 +42,15 @@ const LINE_END = -2;
 export const MATCHED = -3;
 /** State flag: the last byte was an ASCII word byte (above the empty-width bits). */
 const LAST_WORD = 0x100;
-/** The most bytes of transition table (4 bytes an entry), so that a search stays within its memory. */
+/** The most bytes of transition tables (4 bytes an entry), so that a search stays within its memory. */
 const TABLE_BYTES = 4 << 20;
+/** The most entries of a state's row for two-byte transitions (32² entries a state). */
+const PAIR_STRIDE = 32;
+/**
+ * The most bytes of two-byte transitions: past that many states they are dropped and the DFA goes on a
+ * byte at a time (a pattern with that many states is rare in logs).
+ */
+const PAIR_BYTES = 2 << 20;
 
 /** Whether each byte is an ASCII word byte (`[0-9A-Za-z_]`, RE2's `\b`). */
 function wordBytes(): Uint8Array {
@@ -70,7 +77,9 @@ interface State {
  * named by their row's first index in the table (the state's number × the class count).
  */
 export class ByteDfa {
+  /** Entries a state's row has: the class count, rounded up to a power of 2 (`1 << shift`). */
   readonly stride: number;
+  readonly shift: number;
   readonly maxStates: number;
   /** Where the last {@linkcode scan} left off: the start of the line it was in, lines passed over. */
   lineStart = 0;
@@ -82,6 +91,14 @@ export class ByteDfa {
   /** Times the table was cleared. */
   resets = 0;
   private table: Int32Array;
+  /**
+   * Two-byte transitions, when the classes are few ({@linkcode PAIR_STRIDE}): state `s`, classes `c1`,
+   * `c2` at `(s << 2 shift) + (c1 << shift) + c2`, holding the next state's row `<< shift`, or -1 (not
+   * built: then one byte at a time).
+   */
+  private pairs: Int32Array | null;
+  /** The most states with two-byte transitions ({@linkcode PAIR_BYTES}). */
+  private readonly pairStates: number;
   private states: State[] = [];
   private known = new Map<string, number>();
   private startRow = 0;
@@ -101,9 +118,13 @@ export class ByteDfa {
    * @param tableBytes The most bytes of transition table (default 4 MiB).
    */
   constructor(readonly prog: ByteProgram, readonly maxTested: number, tableBytes = TABLE_BYTES) {
-    this.stride = prog.classCount;
-    this.maxStates = Math.max(16, Math.min(100_000, Math.floor(tableBytes / 4 / this.stride)));
+    this.shift = Math.max(1, Math.ceil(Math.log2(prog.classCount)));
+    this.stride = 1 << this.shift;
+    const pairs = this.stride <= PAIR_STRIDE;
+    this.pairStates = Math.floor(PAIR_BYTES / (4 * this.stride * this.stride));
+    this.maxStates = Math.max(16, Math.min(100_000, Math.floor(tableBytes / (4 * this.stride))));
     this.table = new Int32Array(Math.min(this.maxStates, 64) * this.stride);
+    this.pairs = pairs ? new Int32Array(this.table.length * this.stride).fill(UNKNOWN) : null;
     this.lfClass = prog.classes[10];
     this.crClass = prog.classes[13];
     this.mark = new Int32Array(prog.kind.length);
@@ -130,6 +151,7 @@ export class ByteDfa {
    */
   scan(buf: Uint8Array, ls: number, pos: number, end: number): number {
     const { classes } = this.prog;
+    const shift = this.shift;
     let st = this.state, lines = 0, i = pos;
     this.callBase = this.scanned;
     this.scanned += end - pos;
@@ -138,14 +160,28 @@ export class ByteDfa {
         const nl = buf.indexOf(10, i);
         return this.found(nl >= 0 && nl < end ? nl : -1, ls, lines, MATCHED);
       }
-      const table = this.table;
+      const { table, pairs } = this;
+      let stop = end;
+      if (pairs) {
+        // Two bytes a step while both transitions are known (one load on the path from state to state).
+        let p = st << shift;
+        for (; i + 1 < end; i += 2) {
+          const nx = pairs[p + (classes[buf[i]] << shift) + classes[buf[i + 1]]];
+          if (nx < 0) break;
+          p = nx;
+        }
+        st = p >> shift;
+        if (i + 1 < end && this.pair(st, classes[buf[i]], classes[buf[i + 1]])) continue;
+        stop = Math.min(end, i + 1); // one byte alone, then pairs again
+      }
       let next = 0;
-      for (; i < end; i++) {
+      for (; i < stop; i++) {
         next = table[st + classes[buf[i]]];
         if (next < 0) break;
         st = next;
       }
       if (i >= end) return this.found(-1, ls, lines, st);
+      if (i >= stop) continue;
       if (next === LINE_END) {
         if (i - ls > this.maxTested || this.atEnd(st)) return this.found(i, ls, lines, st);
         lines++;
@@ -157,6 +193,19 @@ export class ByteDfa {
         if (st === MATCHED) i--; // looks for the line feed from here
       }
     }
+  }
+
+  /**
+   * Keeps the two-byte transition from state `row` on classes `c1`, `c2` when both one-byte transitions
+   * are known states; true when it did.
+   */
+  private pair(row: number, c1: number, c2: number): boolean {
+    const a = this.table[row + c1];
+    if (a < 0) return false;
+    const b = this.table[a + c2];
+    if (b < 0) return false;
+    this.pairs![(row << this.shift) + (c1 << this.shift) + c2] = b << this.shift;
+    return true;
   }
 
   /** The end of {@linkcode scan}: -1 keeps `st` for the next call, a line feed starts a line after it. */
@@ -283,13 +332,20 @@ export class ByteDfa {
   /** A new state's row (the table grows by doubling, up to `maxStates`). */
   private add(key: string, s: State): number {
     const row = this.states.length * this.stride;
+    if (this.states.length >= this.pairStates) this.pairs = null;
     if (row + this.stride > this.table.length) {
       const grown = new Int32Array(Math.min(this.maxStates * this.stride, this.table.length * 2));
       grown.set(this.table);
       grown.fill(UNKNOWN, this.table.length);
       this.table = grown;
+      if (this.pairs) {
+        const more = new Int32Array(grown.length * this.stride).fill(UNKNOWN);
+        more.set(this.pairs);
+        this.pairs = more;
+      }
     }
     this.table.fill(UNKNOWN, row, row + this.stride);
+    this.pairs?.fill(UNKNOWN, row * this.stride, (row + this.stride) * this.stride);
     this.table[row + this.lfClass] = LINE_END;
     this.states.push(s);
     this.known.set(key, row);

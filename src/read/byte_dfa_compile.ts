@@ -229,8 +229,13 @@ class Builder {
       }
       edgeEnd[i] = k;
     }
-    // \n and \r alone; the ASCII word bytes apart from the others (\b).
-    for (const [a, z] of [[10, 10], [13, 13], [0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]]) {
+    // \n and \r alone; with \b or \B, the ASCII word bytes apart from the others.
+    const word = this.kind.some((k, i) =>
+      k === K_EMPTY && (this.arg[i] & (EMPTY_WORD_BOUNDARY | EMPTY_NO_WORD_BOUNDARY)) !== 0
+    );
+    const apart = [[10, 10], [13, 13]];
+    if (word) apart.push([0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]);
+    for (const [a, z] of apart) {
       cut[a] = 1;
       cut[z + 1] = 1;
     }
