@@ -209,6 +209,29 @@ Deno.test("ByteDfa with a table of 16 states: cleared and rebuilt, it still pick
   }
   assert.ok(dfa.resets > 0, "the table was cleared");
   assert.ok(matches > 0);
+  // Across the lines in one buffer (two bytes a step, cleared on the way), in pieces of 100 bytes.
+  const ends = lines.map((_, i) => i % 3 === 0 ? [13, 10] : [10]);
+  const buf = Uint8Array.from(lines.flatMap((l, i) => [...l, ...ends[i]]));
+  const picked = new Set<number>();
+  let ls = 0, no = 0, pos = 0;
+  const dfa2 = new ByteDfa(prog, 1 << 16, 40 * 4 * 32);
+  for (let end = 100; pos < buf.length; end = Math.min(buf.length, end + 100)) {
+    while (true) {
+      const nl = dfa2.scan(buf, ls, pos, end);
+      no += dfa2.lines;
+      if (nl < 0) {
+        ls = dfa2.lineStart;
+        pos = end;
+        break;
+      }
+      picked.add(no++);
+      ls = pos = nl + 1;
+    }
+  }
+  lines.forEach((l, i) => {
+    if (re.test(l)) assert.ok(picked.has(i), `line ${i} scanned: ${JSON.stringify([...l])}`);
+  });
+  assert.ok(dfa2.resets >= 2, `cleared ${dfa2.resets} times while scanning (given up: ${dfa2.failed})`);
 });
 
 Deno.test("compileByteProgram: null for a lookbehind (re2js's LB_CHECK), a program for a plain pattern", () => {
