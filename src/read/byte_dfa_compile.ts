@@ -76,6 +76,11 @@ const RUNE = 8, RUNE1 = 9, RUNE_ANY = 10, RUNE_ANY_NOT_NL = 11;
 const FOLD_CASE = 1;
 /** The most nodes a program may have (larger ones are left to re2js). */
 const MAX_NODES = 200_000;
+/**
+ * The most UTF-8 byte sequences of a program's rune instructions (`\pL` has ~700, `.` 8): a larger
+ * program (`\pL{100}`) is left to re2js, as it would cost more to build than to run.
+ */
+const MAX_SEQUENCES = 20_000;
 
 /**
  * The byte program of a compiled pattern, or null when re2js's object does not have the expected shape
@@ -94,7 +99,7 @@ export function compileByteProgram(re: RE2JS): ByteProgram | null {
     const b = new Builder(insts.length);
     for (let pc = 0; pc < insts.length; pc++) {
       if (!b.add(pc, insts[pc], () => foldCandidates(re2))) return null;
-      if (b.kind.length > MAX_NODES) return null;
+      if (b.kind.length > MAX_NODES || b.cost > MAX_SEQUENCES) return null;
     }
     return b.finish(prog.start);
   } catch {
@@ -122,6 +127,9 @@ class Builder {
   /** Each node's edges, [lo, hi, to, …]. */
   edges: number[][] = [];
   foldBounds: Int32Array | null = null;
+  seqCache = new Map<string, number[][]>();
+  /** Byte sequences placed so far (the program's size, bounded by {@linkcode MAX_SEQUENCES}). */
+  cost = 0;
 
   constructor(n: number) {
     for (let i = 0; i < n; i++) this.node(K_FAIL, 0, 0);
@@ -183,8 +191,8 @@ class Builder {
   /** Edges from `root` spelling the UTF-8 of `ranges`, ending at `out`; `fffd`: any byte 0x80–0xFF too. */
   trie(root: number, ranges: number[], out: number, fffd: boolean): void {
     const inner = new Map<string, number>();
-    for (let i = 0; i < ranges.length; i += 2) {
-      utf8Sequences(ranges[i], ranges[i + 1], (seq) => {
+    for (const seq of this.sequences(ranges)) {
+      {
         let at = root;
         let path = "";
         for (let k = 0; k < seq.length; k += 2) {
@@ -202,9 +210,24 @@ class Builder {
           }
           at = next;
         }
-      });
+      }
     }
     if (fffd) this.edges[root].push(0x80, 0xff, out);
+  }
+
+  /** The UTF-8 sequences of `ranges` (`utf8_ranges.ts`), computed once for each set of ranges. */
+  sequences(ranges: number[]): number[][] {
+    const key = ranges.join(",");
+    let seqs = this.seqCache.get(key);
+    if (!seqs) {
+      const found: number[][] = [];
+      for (let i = 0; i < ranges.length; i += 2) {
+        utf8Sequences(ranges[i], ranges[i + 1], (q) => found.push(q.slice()));
+      }
+      this.seqCache.set(key, seqs = found);
+    }
+    this.cost += seqs.length;
+    return seqs;
   }
 
   /** The program, with its byte classes. */
