@@ -12,7 +12,8 @@
  * (its program accepts a little more than re2js: `byte_dfa_compile.ts`), and re2js decides. Lines longer
  * than `maxTested` bytes are always picked (re2js tests only their first bytes, where `$` may then match).
  * The table is bounded: when full it is cleared and rebuilt from the current state, as RE2 does; when that
- * happens too often (fewer than 10 bytes per state built), the DFA gives up and picks every line.
+ * happens too often (fewer than 10 bytes per state between two clears), or when it builds a state for
+ * fewer than 16 bytes scanned, the DFA gives up and picks every line.
  *
  * @module
  */
@@ -44,6 +45,17 @@ export const MATCHED = -3;
 const LAST_WORD = 0x100;
 /** The most bytes of transition tables (4 bytes an entry), so that a search stays within its memory. */
 const TABLE_BYTES = 4 << 20;
+/** The most states kept at once (RE2 bounds its cache by memory; this bounds the time to fill it too). */
+const MAX_STATES = 10_000;
+/**
+ * The give-up rule on building: past {@linkcode FREE_BUILDS} states, fewer than this many bytes scanned
+ * per state built means the DFA costs more than it saves (a pattern such as `[ab]*a[ab]{60}c` on random
+ * `a`/`b` text builds a state at nearly every byte, each with a look at every node): it gives up, and
+ * every line goes to re2js, which reads the clock between lines.
+ */
+const BYTES_PER_BUILD = 16;
+/** States built before {@linkcode BYTES_PER_BUILD} applies (a pattern's first lines build most of its). */
+const FREE_BUILDS = 1000;
 /** The most entries of a state's row for two-byte transitions (32² entries a state). */
 const PAIR_STRIDE = 32;
 /**
@@ -90,6 +102,8 @@ export class ByteDfa {
   failed = false;
   /** Times the table was cleared. */
   resets = 0;
+  /** Transitions built. */
+  built = 0;
   private table: Int32Array;
   /**
    * Two-byte transitions, when the classes are few ({@linkcode PAIR_STRIDE}): state `s`, classes `c1`,
@@ -122,7 +136,7 @@ export class ByteDfa {
     this.stride = 1 << this.shift;
     const pairs = this.stride <= PAIR_STRIDE;
     this.pairStates = Math.floor(PAIR_BYTES / (4 * this.stride * this.stride));
-    this.maxStates = Math.max(16, Math.min(100_000, Math.floor(tableBytes / (4 * this.stride))));
+    this.maxStates = Math.max(16, Math.min(MAX_STATES, Math.floor(tableBytes / (4 * this.stride))));
     this.table = new Int32Array(Math.min(this.maxStates, 64) * this.stride);
     this.pairs = pairs ? new Int32Array(this.table.length * this.stride).fill(UNKNOWN) : null;
     this.lfClass = prog.classes[10];
@@ -264,6 +278,7 @@ export class ByteDfa {
    * @returns The next state's row, or {@linkcode MATCHED}.
    */
   private build(row: number, cls: number, at: number): number {
+    if (++this.built > FREE_BUILDS && this.built * BYTES_PER_BUILD > this.callBase + at) this.failed = true;
     const s = this.states[row / this.stride];
     const byte = this.prog.sample[cls];
     const isWord = this.word[byte] === 1;

@@ -238,3 +238,30 @@ Deno.test("compileByteProgram: null for a lookbehind (re2js's LB_CHECK), a progr
   assert.equal(compileByteProgram(RE2JS.compile("(?<=a)b", RE2JS.LOOKBEHINDS)), null);
   assert.ok(compileByteProgram(RE2JS.compile("a|b")));
 });
+
+Deno.test("ByteDfa gives up when it builds a state for nearly every byte ([ab]*a[ab]{60}c on random a/b)", () => {
+  const rnd = random(3);
+  const text = Array.from(
+    { length: 200 },
+    () => Array.from({ length: 1000 }, () => (rnd() < 0.5 ? "a" : "b")).join("") + (rnd() < 0.1 ? "c" : ""),
+  );
+  const buf = new TextEncoder().encode(text.join("\n") + "\n");
+  const re = RE2JS.compile("[ab]*a[ab]{60}c");
+  const dfa = lineDfa(re, 1 << 16)!;
+  let ls = 0, no = 0;
+  const picked = new Set<number>();
+  while (true) {
+    const nl = dfa.scan(buf, ls, ls, buf.length);
+    if (nl < 0) break;
+    no += dfa.lines;
+    picked.add(no++);
+    ls = nl + 1;
+  }
+  const enc = new TextEncoder();
+  text.forEach((l, i) => assert.ok(!re.test(enc.encode(l)) || picked.has(i), `line ${i}`));
+  // Every line is then picked (re2js decides, and reads the clock between lines); the building stopped
+  // after ~1000 transitions, not one at each of the 200,000 bytes.
+  assert.ok(dfa.failed);
+  assert.ok(picked.size >= 195, `${picked.size} lines picked`);
+  assert.ok(dfa.built < 5000, `${dfa.built} transitions built`);
+});
