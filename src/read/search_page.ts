@@ -24,6 +24,7 @@ import { LineLiteral } from "./line_literal.ts";
 import { patternSubject } from "./pattern_subject.ts";
 import { PageMatches } from "./page_matches.ts";
 import { type ByteDfa, lineDfa } from "./byte_dfa.ts";
+import { programMaskProof } from "./mask_proof_program.ts";
 import { pageResult, progressed } from "./page_end.ts";
 import { type SearchOptions, type SearchResult, steering, TESTED_BYTES } from "./search_options.ts";
 
@@ -180,7 +181,7 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
     ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
     : null;
   // A line that does not match as read cannot match as shown: its bytes are tested first.
-  const proof = re !== null && opts.redact && maskProof(opts.text);
+  const proof = re !== null && opts.redact && (maskProof(opts.text) || programMaskProof(re));
   const dfa = re && (!opts.redact || proof) ? lineDfa(re, TESTED_BYTES) : null;
   // The DFA picks the lines unless a literal of STRONG_LITERAL bytes finds fewer candidates faster.
   const pick = dfa !== null && !every && (!literal || literal.bytes.length < STRONG_LITERAL);
