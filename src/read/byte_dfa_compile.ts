@@ -16,7 +16,7 @@
 import type { RE2JS } from "re2js";
 import { utf8Sequences } from "./utf8_ranges.ts";
 
-/** Node kinds of a {@linkcode ByteProgram}. */
+/** Node kinds of a {@linkcode ByteProgram}: no way on. */
 export const K_FAIL = 0;
 /** Consumes a byte by its edges (`edgeStart`…`edgeEnd`). */
 export const K_BYTES = 1;
@@ -29,12 +29,17 @@ export const K_EMPTY = 4;
 /** A match. */
 export const K_MATCH = 5;
 
-/** re2js's empty-width bits (`Utils.EMPTY_*`), the same in RE2. */
+/** re2js's empty-width bits (`Utils.EMPTY_*`, the same in RE2): `^` with `(?m)`. */
 export const EMPTY_BEGIN_LINE = 1;
+/** `$` with `(?m)`. */
 export const EMPTY_END_LINE = 2;
+/** `^`, `\A`. */
 export const EMPTY_BEGIN_TEXT = 4;
+/** `$`, `\z`. */
 export const EMPTY_END_TEXT = 8;
+/** `\b` (ASCII word bytes on either side differ). */
 export const EMPTY_WORD_BOUNDARY = 16;
+/** `\B`. */
 export const EMPTY_NO_WORD_BOUNDARY = 32;
 
 /**
