@@ -21,6 +21,7 @@ import type { LineScan } from "./line_scan.ts";
 export function handLines(s: LineScan, from: number): boolean {
   if (s.long) return true; // the long line goes on past this piece
   if (s.needle) return handMatchingLines(s, from);
+  if (s.prefilter) return handPickedLines(s);
   if (!s.levels) return handEveryLine(s);
   if (s.dropping) { // the fragment at the start: skipped once its end is in view
     const nl = s.find(10, s.ls, s.end);
@@ -86,6 +87,57 @@ function handEveryLine(s: LineScan): boolean {
     }
     if (count < POSITIONS) break;
   }
+  return true;
+}
+
+/**
+ * Searching with a prefilter (`ScanOptions.prefilter`, a pattern's byte DFA): it runs over the piece
+ * across lines, counting those it passes over; only the lines it picks go to the sink. Where it stands in
+ * the unfinished line is kept (`filterLine`, `filterDone`), so a line carried to the next piece is not
+ * scanned again.
+ */
+function handPickedLines(s: LineScan): boolean {
+  const { buf, end, sink } = s;
+  const filter = s.prefilter!;
+  const base = s.bytesRead - end; // bytes before buf[0]
+  if (s.dropping) { // the fragment at the start: skipped once its end is in view
+    const nl = s.find(10, s.ls, end);
+    if (nl < 0) return true;
+    s.finish(s.ls, nl, true);
+    s.ls = nl + 1;
+  }
+  let ls = s.ls;
+  let pos = ls;
+  if (s.filterLine === base + ls) pos = ls + s.filterDone;
+  else filter.restart();
+  s.filterLine = -1;
+  while (true) {
+    const nl = filter.scan(buf, ls, pos, end);
+    s.lineNo += filter.lines;
+    ls = filter.lineStart;
+    if (nl < 0) {
+      s.filterLine = base + ls;
+      s.filterDone = end - ls;
+      break;
+    }
+    if ((s.untilCheck -= 1 + ((nl - ls) >> 10)) < 0 && s.interrupted(ls)) return false;
+    const go = sink.line(
+      buf,
+      ls,
+      nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl,
+      ++s.lineNo,
+      false,
+      -1,
+      base + ls,
+    );
+    ls = pos = nl + 1;
+    if (!go) {
+      s.ls = ls;
+      s.stop = "limit";
+      return false;
+    }
+  }
+  s.ls = ls;
   return true;
 }
 

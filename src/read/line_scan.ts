@@ -11,7 +11,7 @@ import { simdScanner } from "./simd.ts";
 import type { LevelTally } from "./level.ts";
 import { NeedleFinder } from "./needle_finder.ts";
 import { ScanTurns, YIELD_MS } from "./next_turn.ts";
-import type { ByteSource, LineSink, ScanOptions, StopReason } from "./scan_options.ts";
+import type { ByteSource, LinePrefilter, LineSink, ScanOptions, StopReason } from "./scan_options.ts";
 
 /**
  * How much sink work (units: one line, plus one per KiB of it) is handed on between two looks at the
@@ -45,6 +45,14 @@ export class LineScan {
   readonly head: Uint8Array;
   /** Lines counted by level here instead of by the sink ({@linkcode ScanOptions.levelCounts}). */
   readonly levels: LevelTally | undefined;
+  /** Picks the lines the sink gets ({@linkcode ScanOptions.prefilter}); undefined with a needle. */
+  readonly prefilter: LinePrefilter | undefined;
+  /**
+   * Where the prefilter stands in the unfinished line: the line's start (bytes of the source; -1: none)
+   * and the bytes of it already scanned.
+   */
+  filterLine = -1;
+  filterDone = 0;
   /** Valid bytes in buf. */
   end = 0;
   /** Start of the current, unfinished line in buf. */
@@ -99,6 +107,7 @@ export class LineScan {
       : null;
     this.needle = this.finder?.needle;
     this.levels = opts.levelCounts;
+    this.prefilter = opts.needle || opts.levelCounts ? undefined : opts.prefilter;
     if (this.levels && this.needle) throw new TypeError("levelCounts is for a scan without a needle");
     this.span = this.finder?.span ?? 0;
     // Room for one piece after the `span - 1` bytes a long line carries, so every read has room.

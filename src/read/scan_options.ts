@@ -115,12 +115,40 @@ export interface ScanOptions {
    */
   levelCounts?: LevelTally;
   /**
+   * When set (and no needle), only the lines it picks reach the sink: a pattern's byte DFA
+   * (`byte_dfa.ts` `ByteDfa`), run over the buffer across many lines in one loop. It may pick a line
+   * that does not match (the sink decides), never pass over one that does. Lines longer than the buffer
+   * are all handed on.
+   */
+  prefilter?: LinePrefilter;
+  /**
    * Called when the sink has stopped the scan (returned false). When it resolves true, the scan goes on
    * with the next line as if the sink had returned true: a sink that must await something between two
    * lines (a test in a worker, a turn of the event loop so that a cancel can arrive) stops, and this
    * awaits it, with the buffer and every count kept. When it resolves false the scan stops (`limit`).
    */
   resumeAfterStop?: () => Promise<boolean>;
+}
+
+/**
+ * Picks the lines that may match (`ScanOptions.prefilter`; `byte_dfa.ts` `ByteDfa`): scans bytes over
+ * lines that cannot, keeping where it stands inside an unfinished line between two calls.
+ */
+export interface LinePrefilter {
+  /** The next {@linkcode LinePrefilter.scan} starts a line. */
+  restart(): void;
+  /**
+   * Scans `buf[pos, end)` of the line that starts at `ls` (going on from where the last call stood when
+   * `pos > ls`), over the lines that cannot match.
+   *
+   * @returns The line feed that ends the first line that may match (its start in `lineStart`, the lines
+   *   passed over before it in `lines`), or -1 at `end` (`lineStart`: the unfinished line's start).
+   */
+  scan(buf: Uint8Array, ls: number, pos: number, end: number): number;
+  /** Set by `scan`: the start of the line it stopped in or at. */
+  readonly lineStart: number;
+  /** Set by `scan`: the lines it passed over. */
+  readonly lines: number;
 }
 
 /** What a scan did. */

@@ -23,6 +23,8 @@ import { LineTimes, type TimeReport } from "./time_window.ts";
 import { LineLiteral } from "./line_literal.ts";
 import { patternSubject } from "./pattern_subject.ts";
 import { PageMatches } from "./page_matches.ts";
+import { type ByteDfa, lineDfa } from "./byte_dfa.ts";
+import { programMaskProof } from "./mask_proof_program.ts";
 import { pageResult, progressed } from "./page_end.ts";
 import { type SearchOptions, type SearchResult, steering, TESTED_BYTES } from "./search_options.ts";
 
@@ -88,6 +90,7 @@ export async function searchPage(
     pieceSize: opts.pieceSize,
     needle: literal?.bytes,
     ignoreCase: literal?.ignoreCase,
+    prefilter: matcher.pick ? matcher.dfa! : undefined,
     // A line with K or ſ where the literal has k or s: the pattern decides.
     verify: literal?.ignoreCase ? () => true : undefined,
     maxBytes: opts.searchBytes + start.reread,
@@ -148,7 +151,21 @@ interface LineMatcher {
   size: number;
   proof: boolean;
   flags: number;
+  /**
+   * The pattern's byte DFA (`byte_dfa.ts`), when a line that it passes over is surely no match (masking
+   * off, or `proof`); null else, or when its program is not supported. `pick`: the scanner hands on only
+   * the lines it picks (no literal, and not every line is handed on); else it is checked before re2js.
+   */
+  dfa: ByteDfa | null;
+  pick: boolean;
 }
+
+/**
+ * The shortest required literal the scanner looks for when the pattern also has a byte DFA: a shorter
+ * one (`-`, `=`, ` a`) is in most lines of a log, so each would go to the sink; the DFA (~300 MB/s in
+ * one loop, `bench/dfa_micro.ts`) picks the lines instead. A longer one is found at GB/s by SIMD.
+ */
+const STRONG_LITERAL = 3;
 
 /**
  * The {@linkcode LineMatcher} of a search.
@@ -160,17 +177,24 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   const re = opts.regex ? compilePattern(opts.text, opts.ignoreCase ?? false) : null;
   // Without a pattern: a text in either case is compared by simple case folding, decoded; else its bytes.
   const folded = !re && opts.ignoreCase ? foldMatcher(opts.text) : null;
+  const literal = re && !every
+    ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
+    : null;
+  // A line that does not match as read cannot match as shown: its bytes are tested first.
+  const proof = re !== null && opts.redact && (maskProof(opts.text) || programMaskProof(re));
+  const dfa = re && (!opts.redact || proof) ? lineDfa(re, TESTED_BYTES) : null;
+  // The DFA picks the lines unless a literal of STRONG_LITERAL bytes finds fewer candidates faster.
+  const pick = dfa !== null && !every && (!literal || literal.bytes.length < STRONG_LITERAL);
   return {
     re,
     folded,
     plain: re || folded ? null : new LineLiteral(new TextEncoder().encode(opts.text)),
-    literal: re && !every
-      ? maskSafe(requiredLiteral(opts.text, opts.ignoreCase ?? false), opts.redact)
-      : null,
+    literal: pick ? null : literal,
     size: re ? re.programSize() : 0,
-    // A line that does not match as read cannot match as shown: its bytes are tested first.
-    proof: re !== null && opts.redact && maskProof(opts.text),
+    proof,
     flags: opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
+    dfa,
+    pick,
   };
 }
 
@@ -329,6 +353,9 @@ class LineTest implements LineSink {
       }
       return this.accept(buf, s, e, lineNo, cut, at);
     }
+    // The byte DFA passes over a line that cannot match (as read, so as shown: `LineMatcher.dfa`).
+    const dfa = this.matcher.dfa;
+    if (dfa && !this.matcher.pick && !dfa.mayMatch(buf, s, end)) return this.other(buf, s, e, lineNo, cut);
     if (isHeavy(size, end - s)) {
       // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
       // after-line past the limit too: a match there starts the next page, any other line is shown
