@@ -729,8 +729,10 @@ export function mayHoldSecret(text: string): boolean {
  * against {@linkcode mayHoldSecret} and {@linkcode redactLine} over the corpora's lines and mixed secret
  * lines.
  *
- * @param b The line's bytes (no end of line), or a part of them: whole, as a line, is what is judged.
- * @returns Whether the line may hold a secret (or is not ASCII).
+ * @param b Bytes holding the line (no end of line).
+ * @param start Offset of the line's first byte (default 0).
+ * @param end Offset past its last byte (default `b.length`).
+ * @returns Whether the line `b[start, end)` may hold a secret (or is not ASCII).
  * @example
  * ```ts
  * import { mayHoldSecretBytes } from "./redact.ts";
@@ -739,25 +741,27 @@ export function mayHoldSecret(text: string): boolean {
  * console.assert(mayHoldSecretBytes(bytes("login user=bob PassWord=hunter2")));
  * ```
  */
-export function mayHoldSecretBytes(b: Uint8Array): boolean {
-  const n = b.length;
+export function mayHoldSecretBytes(b: Uint8Array, start = 0, end: number = b.length): boolean {
   const pairs = MAY_HOLD_PAIRS;
   const fold = ASCII_FOLD;
-  let prev = n > 0 ? fold[b[0]] : 0;
-  for (let i = 1; i < n; i++) {
+  let prev = end > start ? fold[b[start]] : 0;
+  for (let i = start + 1; i < end; i++) {
     const c = fold[b[i]];
     const texts = pairs[(prev << 8) | c];
-    if (texts !== undefined && textAt(b, i - 1, texts)) return true;
+    if (texts !== undefined && textAt(b, i - 1, end, texts)) return true;
     prev = c;
   }
   // (A byte over 0x7f folds to 0xff, and every pair with it leads to MAY_HOLD_NOT_ASCII.)
-  return mayBeBodyLine(b);
+  return mayBeBodyLine(b, start, end);
 }
 
-/** Whether one of `texts` (lower case, their first two bytes those at `b[i]`) starts at `b[i]`, in any case. */
-function textAt(b: Uint8Array, i: number, texts: readonly Uint8Array[]): boolean {
+/**
+ * Whether one of `texts` (lower case, their first two bytes those at `b[i]`) starts at `b[i]`, in any
+ * case, and ends by `end`.
+ */
+function textAt(b: Uint8Array, i: number, end: number, texts: readonly Uint8Array[]): boolean {
   next: for (const t of texts) {
-    if (i + t.length > b.length) continue;
+    if (i + t.length > end) continue;
     for (let k = 2; k < t.length; k++) {
       let c = b[i + k];
       if (c >= 65 && c <= 90) c |= 0x20;
@@ -782,18 +786,18 @@ const base64Char = (c: number) =>
  * and up to two `=`. A blank line too. (Whether the base64 mixes cases and digits is left to
  * `maskBodyLine`.)
  */
-function mayBeBodyLine(b: Uint8Array): boolean {
-  let t1 = b.length;
-  while (t1 > 0 && asciiBlank(b[t1 - 1])) t1--;
-  let t0 = 0;
+function mayBeBodyLine(b: Uint8Array, start: number, end: number): boolean {
+  let t1 = end;
+  while (t1 > start && asciiBlank(b[t1 - 1])) t1--;
+  let t0 = start;
   while (t0 < t1 && asciiBlank(b[t0])) t0++;
   if (t0 === t1) return false;
   let inner = false;
   for (let i = t0; i < t1 && !inner; i++) inner = asciiBlank(b[i]);
   if (!inner) return true;
   let j = t1 - 1;
-  while (j >= 0 && b[j] !== 32 && b[j] !== 9) j--;
-  if (j < 0) return false;
+  while (j >= start && b[j] !== 32 && b[j] !== 9) j--;
+  if (j < start) return false;
   const last = t1 - (j + 1);
   if (last < 56 || last > 82) return false;
   let body = t1;

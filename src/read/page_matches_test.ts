@@ -96,6 +96,7 @@ Deno.test("regex matches and context lines are each line as LineRedactor shows i
     Deno.writeFileSync(join(dir, "all.log"), bytes);
     const want = reference(bytes, 1000);
     const roots = openRoots([dir], "/");
+    const byContext: LogLine[][] = [];
     for (const context of [0, 2]) {
       using log = await openLog(roots, "all.log");
       const got: LogLine[] = [];
@@ -119,7 +120,13 @@ Deno.test("regex matches and context lines are each line as LineRedactor shows i
       assert.equal(got.length, want.texts.length, `context ${context}: every line matches ^`);
       got.forEach((m, i) => assert.equal(m.text, want.texts[i], `context ${context}, line ${i + 1}`));
       assert.equal(redactions, want.redactions, `context ${context}: secrets masked`);
+      byContext.push(got);
     }
+    // Without context, a match shown as read is made apart (its text decoded with others'); with
+    // context, every match by toLogLine: the same lines, levels, continuation marks and cut flags.
+    assert.deepEqual(byContext[0], byContext[1]);
+    const continued = byContext[0].filter((m) => m.continuation).length;
+    assert.ok(!SHARED || continued > 100, `${continued} continuation lines`);
     const lines = new TextDecoder().decode(bytes).split("\n").slice(0, -1);
     const clear = lines.filter((l) => !mayHoldSecretBytes(new TextEncoder().encode(l))).length;
     console.error(
