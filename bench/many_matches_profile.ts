@@ -15,7 +15,8 @@
  *   /tmp/lpbench loghub-100000000.log [runs]
  * ```
  *
- * With `--cpu-prof` before the script's name, Deno writes a profile of the whole run. Then the same
+ * The in-process stages are timed by the wall clock and by this process's CPU time (user + system, all
+ * threads), steadier on a loaded machine. With `--cpu-prof` before the script's name, Deno writes a profile of the whole run. Then the same
  * search through the MCP client over a line-splitting transport, as the benchmark calls it (`client`):
  * beyond the in-process pages, the protocol's cost (the SDK's output check, JSON both ways, the pipe).
  *
@@ -29,6 +30,7 @@ import { MAX_LIMIT } from "../src/tools/log_search.ts";
 import { QUERIES } from "./real_log.ts";
 import { median } from "./measure.ts";
 import { connect } from "../tests/mcp_client.ts";
+import process from "node:process";
 
 const [dir = "/tmp/lpbench", file = "loghub-100000000.log", runsArg = "3"] = Deno.args;
 const runs = Number(runsArg);
@@ -76,10 +78,21 @@ const none = QUERIES.manyMatches.replace("terminating|deleting", "terminatingQQ|
 const scanMs: number[] = [];
 const pageMs: number[] = [];
 const jsonMs: number[] = [];
+const scanCpu: number[] = [];
+const pageCpu: number[] = [];
+/** CPU ms (user + system) since `from`. */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(from);
+  return (c.user + c.system) / 1000;
+};
 let last: Awaited<ReturnType<typeof searchAll>> = [];
 for (let i = 0; i < runs; i++) {
+  let c = process.cpuUsage();
   scanMs.push(sum((await searchAll(none)).map((p) => p.ms)));
+  scanCpu.push(cpuSince(c));
+  c = process.cpuUsage();
   last = await searchAll(QUERIES.manyMatches);
+  pageCpu.push(cpuSince(c));
   pageMs.push(sum(last.map((p) => p.ms)));
   jsonMs.push(sum(last.map((p) => p.jsonMs)));
 }
@@ -100,6 +113,11 @@ console.log(
   } M chars)`,
 );
 console.log(`  pages: ${last.map((p) => `${p.ms.toFixed(0)}`).join(" ")} ms`);
+const sc = median(scanCpu), pc = median(pageCpu);
+console.log(
+  `  CPU: scan only ${sc.toFixed(0)} ms, pages ${pc.toFixed(0)} ms (with JSON), per match beyond the scan ` +
+    `${((pc - sc) / matches * 1000).toFixed(2)} µs`,
+);
 
 await using s = await connect(
   [dir],
