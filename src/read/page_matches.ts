@@ -39,6 +39,23 @@ const HELD_BYTES = 256 * 1024;
 const ascii = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
+ * True when the line `buf[s, e)` is shown as read, with masking on: whole (not `cut`), ASCII, no longer
+ * than `maxLine` (`LOGPEEK_MAX_LINE`) bytes, and by its bytes free of secrets (`mayHoldSecretBytes`), so
+ * that a `LineRedactor` that is not contiguous would return its text unchanged and count nothing: a
+ * caller may leave the redactor out (issue #26, item 2: ~1 µs a returned line). False with masking off.
+ */
+export function shownAsRead(
+  redact: boolean,
+  buf: Uint8Array,
+  s: number,
+  e: number,
+  cut: boolean,
+  maxLine: number,
+): boolean {
+  return redact && !cut && e - s <= maxLine && !mayHoldSecretBytes(buf, s, e);
+}
+
+/**
  * One page's matches, and with `context` their lines before and after (`context.ts`). Line numbers are
  * shown only when known (`lineKnown`: false after a seek). Memory: the returned lines, and `2N + 2`
  * line starts.
@@ -115,8 +132,7 @@ export class PageMatches {
    * nothing (issue #26, item 2: ~1 µs a match). False with masking off: nothing to skip.
    */
   shownAsRead(buf: Uint8Array, s: number, e: number, cut: boolean): boolean {
-    return this.redactor.enabled && !cut && e - s <= this.opts.maxLine &&
-      !mayHoldSecretBytes(buf, s, e);
+    return shownAsRead(this.redactor.enabled, buf, s, e, cut, this.opts.maxLine);
   }
 
   /** The number shown for line `lineNo`: null when line numbers are not known. */

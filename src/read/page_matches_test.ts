@@ -1,10 +1,10 @@
 /**
- * A regex search's matches and context lines are shown as a `LineRedactor` shows each line alone
- * (decoded with replacement, cut to `maxLine` code points, masked), and their masked secrets counted,
- * whether `PageMatches` took the fast path of a line its bytes clear (issue #26, item 2:
- * `mayHoldSecretBytes`, the redactor not asked) or masked it. Over every line of the Loghub and lnav
- * corpora (SKIP when absent) and generated lines with secrets, look-alikes, letters outside ASCII and
- * invalid bytes; by pages of 5,000 matches, with and without context.
+ * A search's matches (a regex's, a literal's) and context lines are shown as a `LineRedactor` shows each
+ * line alone (decoded with replacement, cut to `maxLine` code points, masked), and their masked secrets
+ * counted, whether the search took the fast path of a line its bytes clear (issue #26, item 2:
+ * `shownAsRead`, `mayHoldSecretBytes`: the redactor not asked) or masked it. Over every line of the Loghub
+ * and lnav corpora (SKIP when absent) and generated lines with secrets, look-alikes, letters outside ASCII
+ * and invalid bytes; by pages of 5,000 matches, with and without context.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -87,7 +87,7 @@ function reference(bytes: Uint8Array, maxLine: number): { texts: string[]; redac
   return { texts, redactions: r.count };
 }
 
-Deno.test("regex matches and context lines are each line as LineRedactor shows it, by its bytes or masked: corpus and generated lines, pages of 5,000", async () => {
+Deno.test("regex and literal matches and context lines are each line as LineRedactor shows it, by its bytes or masked: corpus and generated lines, pages of 5,000", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-page-matches-" });
   try {
     const chunks = [...(SHARED ? corpusText(SHARED) : []), generated()];
@@ -127,6 +127,36 @@ Deno.test("regex matches and context lines are each line as LineRedactor shows i
     assert.deepEqual(byContext[0], byContext[1]);
     const continued = byContext[0].filter((m) => m.continuation).length;
     assert.ok(!SHARED || continued > 100, `${continued} continuation lines`);
+    // A literal (the scanner's own path, `search.ts`): the lines holding a blank, each as shown.
+    {
+      using log = await openLog(roots, "all.log");
+      const got: LogLine[] = [];
+      let redactions = 0;
+      let resume: ResumePoint | undefined;
+      do {
+        const page = await searchLog(log, {
+          ...DEFAULT_LIMITS,
+          searchMs: 1e9,
+          text: " ",
+          limit: 5000,
+          redact: true,
+          resume,
+        });
+        got.push(...page.matches);
+        redactions += page.redactions;
+        resume = page.next ?? undefined;
+      } while (resume);
+      const raw = new TextDecoder().decode(bytes).split("\n").slice(0, -1);
+      const holding = raw.flatMap((l, i) => (l.includes(" ") ? [i] : []));
+      assert.deepEqual(
+        got.map((m) => m.line_no),
+        holding.map((i) => i + 1),
+        "the literal's lines (as JS finds them)",
+      );
+      got.forEach((m, k) => assert.equal(m.text, want.texts[holding[k]], `literal, line ${m.line_no}`));
+      const alone = reference(new TextEncoder().encode(holding.map((i) => raw[i] + "\n").join("")), 1000);
+      assert.equal(redactions, alone.redactions, "literal: secrets masked");
+    }
     const lines = new TextDecoder().decode(bytes).split("\n").slice(0, -1);
     const clear = lines.filter((l) => !mayHoldSecretBytes(new TextEncoder().encode(l))).length;
     console.error(
