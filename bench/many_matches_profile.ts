@@ -129,13 +129,31 @@ await using s = await connect(
   [],
   { lines: true },
 );
+/** The server's CPU ms (user + system, `/proc/PID/stat`, in clock ticks of 10 ms), or NaN. */
+const serverCpu = () => {
+  try {
+    // (Deno reads /proc only with --allow-all: `cat` reads it.)
+    const out = new Deno.Command("cat", { args: [`/proc/${s.pid}/stat`] }).outputSync();
+    const f = new TextDecoder().decode(out.stdout).split(") ")[1].split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+};
+const ownCpu: number[] = [];
 const clientMs: number[] = [];
+const clientCpu: number[] = [];
 for (let i = 0; i < runs; i++) {
   // deno-lint-ignore no-explicit-any
   const viaClient = (tool: string, args: Record<string, unknown>) => s.call(tool, args) as any;
+  const c = serverCpu();
+  const c0 = process.cpuUsage();
   clientMs.push(sum((await searchAll(QUERIES.manyMatches, viaClient)).map((p) => p.ms)));
+  clientCpu.push(serverCpu() - c);
+  ownCpu.push(cpuSince(c0));
 }
 const client = median(clientMs);
 console.log(
-  `  through the MCP client:    ${client.toFixed(0)} ms (protocol ${(client - all).toFixed(0)} ms)`,
+  `  through the MCP client:    ${client.toFixed(0)} ms (protocol ${(client - all).toFixed(0)} ms); ` +
+    `CPU: the server ${median(clientCpu).toFixed(0)} ms, the client ${median(ownCpu).toFixed(0)} ms`,
 );
