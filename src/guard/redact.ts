@@ -360,9 +360,13 @@ const RULES: Rule[] = [
  * holding `private key` holds `key`): fewer alternatives, the same lines.
  */
 function anyOf(texts: string[]): RegExp {
+  return new RegExp(leastTexts(texts).map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
+}
+
+/** `texts` without duplicates and without those that hold another of them: the same lines hold one. */
+function leastTexts(texts: string[]): string[] {
   const all = [...new Set(texts)];
-  const least = all.filter((t) => !all.some((o) => o !== t && t.includes(o)));
-  return new RegExp(least.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
+  return all.filter((t) => !all.some((o) => o !== t && t.includes(o)));
 }
 
 /** Any rule's {@linkcode Rule.need}: a line without one of these skips the rules at once. */
@@ -372,7 +376,34 @@ const ANY_NEED = anyOf(RULES.flatMap((r) => r.need));
  * The first checks of every stage but the key-body one, on lower-cased text (a superset of each):
  * `PRIVATE KEY` (key blocks), any rule's need, `cookie`, `mysql`.
  */
-const MAY_HOLD = anyOf(["private key", "cookie", "mysql", ...RULES.flatMap((r) => r.need)]);
+const MAY_HOLD_TEXTS = leastTexts(["private key", "cookie", "mysql", ...RULES.flatMap((r) => r.need)]);
+const MAY_HOLD = anyOf(MAY_HOLD_TEXTS);
+
+/** The texts of a pair of bytes that is not ASCII: one empty text, found at once. */
+const MAY_HOLD_NOT_ASCII: readonly Uint8Array[] = [new Uint8Array(0)];
+/** Each byte as {@linkcode mayHoldSecretBytes} reads it: ASCII in lower case, any byte over 0x7f as 0xff. */
+const ASCII_FOLD: Uint8Array = Uint8Array.from(
+  { length: 256 },
+  (_, c) => (c >= 0x80 ? 0xff : c >= 65 && c <= 90 ? c | 0x20 : c),
+);
+
+/**
+ * {@linkcode MAY_HOLD_TEXTS} as bytes for {@linkcode mayHoldSecretBytes}, by their first two bytes
+ * (index `first << 8 | second`, both lower case ASCII): the texts that start so, or undefined. Every
+ * text is ASCII, at least two characters long, without an upper-case letter.
+ */
+const MAY_HOLD_PAIRS: readonly (readonly Uint8Array[] | undefined)[] = (() => {
+  const pairs: (readonly Uint8Array[] | undefined)[] = new Array(65536).fill(undefined);
+  for (const t of MAY_HOLD_TEXTS) {
+    const b = new TextEncoder().encode(t);
+    if (b.length < 2 || b.length !== t.length || t !== t.toLowerCase()) throw new Error(`a gate text: ${t}`);
+    const k = (b[0] << 8) | b[1];
+    pairs[k] = [...(pairs[k] ?? []), b];
+  }
+  // A byte over 0x7f (folded to 0xff) beside any other: "may" ({@linkcode textAt} with an empty text).
+  for (let x = 0; x < 256; x++) pairs[(0xff << 8) | x] = pairs[(x << 8) | 0xff] = MAY_HOLD_NOT_ASCII;
+  return pairs;
+})();
 
 // ----------------------------------------------------------------------------------------------------
 // Private keys.
@@ -685,6 +716,95 @@ export function redactLine(text: string): Redacted {
  */
 export function mayHoldSecret(text: string): boolean {
   return MAY_HOLD.test(text.toLowerCase()) || maskBodyLine(text).count > 0;
+}
+
+/**
+ * {@linkcode mayHoldSecret} on a line's bytes, without decoding them (issue #26, item 2: a regex search
+ * asked it of each line it tested, and masked each match, at ~1 µs a line, decoded first). False only for
+ * a line of ASCII bytes (so its text is its bytes) of which {@linkcode mayHoldSecret} is false: none of
+ * its texts in any case, and not shaped as a key body line (checked more loosely than
+ * {@linkcode maskBodyLine}: no blank inside, or a last word of 56 to 82 characters, is "may"). True for
+ * any byte over 0x7f (letters outside ASCII may lower-case to ASCII ones: `K`, the Kelvin sign, is `k`):
+ * the caller then decodes and asks {@linkcode mayHoldSecret}. `src/guard/redact_test.ts` checks it
+ * against {@linkcode mayHoldSecret} and {@linkcode redactLine} over the corpora's lines and mixed secret
+ * lines.
+ *
+ * @param b Bytes holding the line (no end of line).
+ * @param start Offset of the line's first byte (default 0).
+ * @param end Offset past its last byte (default `b.length`).
+ * @returns Whether the line `b[start, end)` may hold a secret (or is not ASCII).
+ * @example
+ * ```ts
+ * import { mayHoldSecretBytes } from "./redact.ts";
+ * const bytes = (s: string) => new TextEncoder().encode(s);
+ * console.assert(!mayHoldSecretBytes(bytes("2024-05-01 10:00:00 INFO started")));
+ * console.assert(mayHoldSecretBytes(bytes("login user=bob PassWord=hunter2")));
+ * ```
+ */
+export function mayHoldSecretBytes(b: Uint8Array, start = 0, end: number = b.length): boolean {
+  const pairs = MAY_HOLD_PAIRS;
+  const fold = ASCII_FOLD;
+  let prev = end > start ? fold[b[start]] : 0;
+  for (let i = start + 1; i < end; i++) {
+    const c = fold[b[i]];
+    const texts = pairs[(prev << 8) | c];
+    if (texts !== undefined && textAt(b, i - 1, end, texts)) return true;
+    prev = c;
+  }
+  // (A byte over 0x7f folds to 0xff, and every pair with it leads to MAY_HOLD_NOT_ASCII.)
+  return mayBeBodyLine(b, start, end);
+}
+
+/**
+ * Whether one of `texts` (lower case, their first two bytes those at `b[i]`) starts at `b[i]`, in any
+ * case, and ends by `end`.
+ */
+function textAt(b: Uint8Array, i: number, end: number, texts: readonly Uint8Array[]): boolean {
+  next: for (const t of texts) {
+    if (i + t.length > end) continue;
+    for (let k = 2; k < t.length; k++) {
+      let c = b[i + k];
+      if (c >= 65 && c <= 90) c |= 0x20;
+      if (c !== t[k]) continue next;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** An ASCII blank as `\s` and `trimEnd` know it: tab, line feed, vertical tab, form feed, CR, space. */
+const asciiBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/** True for a base64 character: a letter, a digit, `+` or `/`. */
+const base64Char = (c: number) =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+
+/**
+ * False when {@linkcode maskBodyLine} surely masks nothing in the ASCII line `b`: it holds a blank
+ * between two other characters (so it is not all base64, `BODY_LINE`), and its last word after a space
+ * or tab (once the blanks at its end are left out) is not 56 to 82 characters of base64 (at least 56)
+ * and up to two `=`. A blank line too. (Whether the base64 mixes cases and digits is left to
+ * `maskBodyLine`.)
+ */
+function mayBeBodyLine(b: Uint8Array, start: number, end: number): boolean {
+  let t1 = end;
+  while (t1 > start && asciiBlank(b[t1 - 1])) t1--;
+  let t0 = start;
+  while (t0 < t1 && asciiBlank(b[t0])) t0++;
+  if (t0 === t1) return false;
+  let inner = false;
+  for (let i = t0; i < t1 && !inner; i++) inner = asciiBlank(b[i]);
+  if (!inner) return true;
+  let j = t1 - 1;
+  while (j >= start && b[j] !== 32 && b[j] !== 9) j--;
+  if (j < start) return false;
+  const last = t1 - (j + 1);
+  if (last < 56 || last > 82) return false;
+  let body = t1;
+  while (body > j + 1 && t1 - body < 2 && b[body - 1] === 61) body--; // `=` padding
+  if (body - (j + 1) < 56) return false;
+  for (let i = j + 1; i < body; i++) if (!base64Char(b[i])) return false;
+  return true;
 }
 
 /**

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LineRedactor, mayHoldSecret, redactCutTail, redactLine, redactLineUngated } from "./redact.ts";
+import {
+  LineRedactor,
+  mayHoldSecret,
+  mayHoldSecretBytes,
+  redactCutTail,
+  redactLine,
+  redactLineUngated,
+} from "./redact.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 
 // Every secret below is made up for this test.
@@ -813,4 +820,64 @@ Deno.test("redactLine: a key with parts after `secret` is judged by its value (R
       ["secret_value: Secret(name=db)", "secret_value: Secret(name=db)"],
     ]
   ) assert.equal(redactLine(line).text, want, line);
+});
+
+Deno.test("mayHoldSecretBytes is false only where mayHoldSecret is and nothing is masked: secrets, look-alikes, every Loghub and lnav line, mixed secret lines in random case, key-body shapes; and false for most real lines", () => {
+  let seed = 20261202;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+  // (The Kelvin sign lower-cases to an ASCII `k`: `\u212aey=` is a key to mayHoldSecret.)
+  const inputs: string[] = ["", " ", "\t\v", ...SECRETS.map(([s]) => s), ...LOOKALIKES];
+  const odd = ["\u212aey=abc123def", "caf\u00e9 ok", "ok \u00a0"];
+  let real = 0;
+  if (SHARED) {
+    for (const [, , text] of corpusFiles(SHARED)) {
+      const lines = text.split("\n");
+      inputs.push(...lines);
+      real += lines.length;
+    }
+  }
+  // Pieces of secret lines and look-alikes, recased; gate texts glued into words; base64 runs of 40 to 90
+  // characters alone, after blanks, tabs, a log prefix, or before trailing blanks (the key-body shapes).
+  const pieces = [...SECRETS.map(([s]) => s), ...LOOKALIKES].flatMap((s) => s.split(/(?<=[\s=:,;])/));
+  const recase = (s: string) =>
+    rnd() < 0.5 ? s : [...s].map((c) => (rnd() < 0.5 ? c.toUpperCase() : c.toLowerCase())).join("");
+  const b64 = (n: number) =>
+    Array.from(
+      { length: n },
+      () => pick([..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"]),
+    )
+      .join("");
+  const blanks = ["", " ", "  ", "\t", " \t", "\v", "\r", "\f"];
+  for (let i = 0; i < 20000; i++) {
+    const n = 1 + Math.floor(rnd() * 5);
+    inputs.push(Array.from({ length: n }, () => recase(pick(pieces))).join(pick(["", " ", "x"])));
+    const run = b64(40 + Math.floor(rnd() * 51)) + pick(["", "=", "=="]);
+    inputs.push(
+      pick(blanks) + pick(["", "2026-12-02 10:00:00 INFO key", "a", "x\vy"]) + pick(blanks) + run +
+        pick(blanks),
+    );
+  }
+  inputs.push(...odd);
+  const enc = new TextEncoder();
+  let ascii = 0;
+  let clear = 0;
+  let realClear = 0;
+  inputs.forEach((text, k) => {
+    const bytes = enc.encode(text);
+    const slow = mayHoldSecret(text);
+    if (bytes.length === text.length) ascii++;
+    if (mayHoldSecretBytes(bytes)) return;
+    clear++;
+    if (k >= 3 + SECRETS.length + LOOKALIKES.length && k < 3 + SECRETS.length + LOOKALIKES.length + real) {
+      realClear++;
+    }
+    assert.equal(bytes.length, text.length, `not ASCII, yet clear: ${text}`);
+    assert.equal(slow, false, `clear by its bytes, not by its text: ${JSON.stringify(text)}`);
+    assert.deepEqual(redactLine(text), { text, count: 0 }, text);
+  });
+  console.error(`mayHoldSecretBytes: ${inputs.length} lines (${ascii} ASCII), ${clear} surely clear`);
+  assert.ok(clear > 5000, `${clear} clear: the generated lines are clear too often or never`);
+  // Most real lines are clear by their bytes, as by their text (the gate test: > 10,000 of them).
+  if (SHARED) assert.ok(realClear > 10000, `${realClear} of ${real} real lines surely clear`);
 });

@@ -68,12 +68,30 @@ export function toLogLine(
   // to know whether there is more).
   const take = Math.min(end, start + maxLine * 4 + 1);
   const d = decodeLine(buf.subarray(start, take), maxLine, partial || take < end);
-  const line: LogLine = {
-    line_no: lineNo,
-    level: LEVELS[code === undefined ? readLevel(buf, start, end) : levelCode(code)],
-    text: redactor ? redactor.line(d.text, d.cut) : d.text,
-    cut: d.cut,
-  };
-  if (code !== undefined && code >= CONTINUED && code < 2 * CONTINUED) line.continuation = true;
+  const level = code === undefined ? readLevel(buf, start, end) : levelCode(code);
+  const line = logLineOf(lineNo, level, redactor ? redactor.line(d.text, d.cut) : d.text, d.cut, code);
   return { line, replaced: d.replaced };
+}
+
+/**
+ * The {@linkcode LogLine} of a line's text as shown (decoded, cut, masked), as {@linkcode toLogLine}
+ * makes it.
+ *
+ * @param lineNo The line's number, or null when unknown.
+ * @param level The line's level (a `LEVELS` index).
+ * @param text Its text as shown.
+ * @param cut Whether the text is not the whole line.
+ * @param code Its level code as its entry's (`entry_levels.ts`), when known: a continuation line
+ *   (`CONTINUED` + its level) is marked `continuation`.
+ */
+export function logLineOf(
+  lineNo: number | null,
+  level: number,
+  text: string,
+  cut: boolean,
+  code?: number,
+): LogLine {
+  const line: LogLine = { line_no: lineNo, level: LEVELS[level], text, cut };
+  if (code !== undefined && code >= CONTINUED && code < 2 * CONTINUED) line.continuation = true;
+  return line;
 }

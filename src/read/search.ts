@@ -20,6 +20,7 @@ import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 import { windowedRead } from "./time_window.ts";
 import { type SearchOptions, type SearchResult, steering, TESTED_BYTES } from "./search_options.ts";
 import { pageResult } from "./page_end.ts";
+import { shownAsRead } from "./page_matches.ts";
 import { searchPage } from "./search_page.ts";
 
 export type { SearchOptions, SearchResult } from "./search_options.ts";
@@ -82,7 +83,8 @@ async function searchFormatted(log: ReadableLog, opts: SearchOptions): Promise<S
       if (lineNo === from.skip) return true; // returned (cut) by the page before
       const code = entries.levelAt(buf, s, e, hint, from.off + at, cut, true);
       if (want >= 0 && levelCode(code) !== want) return true;
-      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, redactor, code);
+      const masked = shownAsRead(opts.redact, buf, s, e, cut, opts.maxLine) ? undefined : redactor;
+      const { line, replaced: bad } = toLogLine(buf, s, e, lineNo, cut, opts.maxLine, masked, code);
       matches.push(line);
       lastReported = lineNo;
       replaced += bad;

@@ -456,6 +456,7 @@ function pageEnd(
   opts: SearchOptions,
 ): { result: SearchResult; afterRead: boolean } {
   const m = test.m;
+  m.decodeHeld(); // the matches' texts, before the result holds them
   const common = {
     matches: m.matches,
     replaced_bytes: m.replaced,

@@ -113,12 +113,19 @@ export function spill(
   const saved = Array.isArray(items) ? undefined : (items as ItemList).saved;
   let whole = header.length + (saved?.chars ?? 0);
   let counted = saved ? n : 0;
-  while (counted < n && whole <= deps.limits.inlineChars) whole += 1 + at(counted++).length;
+  // The items counted while the text fits are kept (no more than LOGPEEK_INLINE_CHARS of them): when all
+  // fit, the text is made of them, each item rendered once (issue #26, item 2: twice before).
+  const parts = [header];
+  while (counted < n && whole <= deps.limits.inlineChars) {
+    const s = at(counted++);
+    whole += 1 + s.length;
+    if (whole <= deps.limits.inlineChars) parts.push(s);
+  }
   if (whole <= deps.limits.inlineChars) {
-    const parts = [header];
-    for (let i = 0; i < n; i++) parts.push(at(i));
+    for (let i = parts.length - 1; i < n; i++) parts.push(at(i));
     return { shown: n, from: 0, text: parts.join("\n") };
   }
+  parts.length = 0;
   /** Every item in order, counting into `whole` those not counted yet. */
   const all = function* (): Generator<string> {
     for (let i = 0; i < n; i++) {

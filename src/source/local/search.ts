@@ -171,8 +171,9 @@ function collect(
   const last = runs[runs.length - 1].page;
   return {
     file: glob ? q.file : runs[0].file,
+    // (A page's own matches as they are when they gain no field: no copy of each, issue #26, item 2.)
     matches: runs.flatMap((r) =>
-      r.page.matches.map((m, i) => ({
+      !glob && !r.page.contexts ? r.page.matches : r.page.matches.map((m, i) => ({
         ...m,
         ...(glob ? { file: r.file } : {}),
         ...(r.page.contexts ? { before: r.page.contexts[i].before, after: r.page.contexts[i].after } : {}),
