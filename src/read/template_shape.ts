@@ -29,7 +29,7 @@
 import type { HeaderLayout } from "./template_header.ts";
 import type { Node } from "./template_tree.ts";
 
-/** Entries of a {@linkcode ShapeCache}, a power of two: two-way set-associative by {@linkcode shapeHash}. */
+/** Entries of a {@linkcode ShapeCache}, a power of two: set-associative by {@linkcode shapeHash}. */
 export const SHAPE_SLOTS = 8192;
 
 /** The longest line (UTF-16 code units) an entry holds; longer lines always take the tree. */
@@ -59,37 +59,30 @@ function wide(c: number): number {
 }
 
 /**
- * A 32-bit hash of a line's shape: its characters with each run of digits as one digit, and, in a token
- * holding a letter, each digit run's length too (lines of one shape, {@linkcode sameShape}, hash alike).
+ * A 32-bit hash of a line's shape: its characters, each run of digits as one `1` (lines of one shape,
+ * {@linkcode sameShape}, hash alike; lines whose tokens with letters differ in their digits' counts
+ * hash alike too, and {@linkcode sameShape} tells them apart).
  *
  * @param line The line (UTF-16).
  * @returns The hash, unsigned.
  */
 export function shapeHash(line: string): number {
   const n = line.length;
-  let h = 0x811c9dc5 | 0, t = 0, lit = 0, run = 0;
+  let h = 0x811c9dc5 | 0, run = 0;
   for (let i = 0; i < n; i++) {
     const c = line.charCodeAt(i);
-    const k = c < 128 ? ASCII[c] : wide(c);
-    if (k === DIGIT) {
-      if (run++ === 0) h = Math.imul(h ^ 49, 0x01000193);
-      continue;
-    }
-    if (run !== 0) t = Math.imul(t ^ run, 0x01000193), run = 0;
-    if (k === SPACE) {
-      if (lit !== 0) h = Math.imul(h ^ t, 0x01000193);
-      t = lit = 0;
-    } else lit |= k;
-    h = Math.imul(h ^ c, 0x01000193);
+    if (c - 48 >>> 0 < 10) {
+      if (run === 0) h = Math.imul(h ^ 49, 0x01000193), run = 1;
+    } else h = Math.imul(h ^ c, 0x01000193), run = 0;
   }
-  if (run !== 0) t = Math.imul(t ^ run, 0x01000193);
-  if (lit !== 0) h = Math.imul(h ^ t, 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
 
 /**
- * Whether two lines have the same shape (see the module's doc): one pass over both, and where two digit
- * runs differ in length (or in a `0` before `x`), a look at their token for a letter.
+ * Whether two lines have the same shape (see the module's doc): equal characters are skipped in one
+ * tight loop; where the lines differ, both must be in a run of digits (the runs then taken whole, from
+ * where they start), and where two runs differ in length (or in a `0` before `x`), their token must hold
+ * no letter.
  *
  * @param a A line.
  * @param b Another line.
@@ -98,30 +91,34 @@ export function shapeHash(line: string): number {
 export function sameShape(a: string, b: string): boolean {
   const na = a.length, nb = b.length;
   let i = 0, j = 0;
-  while (i < na && j < nb) {
-    const c = a.charCodeAt(i), d = b.charCodeAt(j);
-    const cd = c - 48 >>> 0 < 10;
-    if (!cd) {
-      if (c !== d) return false;
-      i++, j++;
-      continue;
-    }
-    if (d - 48 >>> 0 >= 10) return false;
-    let ei = i + 1, ej = j + 1;
-    while (ei < na && a.charCodeAt(ei) - 48 >>> 0 < 10) ei++;
-    while (ej < nb && b.charCodeAt(ej) - 48 >>> 0 < 10) ej++;
-    // (The characters after the runs are compared next: a's is b's, or the lines differ.)
+  for (;;) {
+    while (i < na && j < nb && a.charCodeAt(i) === b.charCodeAt(j)) i++, j++;
+    if (i === na && j === nb) return true;
+    // Two characters differ (or one line ended): one of them must be a digit.
+    if (!(i < na && isDigit(a.charCodeAt(i))) && !(j < nb && isDigit(b.charCodeAt(j)))) return false;
+    // The characters since the last runs' ends are equal pairwise, so the runs reaching here start
+    // alike: back over the digits before, then on to each run's end.
+    let ra = i, rb = j;
+    while (ra > 0 && isDigit(a.charCodeAt(ra - 1))) ra--, rb--;
+    let ea = i, eb = j;
+    while (ea < na && isDigit(a.charCodeAt(ea))) ea++;
+    while (eb < nb && isDigit(b.charCodeAt(eb))) eb++;
+    if (ea === ra || eb === rb) return false;
     if (
-      (ei - i !== ej - j ||
-        (ei < na && (a.charCodeAt(ei) | 32) === 120 &&
-          (a.charCodeAt(ei - 1) === 48) !== (b.charCodeAt(ej - 1) === 48))) &&
-      hasLetter(a, i, ei)
+      (ea - ra !== eb - rb ||
+        (ea < na && (a.charCodeAt(ea) | 32) === 120 &&
+          (a.charCodeAt(ea - 1) === 48) !== (b.charCodeAt(eb - 1) === 48))) &&
+      hasLetter(a, ra, ea)
     ) {
       return false;
     }
-    i = ei, j = ej;
+    i = ea, j = eb;
   }
-  return i === na && j === nb;
+}
+
+/** Whether code unit c is an ASCII digit. */
+function isDigit(c: number): boolean {
+  return c - 48 >>> 0 < 10;
 }
 
 /** Whether the token holding `a.slice(s, e)` (a digit run) holds a letter. */
@@ -139,18 +136,25 @@ function hasLetter(a: string, s: number, e: number): boolean {
   return false;
 }
 
+/** The entries of a set of a {@linkcode ShapeCache}, newest first. */
+const WAYS = 4;
+
 /**
- * The cache (see the module's doc): per entry its line, the header layout it was mined with, its leaf,
- * the leaf's version then, and the cluster it joined.
+ * The cache (see the module's doc): per entry its line's {@linkcode shapeHash} and the line, the header
+ * layout it was mined with, its leaf, the leaf's version then, and the cluster it joined; set-associative
+ * ({@linkcode WAYS} entries a set, the set by the hash), the newest entry of a set first.
  */
 export class ShapeCache {
+  readonly #hash = new Uint32Array(SHAPE_SLOTS);
   readonly #line: (string | undefined)[] = new Array(SHAPE_SLOTS);
   readonly #layout: (HeaderLayout | null)[] = new Array(SHAPE_SLOTS);
   readonly #node: (Node | null)[] = new Array(SHAPE_SLOTS);
   readonly #ver = new Float64Array(SHAPE_SLOTS);
   readonly #best = new Int32Array(SHAPE_SLOTS);
-  /** The set (its first slot) of the line last looked up. */
-  #set = 0;
+  /** The set (its first slot) of the line last looked up, -1 for a line too long. */
+  #set = -1;
+  /** That line's hash. */
+  #h = 0;
 
   /**
    * The cluster a line joins, if an entry of its shape holds it and its leaf has not changed since.
@@ -161,26 +165,36 @@ export class ShapeCache {
    */
   find(line: string, layout: HeaderLayout | null): number {
     if (line.length > SHAPE_LINE) return this.#set = -1;
-    const set = this.#set = shapeHash(line) & (SHAPE_SLOTS - 2);
-    for (let s = set; s < set + 2; s++) {
+    const h = this.#h = shapeHash(line);
+    const set = this.#set = (h & (SHAPE_SLOTS / WAYS - 1)) * WAYS;
+    for (let s = set; s < set + WAYS; s++) {
       const l = this.#line[s];
-      if (l === undefined || this.#layout[s] !== layout || !sameShape(line, l)) continue;
+      if (l === undefined) return -1;
+      if (this.#hash[s] !== h || this.#layout[s] !== layout || !sameShape(line, l)) continue;
       if (this.#node[s]!.ver !== this.#ver[s]) return -1;
-      if (s !== set) this.#swap(set);
+      if (s !== set) this.#first(set, s);
       return this.#best[set];
     }
     return -1;
   }
 
   /**
-   * Keeps, for the line last given to {@linkcode ShapeCache.find}, the cluster it joined in `node` (the
-   * newest entry of its set first, the older one second, the one before dropped).
+   * Keeps, for the line last given to {@linkcode ShapeCache.find}, the cluster it joined in `node`: the
+   * set's first entry (a stale entry of its shape replaced, else the set's last entry dropped).
    */
   keep(line: string, layout: HeaderLayout | null, node: Node, best: number): void {
     const set = this.#set;
     if (set < 0) return;
-    const s = this.#line[set] !== undefined && sameShape(line, this.#line[set]!) ? set : set + 1;
-    if (s === set + 1) this.#swap(set);
+    let s = set;
+    while (s < set + WAYS - 1) {
+      const l = this.#line[s];
+      if (
+        l === undefined || (this.#hash[s] === this.#h && this.#layout[s] === layout && sameShape(line, l))
+      ) break;
+      s++;
+    }
+    this.#first(set, s);
+    this.#hash[set] = this.#h;
     this.#line[set] = line;
     this.#layout[set] = layout;
     this.#node[set] = node;
@@ -188,13 +202,20 @@ export class ShapeCache {
     this.#best[set] = best;
   }
 
-  /** Swaps a set's two entries. */
-  #swap(s: number): void {
-    const t = s + 1;
-    [this.#line[s], this.#line[t]] = [this.#line[t], this.#line[s]];
-    [this.#layout[s], this.#layout[t]] = [this.#layout[t], this.#layout[s]];
-    [this.#node[s], this.#node[t]] = [this.#node[t], this.#node[s]];
-    [this.#ver[s], this.#ver[t]] = [this.#ver[t], this.#ver[s]];
-    [this.#best[s], this.#best[t]] = [this.#best[t], this.#best[s]];
+  /** Moves entry s of the set starting at `set` to its front, the entries before it one place back. */
+  #first(set: number, s: number): void {
+    if (s === set) return;
+    const h = this.#hash[s], l = this.#line[s], y = this.#layout[s], n = this.#node[s];
+    const v = this.#ver[s], b = this.#best[s];
+    for (let k = s; k > set; k--) {
+      this.#hash[k] = this.#hash[k - 1];
+      this.#line[k] = this.#line[k - 1];
+      this.#layout[k] = this.#layout[k - 1];
+      this.#node[k] = this.#node[k - 1];
+      this.#ver[k] = this.#ver[k - 1];
+      this.#best[k] = this.#best[k - 1];
+    }
+    this.#hash[set] = h, this.#line[set] = l, this.#layout[set] = y, this.#node[set] = n;
+    this.#ver[set] = v, this.#best[set] = b;
   }
 }

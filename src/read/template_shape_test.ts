@@ -73,6 +73,14 @@ Deno.test("sameShape: numbers' lengths differ only in tokens without letters; 0x
   // A wide space splits tokens: "1\u3000a" is two tokens, so the digit run is in a token of its own.
   assert.ok(sameShape("x 1\u3000a", "x 123\u3000a"));
   assert.ok(!sameShape("x 1\u00e0a", "x 123\u00e0a"));
+  // Where the lines differ outside a digit run, or one ends first.
+  assert.ok(!sameShape("0x1", "0y1"));
+  assert.ok(sameShape("x 12", "x 123") && sameShape("x 123", "x 12"));
+  assert.ok(!sameShape("x 12", "x 12 ") && !sameShape("x 12 ", "x 12"));
+  assert.ok(!sameShape("12", "") && !sameShape("", "1") && sameShape("", ""));
+  assert.ok(!sameShape("a 00x 9", "a 0x 12345") && !sameShape("a 10x", "a 0x"));
+  assert.ok(sameShape("a 1x", "a 9x") && !sameShape("a0x b", "a1x b") && !sameShape("a12x", "a0x"));
+  assert.ok(sameShape("a 00x 9", "a 50x 12345"));
 });
 
 Deno.test("sameShape agrees with the plain shape key on real lines and renumbered ones; equal shapes hash alike", () => {
