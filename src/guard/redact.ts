@@ -365,8 +365,39 @@ function anyOf(texts: string[]): RegExp {
   return new RegExp(least.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
 }
 
-/** Any rule's {@linkcode Rule.need}: a line without one of these skips the rules at once. */
-const ANY_NEED = anyOf(RULES.flatMap((r) => r.need));
+/** Every rule's {@linkcode Rule.need} texts, each once. */
+const NEEDS = [...new Set(RULES.flatMap((r) => r.need))];
+
+/** Per rule (as `RULES`), the places in {@linkcode NEEDS} of its need texts. */
+const RULE_NEEDS = RULES.map((r) => r.need.map((n) => NEEDS.indexOf(n)));
+
+/** Finds any of {@linkcode NEEDS} (all of them, global: {@linkcode needsOf} steps one character on). */
+const NEED_AT = new RegExp(NEEDS.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), "g");
+
+/**
+ * Which of {@linkcode NEEDS} a lower-cased text holds (1 where it does), or null for none, in one pass
+ * of {@linkcode NEED_AT} instead of a search per text: each place a need text starts is a place a match
+ * starts (the search goes on from one character after each match's start), and there every need text is
+ * tried.
+ */
+function needsOf(lower: string): Uint8Array | null {
+  NEED_AT.lastIndex = 0;
+  let m = NEED_AT.exec(lower);
+  if (m === null) return null;
+  const has = new Uint8Array(NEEDS.length);
+  for (; m !== null; m = NEED_AT.exec(lower)) {
+    const p = m.index;
+    for (let k = 0; k < NEEDS.length; k++) if (lower.startsWith(NEEDS[k], p)) has[k] = 1;
+    NEED_AT.lastIndex = p + 1;
+  }
+  return has;
+}
+
+/** Whether a rule's need texts (places in {@linkcode NEEDS}) include one that `has` marks. */
+function needed(has: Uint8Array, needs: number[]): boolean {
+  for (const k of needs) if (has[k] === 1) return true;
+  return false;
+}
 
 /**
  * The first checks of every stage but the key-body one, on lower-cased text (a superset of each):
@@ -549,10 +580,12 @@ function redact(text: string, bodies: boolean, gated = true): Redacted {
     text = b.text;
     count += b.count;
   }
-  const lower = text.toLowerCase();
-  const any = !gated || ANY_NEED.test(lower);
-  for (const rule of RULES) {
-    if (gated && (!any || !rule.need.some((n) => lower.includes(n)))) continue;
+  // Which rules' need texts the line holds (null: none, every rule skipped; ungated: every rule tried).
+  const has = gated ? needsOf(text.toLowerCase()) : null;
+  if (gated && has === null) return maskRest(text, count);
+  for (let r = 0; r < RULES.length; r++) {
+    const rule = RULES[r];
+    if (has !== null && !needed(has, RULE_NEEDS[r])) continue;
     rule.re.lastIndex = 0;
     if (!rule.re.test(text)) continue;
     rule.re.lastIndex = 0;
@@ -567,6 +600,11 @@ function redact(text: string, bodies: boolean, gated = true): Redacted {
       return out;
     });
   }
+  return maskRest(text, count);
+}
+
+/** The stages after the rules (cookies, MySQL's logged passwords), `count` secrets masked before them. */
+function maskRest(text: string, count: number): Redacted {
   text = maskCookies(text, () => count++);
   text = maskMysql(text, () => count++);
   return { text, count };
