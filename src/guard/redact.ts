@@ -371,16 +371,57 @@ const NEEDS = [...new Set(RULES.flatMap((r) => r.need))];
 /** Per rule (as `RULES`), the places in {@linkcode NEEDS} of its need texts. */
 const RULE_NEEDS = RULES.map((r) => r.need.map((n) => NEEDS.indexOf(n)));
 
-/** Finds any of {@linkcode NEEDS} (all of them, global: {@linkcode needsOf} steps one character on). */
+/** Finds any of {@linkcode NEEDS} (all of them, global: {@linkcode needsOfLower} steps one character on). */
 const NEED_AT = new RegExp(NEEDS.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), "g");
 
+/** An ASCII code unit lower-cased (`A`–`Z` only, as `toLowerCase` does in ASCII). */
+function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c | 32 : c;
+}
+
 /**
- * Which of {@linkcode NEEDS} a lower-cased text holds (1 where it does), or null for none, in one pass
- * of {@linkcode NEED_AT} instead of a search per text: each place a need text starts is a place a match
- * starts (the search goes on from one character after each match's start), and there every need text is
- * tried.
+ * Per pair of lower-cased ASCII code units (`c0 << 7 | c1`), the places in {@linkcode NEEDS} of the need
+ * texts that begin with it (every need text is ASCII, of two characters at least), or undefined.
  */
-function needsOf(lower: string): Uint8Array | null {
+const NEED_PAIRS: (number[] | undefined)[] = (() => {
+  const t: (number[] | undefined)[] = new Array(1 << 14);
+  NEEDS.forEach((n, k) => {
+    if (n.length < 2 || /[^ -@[-~]/.test(n)) throw new Error(`a need text not lower-case ASCII: ${n}`);
+    (t[n.charCodeAt(0) << 7 | n.charCodeAt(1)] ??= []).push(k);
+  });
+  return t;
+})();
+
+/**
+ * Which of {@linkcode NEEDS} a text holds, lower-cased (1 where it does), or null for none. An ASCII
+ * text in one pass over its pairs of characters ({@linkcode NEED_PAIRS}: every place a need text starts
+ * has that text's first pair, and there the texts of that pair are compared); any other text lower-cased
+ * (`toLowerCase` maps some letters above 127 into ASCII: `K` U+212A to `k`) and searched by
+ * {@linkcode NEED_AT}, going on one character after each match's start, every text tried there.
+ */
+function needsOf(text: string): Uint8Array | null {
+  const n = text.length;
+  let has: Uint8Array | null = null;
+  let prev = n > 0 ? lowerAscii(text.charCodeAt(0)) : 0;
+  for (let i = 1; i < n; i++) {
+    const c = lowerAscii(text.charCodeAt(i));
+    if (c > 127 || prev > 127) return needsOfLower(text.toLowerCase());
+    const ks = NEED_PAIRS[prev << 7 | c];
+    prev = c;
+    if (ks === undefined) continue;
+    for (const k of ks) {
+      const need = NEEDS[k];
+      if (i - 1 + need.length > n) continue;
+      let j = 2;
+      while (j < need.length && lowerAscii(text.charCodeAt(i - 1 + j)) === need.charCodeAt(j)) j++;
+      if (j === need.length) (has ??= new Uint8Array(NEEDS.length))[k] = 1;
+    }
+  }
+  return has;
+}
+
+/** {@linkcode needsOf} of a text lower-cased, by {@linkcode NEED_AT}. */
+function needsOfLower(lower: string): Uint8Array | null {
   NEED_AT.lastIndex = 0;
   let m = NEED_AT.exec(lower);
   if (m === null) return null;
@@ -581,7 +622,7 @@ function redact(text: string, bodies: boolean, gated = true): Redacted {
     count += b.count;
   }
   // Which rules' need texts the line holds (null: none, every rule skipped; ungated: every rule tried).
-  const has = gated ? needsOf(text.toLowerCase()) : null;
+  const has = gated ? needsOf(text) : null;
   if (gated && has === null) return maskRest(text, count);
   for (let r = 0; r < RULES.length; r++) {
     const rule = RULES[r];
