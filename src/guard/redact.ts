@@ -380,17 +380,31 @@ function lowerAscii(c: number): number {
 }
 
 /**
- * Per pair of lower-cased ASCII code units (`c0 << 7 | c1`), the places in {@linkcode NEEDS} of the need
- * texts that begin with it (every need text is ASCII, of two characters at least), or undefined.
+ * Per pair of lower-cased ASCII code units (`c0 << 7 | c1`), 0, or 1 + the place in
+ * {@linkcode PAIR_NEEDS} of the need texts (their places in {@linkcode NEEDS}) that begin with it
+ * (every need text is lower-case ASCII, of two characters at least).
  */
-const NEED_PAIRS: (number[] | undefined)[] = (() => {
-  const t: (number[] | undefined)[] = new Array(1 << 14);
-  NEEDS.forEach((n, k) => {
-    if (n.length < 2 || /[^ -@[-~]/.test(n)) throw new Error(`a need text not lower-case ASCII: ${n}`);
-    (t[n.charCodeAt(0) << 7 | n.charCodeAt(1)] ??= []).push(k);
-  });
-  return t;
-})();
+const NEED_PAIRS = new Uint8Array(1 << 14);
+const PAIR_NEEDS: number[][] = [];
+NEEDS.forEach((n, k) => {
+  if (n.length < 2 || /[^ -@[-~]/.test(n)) throw new Error(`a need text not lower-case ASCII: ${n}`);
+  const pair = n.charCodeAt(0) << 7 | n.charCodeAt(1);
+  if (NEED_PAIRS[pair] === 0) NEED_PAIRS[pair] = PAIR_NEEDS.push([]);
+  PAIR_NEEDS[NEED_PAIRS[pair] - 1].push(k);
+});
+
+/**
+ * Per group of {@linkcode PAIR_NEEDS} (128 entries a group), 1 for each lower-cased ASCII code unit a
+ * need text of the group has third (every one for a group with a text of two: `-u`; entry 0 stands for
+ * the text's end too).
+ */
+const PAIR_THIRD = new Uint8Array(PAIR_NEEDS.length * 128);
+PAIR_NEEDS.forEach((ks, g) => {
+  for (const k of ks) {
+    if (NEEDS[k].length === 2) PAIR_THIRD.fill(1, g * 128, g * 128 + 128);
+    else PAIR_THIRD[g * 128 + NEEDS[k].charCodeAt(2)] = 1;
+  }
+});
 
 /**
  * Which of {@linkcode NEEDS} a text holds, lower-cased (1 where it does), or null for none. An ASCII
@@ -402,14 +416,20 @@ const NEED_PAIRS: (number[] | undefined)[] = (() => {
 function needsOf(text: string): Uint8Array | null {
   const n = text.length;
   let has: Uint8Array | null = null;
-  let prev = n > 0 ? lowerAscii(text.charCodeAt(0)) : 0;
+  let prev = n > 0 ? text.charCodeAt(0) : 0;
+  if (prev > 127) return needsOfLower(text.toLowerCase());
+  if (prev >= 65 && prev <= 90) prev |= 32;
   for (let i = 1; i < n; i++) {
-    const c = lowerAscii(text.charCodeAt(i));
-    if (c > 127 || prev > 127) return needsOfLower(text.toLowerCase());
-    const ks = NEED_PAIRS[prev << 7 | c];
+    let c = text.charCodeAt(i);
+    if (c > 127) return needsOfLower(text.toLowerCase());
+    if (c >= 65 && c <= 90) c |= 32;
+    const g = NEED_PAIRS[prev << 7 | c];
     prev = c;
-    if (ks === undefined) continue;
-    for (const k of ks) {
+    if (g === 0) continue;
+    // The third character (0 at the text's end; one above 127 is seen as the loop reaches it).
+    const c3 = i + 1 < n ? lowerAscii(text.charCodeAt(i + 1)) : 0;
+    if (c3 < 128 && PAIR_THIRD[(g - 1) * 128 + c3] === 0) continue;
+    for (const k of PAIR_NEEDS[g - 1]) {
       const need = NEEDS[k];
       if (i - 1 + need.length > n) continue;
       let j = 2;
