@@ -39,10 +39,11 @@ function renumber(line: string, rnd: () => number, most: number): string {
   });
 }
 
-/** The real corpora's logs (Loghub's seven samples, lnav's test logs) as lines, or null (SKIP printed). */
-function corpora(what: string): { name: string; lines: string[] }[] | null {
-  const dir = sharedDir(what);
-  if (dir === null) return null;
+/** The shared corpora's folder, or null (then the tests that read it are ignored, SKIP printed once). */
+const SHARED = sharedDir("the shape cache's tests on the Loghub and lnav corpora");
+
+/** The real corpora's logs (Loghub's seven samples, lnav's test logs) as lines. */
+function corpora(dir: string): { name: string; lines: string[] }[] {
   const out: { name: string; lines: string[] }[] = [];
   for (const sub of ["loghub", "lnav/logs"]) {
     const d = join(dir, "corpus", sub);
@@ -83,9 +84,12 @@ Deno.test("sameShape: numbers' lengths differ only in tokens without letters; 0x
   assert.ok(sameShape("a 00x 9", "a 50x 12345"));
 });
 
-Deno.test("sameShape agrees with the plain shape key on real lines and renumbered ones; equal shapes hash alike", () => {
-  const logs = corpora("sameShape on the corpora");
-  if (logs === null) return;
+Deno.test({
+  name:
+    "sameShape agrees with the plain shape key on real lines and renumbered ones; equal shapes hash alike",
+  ignore: SHARED === null,
+}, () => {
+  const logs = corpora(SHARED!);
   const rnd = random(20261202);
   let same = 0, differ = 0;
   for (const { name, lines: ls } of logs) {
@@ -113,9 +117,11 @@ function mine(
   return { miner, idx: ls.map((l, i) => miner.add(l, i + 1, layout)) };
 }
 
-Deno.test("the shape cache gives every line the cluster the tree gives it (real corpora, renumbered passes)", () => {
-  const logs = corpora("the shape cache on the corpora");
-  if (logs === null) return;
+Deno.test({
+  name: "the shape cache gives every line the cluster the tree gives it (real corpora, renumbered passes)",
+  ignore: SHARED === null,
+}, () => {
+  const logs = corpora(SHARED!);
   const rnd = random(7);
   let hits = 0;
   const one: string[] = [];
@@ -148,9 +154,11 @@ function templateRegex(t: string): RE2JS {
   return RE2JS.compile(t.split("<*>").map((p) => RE2JS.quote(p)).join("(?s:.*)"));
 }
 
-Deno.test("with the shape cache, each Loghub template counts the lines its text matches (counted apart)", () => {
-  const dir = sharedDir("template counts on Loghub");
-  if (dir === null) return;
+Deno.test({
+  name: "with the shape cache, each Loghub template counts the lines its text matches (counted apart)",
+  ignore: SHARED === null,
+}, () => {
+  const dir = SHARED!;
   for (const name of ["Apache", "HDFS", "Hadoop", "Linux", "OpenSSH", "Spark", "Zookeeper"]) {
     const ls = lines(Deno.readTextFileSync(join(dir, "corpus", "loghub", `${name}_2k.log`)));
     const { miner, idx } = mine(ls, true);
