@@ -369,8 +369,100 @@ function leastTexts(texts: string[]): string[] {
   return all.filter((t) => !all.some((o) => o !== t && t.includes(o)));
 }
 
-/** Any rule's {@linkcode Rule.need}: a line without one of these skips the rules at once. */
-const ANY_NEED = anyOf(RULES.flatMap((r) => r.need));
+/** Every rule's {@linkcode Rule.need} texts, each once. */
+const NEEDS = [...new Set(RULES.flatMap((r) => r.need))];
+
+/** Per rule (as `RULES`), the places in {@linkcode NEEDS} of its need texts. */
+const RULE_NEEDS = RULES.map((r) => r.need.map((n) => NEEDS.indexOf(n)));
+
+/** Finds any of {@linkcode NEEDS} (all of them, global: {@linkcode needsOfLower} steps one character on). */
+const NEED_AT = new RegExp(NEEDS.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), "g");
+
+/** An ASCII code unit lower-cased (`A`–`Z` only, as `toLowerCase` does in ASCII). */
+function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c | 32 : c;
+}
+
+/**
+ * Per pair of lower-cased ASCII code units (`c0 << 7 | c1`), 0, or 1 + the place in
+ * {@linkcode PAIR_NEEDS} of the need texts (their places in {@linkcode NEEDS}) that begin with it
+ * (every need text is lower-case ASCII, of two characters at least).
+ */
+const NEED_PAIRS = new Uint8Array(1 << 14);
+const PAIR_NEEDS: number[][] = [];
+NEEDS.forEach((n, k) => {
+  if (n.length < 2 || /[^ -@[-~]/.test(n)) throw new Error(`a need text not lower-case ASCII: ${n}`);
+  const pair = n.charCodeAt(0) << 7 | n.charCodeAt(1);
+  if (NEED_PAIRS[pair] === 0) NEED_PAIRS[pair] = PAIR_NEEDS.push([]);
+  PAIR_NEEDS[NEED_PAIRS[pair] - 1].push(k);
+});
+
+/**
+ * Per group of {@linkcode PAIR_NEEDS} (128 entries a group), 1 for each lower-cased ASCII code unit a
+ * need text of the group has third (every one for a group with a text of two: `-u`; entry 0 stands for
+ * the text's end too).
+ */
+const PAIR_THIRD = new Uint8Array(PAIR_NEEDS.length * 128);
+PAIR_NEEDS.forEach((ks, g) => {
+  for (const k of ks) {
+    if (NEEDS[k].length === 2) PAIR_THIRD.fill(1, g * 128, g * 128 + 128);
+    else PAIR_THIRD[g * 128 + NEEDS[k].charCodeAt(2)] = 1;
+  }
+});
+
+/**
+ * Which of {@linkcode NEEDS} a text holds, lower-cased (1 where it does), or null for none. An ASCII
+ * text in one pass over its pairs of characters ({@linkcode NEED_PAIRS}: every place a need text starts
+ * has that text's first pair, and there the texts of that pair are compared); any other text lower-cased
+ * (`toLowerCase` maps some letters above 127 into ASCII: `K` U+212A to `k`) and searched by
+ * {@linkcode NEED_AT}, going on one character after each match's start, every text tried there.
+ */
+function needsOf(text: string): Uint8Array | null {
+  const n = text.length;
+  let has: Uint8Array | null = null;
+  let prev = n > 0 ? text.charCodeAt(0) : 0;
+  if (prev > 127) return needsOfLower(text.toLowerCase());
+  if (prev >= 65 && prev <= 90) prev |= 32;
+  for (let i = 1; i < n; i++) {
+    let c = text.charCodeAt(i);
+    if (c > 127) return needsOfLower(text.toLowerCase());
+    if (c >= 65 && c <= 90) c |= 32;
+    const g = NEED_PAIRS[prev << 7 | c];
+    prev = c;
+    if (g === 0) continue;
+    // The third character (0 at the text's end; one above 127 is seen as the loop reaches it).
+    const c3 = i + 1 < n ? lowerAscii(text.charCodeAt(i + 1)) : 0;
+    if (c3 < 128 && PAIR_THIRD[(g - 1) * 128 + c3] === 0) continue;
+    for (const k of PAIR_NEEDS[g - 1]) {
+      const need = NEEDS[k];
+      if (i - 1 + need.length > n) continue;
+      let j = 2;
+      while (j < need.length && lowerAscii(text.charCodeAt(i - 1 + j)) === need.charCodeAt(j)) j++;
+      if (j === need.length) (has ??= new Uint8Array(NEEDS.length))[k] = 1;
+    }
+  }
+  return has;
+}
+
+/** {@linkcode needsOf} of a text lower-cased, by {@linkcode NEED_AT}. */
+function needsOfLower(lower: string): Uint8Array | null {
+  NEED_AT.lastIndex = 0;
+  let m = NEED_AT.exec(lower);
+  if (m === null) return null;
+  const has = new Uint8Array(NEEDS.length);
+  for (; m !== null; m = NEED_AT.exec(lower)) {
+    const p = m.index;
+    for (let k = 0; k < NEEDS.length; k++) if (lower.startsWith(NEEDS[k], p)) has[k] = 1;
+    NEED_AT.lastIndex = p + 1;
+  }
+  return has;
+}
+
+/** Whether a rule's need texts (places in {@linkcode NEEDS}) include one that `has` marks. */
+function needed(has: Uint8Array, needs: number[]): boolean {
+  for (const k of needs) if (has[k] === 1) return true;
+  return false;
+}
 
 /**
  * The first checks of every stage but the key-body one, on lower-cased text (a superset of each):
@@ -580,10 +672,12 @@ function redact(text: string, bodies: boolean, gated = true): Redacted {
     text = b.text;
     count += b.count;
   }
-  const lower = text.toLowerCase();
-  const any = !gated || ANY_NEED.test(lower);
-  for (const rule of RULES) {
-    if (gated && (!any || !rule.need.some((n) => lower.includes(n)))) continue;
+  // Which rules' need texts the line holds (null: none, every rule skipped; ungated: every rule tried).
+  const has = gated ? needsOf(text) : null;
+  if (gated && has === null) return maskRest(text, count);
+  for (let r = 0; r < RULES.length; r++) {
+    const rule = RULES[r];
+    if (has !== null && !needed(has, RULE_NEEDS[r])) continue;
     rule.re.lastIndex = 0;
     if (!rule.re.test(text)) continue;
     rule.re.lastIndex = 0;
@@ -598,6 +692,11 @@ function redact(text: string, bodies: boolean, gated = true): Redacted {
       return out;
     });
   }
+  return maskRest(text, count);
+}
+
+/** The stages after the rules (cookies, MySQL's logged passwords), `count` secrets masked before them. */
+function maskRest(text: string, count: number): Redacted {
   text = maskCookies(text, () => count++);
   text = maskMysql(text, () => count++);
   return { text, count };

@@ -223,7 +223,8 @@ class PageMining {
   readonly #want: number;
   /** The most bytes of a line decoded: `maxLine` characters of 4 bytes, and one to tell a cut. */
   readonly #take: number;
-  readonly #now: () => number;
+  /** The clock the deadline is compared with (`opts.clock`), or null for `performance.now`. */
+  readonly #clock: (() => number) | null;
 
   constructor(
     sink: MiningSink,
@@ -245,12 +246,13 @@ class PageMining {
     this.#redactor = new LineRedactor(opts.redact, false);
     this.#want = opts.level ?? -1;
     this.#take = opts.maxLine * 4 + 1;
-    this.#now = opts.clock ?? (() => performance.now());
+    this.#clock = opts.clock ?? null;
   }
 
   /** Over the budget, or cancelled: mining stops at the next line (a piece can take seconds to mine). */
-  #over(): boolean {
-    return this.#now() >= this.#opts.deadline || this.#opts.signal?.aborted === true;
+  #over(now: number): boolean {
+    return (this.#clock === null ? now : this.#clock()) >= this.#opts.deadline ||
+      this.#opts.signal?.aborted === true;
   }
 
   /** One line of the scan (`scanner.ts` `LineSink.line`); false stops the scan (or pauses it). */
@@ -264,11 +266,13 @@ class PageMining {
     at: number,
   ): boolean {
     if (this.mined > 0 && at >= 0 && this.mined % CHECK_LINES === 0) {
-      if (this.#over()) {
+      // One look at the clock for both the deadline and the event loop's turn (a look is ~100 ns).
+      const now = performance.now();
+      if (this.#over(now)) {
         this.cut = { at, line: lineNo - 1 };
         return false;
       }
-      if (performance.now() - this.#lastYield >= YIELD_MS) this.#pause = true;
+      if (now - this.#lastYield >= YIELD_MS) this.#pause = true;
     }
     // Each line's level is its entry's (a stack frame's, its error's), as log_levels counts it: every
     // line is handed on in order, so no line is read back but a page's first (`entry_levels.ts`).

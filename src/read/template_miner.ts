@@ -40,7 +40,8 @@
  *   masked tokens and whitespace (no longer than the line) and two arrays of one pointer per token, so
  *   about 3 × the line's size plus 16 bytes per token; the tree, at most `depth − 1` nodes per cluster;
  *   the masking cache, `MASK_CACHE_SLOTS` shapes of at most `MASK_CACHE_TOKEN` code
- *   units and their masks (under 2.5 MB); the scan's buffers, 9 bytes and two pointers per token of the
+ *   units and their masks (under 2.5 MB); the shape cache (`template_shape.ts`), `SHAPE_SLOTS` lines of at
+ *   most `SHAPE_LINE` code units (under 8.5 MB); the scan's buffers, 9 bytes and two pointers per token of the
  *   longest line; a leaf of {@linkcode INDEX_AT} clusters or more, its index, 11–22 bytes per literal
  *   token of its clusters' messages (`leaf_search.ts` `Postings`). With the default cap of 5000 and lines of at
  *   most L characters, that is about 5000 × (3 × 2L + 8L) bytes for the clusters (two-byte strings; a
@@ -54,6 +55,10 @@
  *   cost thousands of comparisons (1 M lines of 7 random words took minutes); a leaf's index gives the
  *   few clusters that can reach st (the same one is chosen: `leaf_search.ts` `LeafSearch`), and the
  *   tree's children are found by an integer hash (V8 hashes each new string once, ~200 ns a token).
+ *
+ * - Speed on lines alike but for their numbers (most of a log): a line whose shape an earlier line had
+ *   (`template_shape.ts`) joins that line's cluster without being scanned, masked or sent down the tree,
+ *   while their leaf is unchanged: the cluster the tree would give it (`template_shape_test.ts`).
  *
  * The miner's steps live beside it, one a file: a line's tokens, split and masked
  * (`template_tokens.ts`); its header (`template_header.ts`); its leaf in the tree (`template_tree.ts`);
@@ -79,6 +84,7 @@ import { type Cluster, widen } from "./template_cluster.ts";
 import { header, type HeaderLayout, headerOf } from "./template_header.ts";
 import { dateWords, distinct, Scan, WILD } from "./template_tokens.ts";
 import { leafOf, type Node } from "./template_tree.ts";
+import { ShapeCache } from "./template_shape.ts";
 
 export { maskToken } from "./template_tokens.ts";
 export { type HeaderLayout, headerOfHead, learnHeader } from "./template_header.ts";
@@ -162,6 +168,13 @@ export interface MinerOptions {
    * Infinity: never): see `template_merge.ts`. Saved in a snapshot.
    */
   variants?: number;
+  /**
+   * Whether a line whose shape (`template_shape.ts`: its text but for its numbers) an earlier line had
+   * joins that line's cluster straight, while their leaf is unchanged (default true); false: every line
+   * takes the tree (the path the cache must agree with: the same cluster for every line,
+   * `template_shape_test.ts`). Not saved in a snapshot: it changes no result.
+   */
+  shapeCache?: boolean;
 }
 
 /**
@@ -194,6 +207,8 @@ export class TemplateMiner {
   readonly #scan = new Scan();
   /** The search of a leaf for the cluster a line joins, over `#all`. */
   readonly #search: LeafSearch;
+  /** The cache from a line's shape to its cluster, or null (`MinerOptions.shapeCache`). */
+  readonly #shapes: ShapeCache | null;
 
   /**
    * @param opts The options ({@linkcode MinerOptions}); missing ones take the defaults.
@@ -224,6 +239,7 @@ export class TemplateMiner {
     this.#indexAt = indexAt;
     this.#variants = variants;
     this.#search = new LeafSearch(this.#all, st, indexAt);
+    this.#shapes = opts.shapeCache === false ? null : new ShapeCache();
   }
 
   /** Lines not counted under any cluster (the cap was reached and they fit none). */
@@ -307,6 +323,16 @@ export class TemplateMiner {
    */
   add(line: string, lineNo: number, layout: HeaderLayout | null = null): number {
     this.#total++;
+    const shapes = this.#shapes;
+    if (shapes !== null) {
+      const hit = shapes.find(line, layout);
+      if (hit >= 0) {
+        const c = this.#all[hit];
+        c.count++;
+        c.lastLine = lineNo;
+        return hit;
+      }
+    }
     const sc = this.#scan;
     sc.scan(line);
     const masked = sc.m;
@@ -319,7 +345,10 @@ export class TemplateMiner {
     if (node === null) return this.#other++, -1;
     const best = this.#search.best(node, masked, lh, len);
     if (best >= 0) {
-      if (widen(this.#all[best], masked, sc.s, lh)) this.#merged = null;
+      // The cache keeps only a choice that changed nothing: a cluster widened may no longer be the one
+      // the tree gives a line of this shape (a tie with a more literal cluster now goes the other way).
+      if (widen(this.#all[best], masked, sc.s, lh)) this.#merged = null, node.ver++;
+      else shapes?.keep(line, layout, node, best);
       this.#all[best].lastLine = lineNo;
       return best;
     }
@@ -341,6 +370,7 @@ export class TemplateMiner {
     };
     this.#all.push(c);
     this.#merged = null;
+    node.ver++;
     node.leaf.push(i);
     if (node.index !== null) post(node.index, c, node.leaf.length - 1, len);
     return i;
@@ -437,6 +467,7 @@ export class TemplateMiner {
         similarity: opts.similarity ?? so.similarity,
         depth: so.depth,
         variants: opts.variants ?? (so.variants === null ? Infinity : so.variants as number | undefined),
+        shapeCache: opts.shapeCache,
       });
     } catch (e) {
       bad(String(e));

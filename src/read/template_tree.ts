@@ -37,6 +37,11 @@ export interface Node {
    * superset is enough, each candidate being scored.
    */
   index: Postings | null;
+  /**
+   * The leaf's version: bumped whenever one of its clusters widens or a cluster is added to it (the
+   * shape cache's entries of an older version are stale: `template_shape.ts`). Never saved.
+   */
+  ver: number;
 }
 
 /**
@@ -51,7 +56,7 @@ export function tokenHash(t: string, i: number): number {
 }
 
 export function newNode(key: string): Node {
-  return { key, kids: new Map(), hashed: new Map(), leaf: [], index: null };
+  return { key, kids: new Map(), hashed: new Map(), leaf: [], index: null, ver: 0 };
 }
 
 /** The child of a node by key (through {@linkcode Node.hashed}), or undefined. */
