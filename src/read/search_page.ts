@@ -158,6 +158,11 @@ interface LineMatcher {
    */
   dfa: ByteDfa | null;
   pick: boolean;
+  /**
+   * The byte DFA when masking is on and the pattern is not `proof` (its verdict holds only for a line
+   * tested as read: one `patternSubject` gives back as its bytes, holding no secret); else null.
+   */
+  rawDfa: ByteDfa | null;
 }
 
 /**
@@ -182,7 +187,8 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
     : null;
   // A line that does not match as read cannot match as shown: its bytes are tested first.
   const proof = re !== null && opts.redact && (maskProof(opts.text) || programMaskProof(re));
-  const dfa = re && (!opts.redact || proof) ? lineDfa(re, TESTED_BYTES) : null;
+  const anyDfa = re ? lineDfa(re, TESTED_BYTES) : null;
+  const dfa = !opts.redact || proof ? anyDfa : null;
   // The DFA picks the lines unless a literal of STRONG_LITERAL bytes finds fewer candidates faster.
   const pick = dfa !== null && !every && (!literal || literal.bytes.length < STRONG_LITERAL);
   return {
@@ -195,6 +201,7 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
     flags: opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
     dfa,
     pick,
+    rawDfa: dfa ? null : anyDfa,
   };
 }
 
@@ -372,7 +379,10 @@ class LineTest implements LineSink {
     if (proof && !re!.test(raw)) hit = false; // nor as shown (`maskProof`)
     else {
       const tested = patternSubject(raw, end < e || cut, this.opts.redact, this.opts.maxLine);
-      hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
+      // Tested as read (no secret in it): the byte DFA passes over it when it cannot match.
+      const rawDfa = this.matcher.rawDfa;
+      if (tested === raw && rawDfa && !rawDfa.mayMatch(buf, s, end)) hit = false;
+      else hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
     }
     const go = hit ? this.accept(buf, s, e, lineNo, cut, at) : this.other(buf, s, e, lineNo, cut);
     // The budget and a cancel inside a piece (its lines may cost tens of ms each): the clock is read
