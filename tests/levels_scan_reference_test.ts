@@ -1,0 +1,107 @@
+/**
+ * Issue #26, item 3: `log_levels`' counts through the scanner's counting loop (`read/count_levels.ts`
+ * `countLevels`, `hand_lines.ts` `countEveryLine`) equal the reference's (`tests/level_reference.ts`, an
+ * independent slow copy of the rules), line by line in order, over every line of both corpora
+ * (`../shared/corpus/loghub`, `../shared/corpus/lnav/logs`): in file order, and shuffled (seeded), at
+ * piece sizes from a few bytes (every line a long line) to the server's 1 MiB. Counts, entries,
+ * continuation lines and unscaled lines must all agree.
+ *
+ * SKIP (ignored, the reason printed) where `../shared` is absent.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import * as ref from "./level_reference.ts";
+import { corporaPool } from "../bench/corpora_log.ts";
+import { rng } from "../bench/loghub_log.ts";
+import { sharedDir } from "./shared_dir.ts";
+import { tempDir } from "./fixtures.ts";
+import { openRoots } from "../src/source/local/roots.ts";
+import { openLogSync } from "../src/source/local/log_file.ts";
+import { countLevels } from "../src/read/count_levels.ts";
+
+const shared = sharedDir("log_levels against the reference over both corpora (issue #26)");
+
+/** How many bytes of a line longer than the buffer the scanner keeps (`count_levels.ts` headBytes). */
+const HEAD = Math.max(ref.STRUCTURED_BYTES, ref.HEADER_BYTES);
+
+/**
+ * The reference's counts of `lines` (each ending with LF) read in order, as `log_levels` gives them.
+ * A line longer than `pieceSize` is read by its first {@linkcode HEAD} bytes, as the scanner reads a
+ * long line (`ScanOptions.levelCounts`).
+ */
+function reference(lines: Uint8Array[], pieceSize: number) {
+  const t = new ref.LevelTally();
+  for (const l of lines) {
+    const len = l.length - 1; // without its LF
+    const long = l.length > pieceSize && len > HEAD;
+    t.add(l, 0, long ? HEAD : len);
+  }
+  const c = t.counts;
+  return {
+    counts: Object.fromEntries(ref.LEVELS.map((n, i) => [n, c[i] + c[ref.CONTINUED + i]])),
+    entries: Object.fromEntries(ref.LEVELS.map((n, i) => [n, c[i]])),
+    continuation_lines: c.subarray(ref.CONTINUED).reduce((n, x) => n + x, 0),
+    unscaled_levels: t.unscaled,
+  };
+}
+
+/** Writes `lines` to a temporary log and counts it with `countLevels` at each piece size. */
+async function check(lines: Uint8Array[], what: string): Promise<void> {
+  const dir = tempDir("logpeek-levels-ref-");
+  const size = lines.reduce((n, l) => n + l.length, 0);
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const l of lines) {
+    all.set(l, at);
+    at += l.length;
+  }
+  Deno.writeFileSync(join(dir, "mix.log"), all);
+  const roots = openRoots([dir], "/");
+  for (const pieceSize of [5, 64, 333, 4096, 65536, 1 << 20]) {
+    using log = openLogSync(roots, "mix.log");
+    const r = await countLevels(log, { levelsMs: 600000, pieceSize });
+    assert.equal(r.complete, true, `${what}, piece ${pieceSize}`);
+    assert.equal(r.total_lines, lines.length, `${what}, piece ${pieceSize}: lines`);
+    if (r.log_format !== null) { // a format of its own would read other rules than the reference's
+      throw new Error(`${what}: read as ${r.log_format}, not by the general rules`);
+    }
+    const got = {
+      counts: r.counts,
+      entries: r.entries,
+      continuation_lines: r.continuation_lines,
+      unscaled_levels: r.unscaled_levels,
+    };
+    assert.deepEqual(got, reference(lines, pieceSize), `${what}, piece ${pieceSize}`);
+  }
+}
+
+Deno.test(
+  "log_levels counts every line of both corpora as the reference does, in file order, at every piece size",
+  {
+    ignore: shared === null,
+  },
+  async () => {
+    const { lines } = corporaPool(shared!, "both");
+    assert.ok(lines.length > 15000, `${lines.length} lines`);
+    await check(lines, "file order");
+  },
+);
+
+Deno.test(
+  "log_levels counts every line of both corpora as the reference does, shuffled, at every piece size",
+  {
+    ignore: shared === null,
+  },
+  async () => {
+    const { lines } = corporaPool(shared!, "both");
+    const rnd = rng(26);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [lines[i], lines[j]] = [lines[j], lines[i]];
+    }
+    await check(lines, "shuffled");
+  },
+);
