@@ -21,6 +21,7 @@ import { tempDir } from "./fixtures.ts";
 import { openRoots } from "../src/source/local/roots.ts";
 import { openLogSync } from "../src/source/local/log_file.ts";
 import { countLevels } from "../src/read/count_levels.ts";
+import { lineLevel } from "../src/read/level.ts";
 
 const shared = sharedDir("log_levels against the reference over both corpora (issue #26)");
 
@@ -105,3 +106,83 @@ Deno.test(
     await check(lines, "shuffled");
   },
 );
+
+Deno.test("lineLevel after a BSD syslog timestamp (level.ts syslogTag's one pass over host and tag) gives the reference's codes on generated hosts, tags and messages", () => {
+  const r = rng(7);
+  const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)];
+  const hosts = [
+    "combo",
+    "LabSZ",
+    "ubu-mac",
+    "10.0.0.1",
+    "ERROR",
+    "error",
+    "host1",
+    "h",
+    "Warn-x",
+    "a.b_c",
+    "[x]",
+    "",
+    "x:y",
+    "info",
+    "Info2",
+    "sev",
+    "crit.host",
+    "  ",
+    "\t",
+    "WRN",
+  ];
+  const tags = [
+    "sshd[24200]:",
+    "sshd(pam_unix)[19939]:",
+    "kernel:",
+    "su(pam_unix)[1]:",
+    "[123]:",
+    "x:",
+    "error:",
+    "warn[1]:",
+    "a/WARN]:",
+    "abc[:",
+    "abc]:",
+    "abc[1]x:",
+    "::",
+    "logrotate:",
+    "cron[1]",
+    "d(e:",
+    "info(x):",
+    "a[b[c]]:",
+    "x]]:",
+    "sshd[1]:x",
+    "sshd[1]::",
+  ];
+  const messages = [
+    " error: x",
+    " ERROR x",
+    " Failure registering",
+    " warning: y",
+    " *** fatal",
+    " reverse mapping",
+    "",
+    " ",
+    "  error",
+    "\terror",
+    " failed - x",
+    " [error] z",
+    " info",
+    " Error:",
+  ];
+  const stamps = ["Dec 10 06:55:46 ", "Jun  4 15:16:01 ", "Jan 31 00:00:00 "];
+  const enc = new TextEncoder();
+  const codes = new Set<number>();
+  for (let n = 0; n < 50000; n++) {
+    let s = pick(stamps) + pick(hosts) + pick([" ", "  ", "\t", ""]) + pick(tags) + pick(messages);
+    if (r() < 0.2) s = s.slice(0, Math.floor(r() * s.length));
+    const b = enc.encode(s);
+    for (const hint of [-1, 0]) {
+      const want = ref.lineLevel(b, 0, b.length, hint);
+      assert.equal(lineLevel(b, 0, b.length, hint), want, JSON.stringify(s));
+      codes.add(want);
+    }
+  }
+  assert.ok(codes.size >= 5, `levels seen: ${[...codes]}`);
+});

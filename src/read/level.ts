@@ -272,7 +272,10 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   const limit = Math.min(end, i + HEADER_BYTES);
   if (LETTER[first]) {
     const t = syslogStamp(buf, i, end);
-    if (t > 0) return headerLevel(buf, t, end, limit);
+    if (t > 0) {
+      const lvl = syslogTag(buf, t, limit);
+      return lvl >= 0 ? lvl : headerLevel(buf, t, end, limit);
+    }
     if (continues(buf, i, end)) return CONTINUED;
     let j = i;
     while (j < end && (LETTER[buf[j]] || isDigit(buf[j]) || buf[j] === 95 || buf[j] === 46)) j++;
@@ -376,6 +379,61 @@ function syslogStamp(buf: Uint8Array, i: number, end: number): number {
   if (end - i <= 16 || buf[i + 3] !== 32 || buf[i + 6] !== 32 || buf[i + 15] !== 32) return -1;
   if (!isDigitOrBlank(buf[i + 4]) || !isDigit(buf[i + 5]) || !clock(buf, i + 7)) return -1;
   return dateName(buf, i, i + 3) ? i + 16 : -1;
+}
+
+/**
+ * What a byte is to {@linkcode syslogTag}: 1 an ASCII letter, 2 a digit, `.`, `_` or `-` (a host's or a
+ * tag's), 3 `/`, `(`, `)` or `:` (a tag's only), 4 `[`, 5 `]`, 0 anything else (a blank ends a field).
+ */
+const TAG = new Uint8Array(256);
+for (let c = 0; c < 256; c++) if (LETTER[c]) TAG[c] = 1;
+for (const c of "0123456789._-") TAG[c.charCodeAt(0)] = 2;
+for (const c of "/():") TAG[c.charCodeAt(0)] = 3;
+TAG[0x5b] = 4;
+TAG[0x5d] = 5;
+
+/**
+ * Rule 5 after a BSD syslog timestamp, for its common rest, `host tag: message` (`LabSZ sshd[24200]: …`,
+ * `combo sshd(pam_unix)[19939]: …`): one pass over the host and the tag with {@linkcode TAG}, then the
+ * message's first word ({@linkcode afterTag}). The level {@linkcode headerLevel} gives such a line, or -1
+ * when the line is not of that shape, or holds a letter run a level word may be ({@linkcode mayBeWord})
+ * before the message: then the header walk decides. Issue #26, item 3: a quarter of Loghub's lines.
+ */
+function syslogTag(buf: Uint8Array, t: number, limit: number): number {
+  let i = t, a = -1; // a: where the letter run being read starts
+  for (;; i++) { // the host: letters, digits, `.`, `_`, `-`
+    if (i >= limit) return -1;
+    const k = TAG[buf[i]];
+    if (k === 1) {
+      if (a < 0) a = i;
+      continue;
+    }
+    if (a >= 0) {
+      if (mayBeWord(buf, a, i - a)) return -1;
+      a = -1;
+    }
+    if (k !== 2) break;
+  }
+  if (i === t || buf[i] !== 32 || TAG[buf[i + 1]] !== 1) return -1; // the tag starts with a letter
+  const from = ++i;
+  let depth = 0;
+  for (;; i++) { // the tag: `sshd[24200]:`, `sshd(pam_unix)[19939]:`, `kernel:`
+    if (i >= limit) return -1;
+    const k = TAG[buf[i]];
+    if (k === 1) {
+      if (a < 0) a = i;
+      continue;
+    }
+    if (a >= 0) {
+      if (mayBeWord(buf, a, i - a)) return -1;
+      a = -1;
+    }
+    if (k === 4) depth++;
+    else if (k === 5) depth = depth > 0 ? depth - 1 : 0;
+    else if (k === 0) break;
+  }
+  if (buf[i] !== 32 || depth !== 0 || buf[i - 1] !== 58 || i - 1 === from) return -1;
+  return afterTag(buf, i, limit);
 }
 
 /**
