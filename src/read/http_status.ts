@@ -258,6 +258,17 @@ function leadOf(names: string[]): number[] {
   return lead;
 }
 
+/**
+ * By the shape of a W3C entry's first field ({@linkcode leadOf}; ANY has none): 1 for each byte an entry
+ * line may start with: the shape's first bytes, a quote, a blank (before the field), `#` (a directive).
+ */
+const FIRST_BYTES = [ANY, DATE, TIME, ADDRESS].map((want) => {
+  const t = new Uint8Array(256).fill(want === ANY ? 1 : 0);
+  for (const c of '"# \t0123456789') t[c.charCodeAt(0)] = 1;
+  if (want === ADDRESS) { for (const c of "abcdefABCDEF:.-") t[c.charCodeAt(0)] = 1; }
+  return t;
+});
+
 /** True when buf[i, i + n) are ASCII digits. */
 function digits(buf: Uint8Array, i: number, n: number): boolean {
   for (let k = 0; k < n; k++) if (!isDigit(buf[i + k])) return false;
@@ -322,11 +333,22 @@ export class StatusReader {
   readonly #key: Uint8Array | null;
   /** W3C: the shapes of an entry's first fields by the last directive read ({@linkcode leadOf}); none before one. */
   #lead: number[] = [];
+  /** With a plan: 1 for each byte its line may start with ({@linkcode firstBytes}); null without one. */
+  #first: Uint8Array | null = null;
 
   /** @param layout From {@linkcode detectStatus}. */
   constructor(layout: StatusLayout) {
     this.#layout = layout;
     this.#key = layout.kind === "json" ? new TextEncoder().encode(`"${layout.key}"`) : null;
+  }
+
+  /**
+   * Null, or, for a W3C log whose last directive gives its entries' first field a shape
+   * ({@linkcode leadOf}), a table of 256: 0 for a byte no line that may carry a status starts with (a
+   * directive's `#` and blanks are 1), so a caller counts most other programs' lines at one load.
+   */
+  get firstBytes(): Uint8Array | null {
+    return this.#first;
   }
 
   /**
@@ -352,6 +374,7 @@ export class StatusReader {
           if (c >= 0) {
             this.#layout = { kind: "w3c", column: c };
             this.#lead = leadOf(names!);
+            this.#first = this.#lead.length > 0 ? FIRST_BYTES[this.#lead[0]] : null;
           }
           return 0;
         }
@@ -464,6 +487,11 @@ export class StatusTally {
 
   /** {@linkcode add} for the next line buf[s, e) after {@linkcode begin} (or the one before), e ≤ its `limit`. */
   next(buf: Uint8Array, s: number, e: number): void {
+    const first = this.#reader.firstBytes;
+    if (first !== null && (s >= e || first[buf[s]] === 0)) {
+      this.derived[7]++;
+      return;
+    }
     if (this.#quoted) {
       let q = this.#quote;
       if (q < s) {
