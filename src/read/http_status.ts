@@ -351,6 +351,11 @@ export class StatusReader {
     return this.#first;
   }
 
+  /** True when the last W3C directive's first field is a date ({@linkcode leadOf}). */
+  get dated(): boolean {
+    return this.#first === FIRST_BYTES[DATE];
+  }
+
   /**
    * The status of the line `buf[s, e)` (100–599), or 0 when it carries none.
    *
@@ -488,9 +493,19 @@ export class StatusTally {
   /** {@linkcode add} for the next line buf[s, e) after {@linkcode begin} (or the one before), e ≤ its `limit`. */
   next(buf: Uint8Array, s: number, e: number): void {
     const first = this.#reader.firstBytes;
-    if (first !== null && (s >= e || first[buf[s]] === 0)) {
-      this.derived[7]++;
-      return;
+    if (first !== null) {
+      const c = buf[s];
+      // No status: a first byte no entry starts with, or, by a date's first field, a digit but no
+      // `dddd-dd-dd` and a blank (what `leadFits` would find, at a few loads).
+      if (
+        s >= e || first[c] === 0 ||
+        (c >= 48 && c <= 57 && this.#reader.dated &&
+          (e - s < 10 || buf[s + 4] !== 45 || buf[s + 7] !== 45 ||
+            (e - s > 10 && W3C_BLANK[buf[s + 10]] !== 1)))
+      ) {
+        this.derived[7]++;
+        return;
+      }
     }
     if (this.#quoted) {
       let q = this.#quote;
