@@ -269,6 +269,18 @@ const FIRST_BYTES = [ANY, DATE, TIME, ADDRESS].map((want) => {
   return t;
 });
 
+/**
+ * True when the line buf[s, e) surely carries no status by a W3C plan whose first-byte table is `first`
+ * ({@linkcode FIRST_BYTES}): empty, a first byte no entry starts with, or, when the first field is a date,
+ * a digit but no `dddd-dd-dd` and a blank. What {@linkcode leadFits} would find, at a few loads.
+ */
+function ruledOut(first: Uint8Array, buf: Uint8Array, s: number, e: number): boolean {
+  const c = buf[s];
+  if (s >= e || first[c] === 0) return true;
+  return c >= 48 && c <= 57 && first === FIRST_BYTES[DATE] &&
+    (e - s < 10 || buf[s + 4] !== 45 || buf[s + 7] !== 45 || (e - s > 10 && W3C_BLANK[buf[s + 10]] !== 1));
+}
+
 /** True when buf[i, i + n) are ASCII digits. */
 function digits(buf: Uint8Array, i: number, n: number): boolean {
   for (let k = 0; k < n; k++) if (!isDigit(buf[i + k])) return false;
@@ -351,11 +363,6 @@ export class StatusReader {
     return this.#first;
   }
 
-  /** True when the last W3C directive's first field is a date ({@linkcode leadOf}). */
-  get dated(): boolean {
-    return this.#first === FIRST_BYTES[DATE];
-  }
-
   /**
    * The status of the line `buf[s, e)` (100–599), or 0 when it carries none.
    *
@@ -383,7 +390,9 @@ export class StatusReader {
           }
           return 0;
         }
-        if (this.#lead.length > 0 && !leadFits(buf, s, e, this.#lead)) return 0;
+        if (this.#first !== null && (ruledOut(this.#first, buf, s, e) || !leadFits(buf, s, e, this.#lead))) {
+          return 0;
+        }
         return w3cStatus(buf, s, e, l.column);
       }
     }
@@ -493,13 +502,11 @@ export class StatusTally {
   /** {@linkcode add} for the next line buf[s, e) after {@linkcode begin} (or the one before), e ≤ its `limit`. */
   next(buf: Uint8Array, s: number, e: number): void {
     const first = this.#reader.firstBytes;
-    if (first !== null) {
+    if (first !== null) { // ruledOut, inlined by hand (the common case: a line of another program)
       const c = buf[s];
-      // No status: a first byte no entry starts with, or, by a date's first field, a digit but no
-      // `dddd-dd-dd` and a blank (what `leadFits` would find, at a few loads).
       if (
         s >= e || first[c] === 0 ||
-        (c >= 48 && c <= 57 && this.#reader.dated &&
+        (c >= 48 && c <= 57 && first === FIRST_BYTES[DATE] &&
           (e - s < 10 || buf[s + 4] !== 45 || buf[s + 7] !== 45 ||
             (e - s > 10 && W3C_BLANK[buf[s + 10]] !== 1)))
       ) {
