@@ -250,6 +250,9 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
         const lvl = androidLevel(buf, start, end);
         if (lvl >= 0) return lvl;
         android = false;
+      } else if (hint === 1 && first === 0x5b) { // `[Sun Dec 04 …] `: a day name, no level word
+        const t = apacheStamp(buf, start, end);
+        if (t > 0) return headerLevel(buf, t, end, Math.min(end, start + HEADER_BYTES));
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
