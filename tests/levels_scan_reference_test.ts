@@ -186,3 +186,52 @@ Deno.test("lineLevel after a BSD syslog timestamp (level.ts syslogTag's one pass
   }
   assert.ok(codes.size >= 5, `levels seen: ${[...codes]}`);
 });
+
+Deno.test("lineLevel on lines that start with `[` and a letter (Apache's error-log stamp tried first) gives the reference's codes on generated, mutated stamps", () => {
+  const r = rng(11);
+  const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)];
+  const enc = new TextEncoder();
+  const stamps = [
+    "[Sun Dec 04 04:47:44 2005] ",
+    "[Mon Jan  1 00:00:00 2024] ",
+    "[Sun Dec 04 04:47:44 2005]",
+    "[Err Dec 04 04:47:44 2005] ",
+  ];
+  const rests = [
+    "[notice] x",
+    "[error] y",
+    "error z",
+    "[client 1.2.3.4] warn",
+    "",
+    " ",
+    "WARN",
+    "[warn]",
+    "jk2_init() Found",
+    "[ERROR/main]",
+    "x [error]",
+  ];
+  /** The SIMD hint: the offset of the first ASCII letter or ESC in the first 32 bytes, else 255. */
+  const hintOf = (b: Uint8Array) => {
+    for (let i = 0; i < Math.min(b.length, 32); i++) {
+      const c = b[i] | 0x20;
+      if ((c >= 97 && c <= 122) || b[i] === 27) return i;
+    }
+    return 255;
+  };
+  const codes = new Set<number>();
+  for (let n = 0; n < 50000; n++) {
+    let s = pick(stamps) + pick(rests);
+    if (r() < 0.3) {
+      const k = Math.floor(r() * s.length);
+      s = s.slice(0, k) + pick(["x", " ", "1", "]", "[", ""]) + s.slice(k + 1);
+    }
+    if (r() < 0.2) s = s.slice(0, Math.floor(r() * s.length));
+    const b = enc.encode(s);
+    for (const hint of [hintOf(b), -1]) {
+      const want = ref.lineLevel(b, 0, b.length, hint);
+      assert.equal(lineLevel(b, 0, b.length, hint), want, JSON.stringify(s));
+      codes.add(want);
+    }
+  }
+  assert.ok(codes.size >= 4, `levels seen: ${[...codes]}`);
+});
