@@ -235,3 +235,46 @@ Deno.test("lineLevel on lines that start with `[` and a letter (Apache's error-l
   }
   assert.ok(codes.size >= 4, `levels seen: ${[...codes]}`);
 });
+
+Deno.test("lineLevel on access-log lines (level.ts accessLine's fixed offsets) gives the reference's codes on generated, mutated lines", () => {
+  const r = rng(12);
+  const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)];
+  const enc = new TextEncoder();
+  const clients = ["54.36.149.41", "1.2.3.4", "127.0.0.1", "10.0.0.255", "1234567890123456"];
+  const middles = [" - - [", " - frank [", " - - [[", " -  - ["];
+  const times = [
+    "22/Jan/2019:03:56:14 +0330] ",
+    "10/Oct/2000:13:55:36 -0700] ",
+    "22/Err/2019:03:56:14 +0330] ",
+  ];
+  const requests = [
+    '"GET /x HTTP/1.1" 200 1',
+    '"ERROR /x" 500 1',
+    '"-" 400 0',
+    '"GET/error x" 200',
+    '"get ',
+    '"WARN x"',
+    '"GET',
+  ];
+  const codes = new Set<number>();
+  for (let n = 0; n < 50000; n++) {
+    let s = pick(clients) + pick(middles) + pick(times) + pick(requests);
+    if (r() < 0.4) {
+      const k = Math.floor(r() * s.length);
+      s = s.slice(0, k) + pick(["x", " ", "1", "]", "[", "", "error", "\x1b[0m"]) + s.slice(k + 1);
+    }
+    if (r() < 0.2) s = s.slice(0, Math.floor(r() * s.length));
+    const b = enc.encode(s);
+    for (
+      const hint of [
+        -1,
+        ...(s.search(/[A-Za-z]/) > 0 && s.search(/[A-Za-z]/) < 32 ? [s.search(/[A-Za-z]/)] : []),
+      ]
+    ) {
+      const want = ref.lineLevel(b, 0, b.length, hint);
+      assert.equal(lineLevel(b, 0, b.length, hint), want, JSON.stringify(s));
+      codes.add(want);
+    }
+  }
+  assert.ok(codes.size >= 3, `levels seen: ${[...codes]}`);
+});
