@@ -440,37 +440,26 @@ TAG[0x5d] = 5;
  * before the message: then the header walk decides. Issue #26, item 3: a quarter of Loghub's lines.
  */
 function syslogTag(buf: Uint8Array, t: number, limit: number): number {
-  let i = t, a = -1; // a: where the letter run being read starts
-  for (;; i++) { // the host: letters, digits, `.`, `_`, `-`
-    if (i >= limit) return -1;
-    const k = TAG[buf[i]];
-    if (k === 1) {
-      if (a < 0) a = i;
-      continue;
-    }
-    if (a >= 0) {
-      if (mayBeWord(buf, a, i - a)) return -1;
-      a = -1;
-    }
-    if (k !== 2) break;
+  let i = t;
+  for (;;) { // the host: letters, digits, `.`, `_`, `-`
+    const a = i;
+    while (i < limit && TAG[buf[i]] === 1) i++;
+    if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
+    if (TAG[buf[i]] !== 2) break;
+    i++;
   }
   if (i === t || buf[i] !== 32 || TAG[buf[i + 1]] !== 1) return -1; // the tag starts with a letter
   const from = ++i;
   let depth = 0;
-  for (;; i++) { // the tag: `sshd[24200]:`, `sshd(pam_unix)[19939]:`, `kernel:`
-    if (i >= limit) return -1;
+  for (;;) { // the tag: `sshd[24200]:`, `sshd(pam_unix)[19939]:`, `kernel:`
+    const a = i;
+    while (i < limit && TAG[buf[i]] === 1) i++;
+    if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
     const k = TAG[buf[i]];
-    if (k === 1) {
-      if (a < 0) a = i;
-      continue;
-    }
-    if (a >= 0) {
-      if (mayBeWord(buf, a, i - a)) return -1;
-      a = -1;
-    }
     if (k === 4) depth++;
     else if (k === 5) depth = depth > 0 ? depth - 1 : 0;
     else if (k === 0) break;
+    i++;
   }
   if (buf[i] !== 32 || depth !== 0 || buf[i - 1] !== 58 || i - 1 === from) return -1;
   return afterTag(buf, i, limit);
