@@ -6,7 +6,7 @@
 
 import { CONTINUED, HEADER_BYTES, LEVELS, type LevelTally, STRUCTURED_BYTES } from "./level.ts";
 import { formatOf, type LogFormat, tallyFor } from "./log_format.ts";
-import { type StatusLayout, statusLayoutOf, statusLevel, StatusReader } from "./http_status.ts";
+import { type StatusLayout, statusLayoutOf, statusLevel, StatusReader, StatusTally } from "./http_status.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
 import { progressed } from "./page_end.ts";
@@ -124,9 +124,11 @@ async function countPage(
   probes: number,
 ): Promise<LevelsResult & { disorder: boolean }> {
   const tally = tallyFor(format);
-  const statuses = layout ? new StatusReader(layout) : null;
+  // Without a window the scanner counts each line's level and status itself (no sink call per line).
+  const statusTally = layout && !opts.window ? new StatusTally(layout) : undefined;
+  const statuses = layout && opts.window ? new StatusReader(layout) : null;
   /** Lines by the level their status gives (`statusLevel`; UNKNOWN's slot for none). */
-  const derived = new Float64Array(LEVELS.length);
+  const derived = statusTally?.derived ?? new Float64Array(LEVELS.length);
   const headBytes = Math.max(STRUCTURED_BYTES, HEADER_BYTES);
   const { src, resume, damage, reached } = await sourceFor(log, from, headBytes, 0);
   const win = opts.window;
@@ -140,6 +142,7 @@ async function countPage(
   };
   const r = await scan(src, countingSink(tally, statuses, derived, times, seen, opts.resume !== undefined), {
     levelCounts: times || statuses ? undefined : tally,
+    statusCounts: statusTally,
     pieceSize: opts.pieceSize,
     deadline,
     headBytes,
@@ -156,7 +159,7 @@ async function countPage(
     : null;
   const time: TimeReport | undefined = times?.report(seen.order!, probes, lineKnown, seen.brokeLate);
   return {
-    ...tallied(tally, statuses ? derived : null),
+    ...tallied(tally, layout ? derived : null),
     stuck: next !== null && progressed(from, next) === null,
     total_lines: times ? seen.inWindow : r.lines - from.line,
     log_format: format?.name ?? null,

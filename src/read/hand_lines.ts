@@ -34,18 +34,22 @@ export function handLines(s: LineScan, from: number): boolean {
 
 /**
  * Every line counted by level (see `ScanOptions.levelCounts`): the hot loop of `log_levels`,
- * with `LevelTally.add` called here rather than through a sink.
+ * with `LevelTally.add` called here rather than through a sink, and, when the log's lines carry an HTTP
+ * status, `StatusTally.next` beside it (`ScanOptions.statusCounts`).
  */
 function countEveryLine(s: LineScan, tally: LevelTally): boolean {
-  const { simd, end, buf } = s;
+  const { simd, end, buf, statuses } = s;
   const positions = simd.positions;
   let ls = s.ls;
+  statuses?.begin(end);
   while (ls < end) {
     const count = simd.lines(ls, end);
     for (let k = 0; k < count; k++) {
       const entry = positions[k];
       const nl = entry & 0xffffff;
-      tally.add(buf, ls, nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl, entry >>> 24);
+      const e = nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl;
+      tally.add(buf, ls, e, entry >>> 24);
+      if (statuses !== undefined) statuses.next(buf, ls, e);
       ls = nl + 1;
     }
     s.lineNo += count;

@@ -182,45 +182,185 @@ function jsonStatus(buf: Uint8Array, s: number, e: number, key: Uint8Array): num
   return 0;
 }
 
-/** The fields of a W3C line (blank-separated; a quoted field may hold blanks): their starts and ends. */
-function w3cField(buf: Uint8Array, s: number, e: number, column: number): [number, number] | null {
+/** 1 for the bytes that end a W3C field (a blank, a tab). */
+const W3C_BLANK = new Uint8Array(256);
+W3C_BLANK[32] = W3C_BLANK[9] = 1;
+
+/**
+ * The status in field `column` of a W3C line (blank-separated fields; a quoted field may hold blanks;
+ * `"200"` unquoted), or 0 when that field is not three digits (or the line has fewer fields). The walk
+ * over the fields before it looks at four bytes a step (issue #26: every line of a log is walked).
+ */
+function w3cStatus(buf: Uint8Array, s: number, e: number, column: number): number {
   let i = s;
-  for (let k = 0; i < e; k++) {
-    while (i < e && (buf[i] === 32 || buf[i] === 9)) i++;
-    if (i >= e) return null;
+  for (let k = 0;; k++) {
+    while (i < e && W3C_BLANK[buf[i]] === 1) i++;
+    if (i >= e) return 0;
     const a = i;
     if (buf[i] === 34) {
       i++;
       while (i < e && buf[i] !== 34) i++;
       i++;
-    } else while (i < e && buf[i] !== 32 && buf[i] !== 9) i++;
-    if (k === column) return [a, Math.min(i, e)];
+    } else {
+      i++;
+      while (
+        i + 4 <= e &&
+        (W3C_BLANK[buf[i]] | W3C_BLANK[buf[i + 1]] | W3C_BLANK[buf[i + 2]] | W3C_BLANK[buf[i + 3]]) === 0
+      ) i += 4;
+      while (i < e && W3C_BLANK[buf[i]] === 0) i++;
+    }
+    if (k === column) {
+      const quoted = buf[a] === 34;
+      const from = quoted ? a + 1 : a, to = quoted ? Math.min(i, e) - 1 : Math.min(i, e);
+      return to - from === 3 ? threeDigits(buf, from, to) : 0;
+    }
   }
-  return null;
 }
 
 const FIELDS = new TextEncoder().encode("#Fields:");
 const utf8 = new TextDecoder();
 
+/** The names of a `#Fields:` directive line, or null when it is none. */
+function fieldNames(buf: Uint8Array, s: number, e: number): string[] | null {
+  if (e - s < FIELDS.length || indexOfBytes(buf, FIELDS, s, s + FIELDS.length) !== s) return null;
+  return utf8.decode(buf.subarray(s + FIELDS.length, e)).trim().split(/\s+/);
+}
+
 /** The `sc-status` column of a `#Fields:` directive line, or -1 (none, or no such directive). */
 function fieldsColumn(buf: Uint8Array, s: number, e: number): number {
-  if (e - s < FIELDS.length || indexOfBytes(buf, FIELDS, s, s + FIELDS.length) !== s) return -1;
-  const names = utf8.decode(buf.subarray(s + FIELDS.length, e)).trim().split(/\s+/);
-  return names.indexOf("sc-status");
+  return fieldNames(buf, s, e)?.indexOf("sc-status") ?? -1;
+}
+
+/** What a W3C entry's leading field must look like ({@linkcode leadOf}): anything, a date, a time, an address. */
+const ANY = 0, DATE = 1, TIME = 2, ADDRESS = 3;
+
+/**
+ * The shapes the first two fields of a W3C entry must have, by its directive's names: a `date` field is
+ * `yyyy-mm-dd`, a `time` field `hh:mm[:ss[.s…]]`, quoted or not (the W3C draft, WD-logfile-960323,
+ * https://www.w3.org/TR/WD-logfile.html: `<date> = 4<digit> "-" 2<digit> "-" 2<digit>`, `<time> =
+ * 2<digit> ":" 2<digit> [":" 2<digit> ["." *<digit>]]`; IIS's `date-local` and `time-local` alike), an
+ * address field (`c-ip`, `s-ip`: a name ending in `-ip`) hex digits, dots and colons with a dot or a
+ * colon among them (IPv4, IPv6), or `-`; other names, anything. Trailing ANYs are
+ * dropped: an empty plan checks nothing. A line that does not fit is no entry of the log's W3C layout
+ * (a line of another program in the same file: `2015-10-18 18:01:47,978 WARN …`), so it has no status.
+ */
+function leadOf(names: string[]): number[] {
+  const lead = names.slice(0, 2).map((n) =>
+    n === "date" || n === "date-local"
+      ? DATE
+      : n === "time" || n === "time-local"
+      ? TIME
+      : n.endsWith("-ip")
+      ? ADDRESS
+      : ANY
+  );
+  while (lead.length > 0 && lead[lead.length - 1] === ANY) lead.pop();
+  return lead;
+}
+
+/**
+ * By the shape of a W3C entry's first field ({@linkcode leadOf}; ANY has none): 1 for each byte an entry
+ * line may start with: the shape's first bytes, a quote, a blank (before the field), `#` (a directive).
+ */
+const FIRST_BYTES = [ANY, DATE, TIME, ADDRESS].map((want) => {
+  const t = new Uint8Array(256).fill(want === ANY ? 1 : 0);
+  for (const c of '"# \t0123456789') t[c.charCodeAt(0)] = 1;
+  if (want === ADDRESS) { for (const c of "abcdefABCDEF:.-") t[c.charCodeAt(0)] = 1; }
+  return t;
+});
+
+/**
+ * True when the line buf[s, e) surely carries no status by a W3C plan whose first-byte table is `first`
+ * ({@linkcode FIRST_BYTES}): empty, a first byte no entry starts with, or, when the first field is a date,
+ * a digit but no `dddd-dd-dd` and a blank. What {@linkcode leadFits} would find, at a few loads.
+ */
+function ruledOut(first: Uint8Array, buf: Uint8Array, s: number, e: number): boolean {
+  const c = buf[s];
+  if (s >= e || first[c] === 0) return true;
+  return c >= 48 && c <= 57 && first === FIRST_BYTES[DATE] &&
+    (e - s < 10 || buf[s + 4] !== 45 || buf[s + 7] !== 45 || (e - s > 10 && W3C_BLANK[buf[s + 10]] !== 1));
+}
+
+/** True when buf[i, i + n) are ASCII digits. */
+function digits(buf: Uint8Array, i: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (!isDigit(buf[i + k])) return false;
+  return true;
+}
+
+/** Where the field at `i` ends when it has the shape `want` ({@linkcode leadOf}), or -1. */
+function leadEnd(buf: Uint8Array, i: number, e: number, want: number): number {
+  if (want === ADDRESS) {
+    if (i < e && buf[i] === 45) return i + 1; // `-`: none
+    let j = i, sep = false;
+    for (; j < e; j++) {
+      const c = buf[j];
+      if (c === 0x2e || c === 0x3a) sep = true; // `.`, `:`
+      else if (!(isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66))) break; // a hex digit
+    }
+    return sep ? j : -1;
+  }
+  if (want === DATE) {
+    return i + 10 <= e && digits(buf, i, 4) && buf[i + 4] === 45 && digits(buf, i + 5, 2) &&
+        buf[i + 7] === 45 && digits(buf, i + 8, 2)
+      ? i + 10
+      : -1;
+  }
+  if (i + 5 > e || !digits(buf, i, 2) || buf[i + 2] !== 58 || !digits(buf, i + 3, 2)) return -1;
+  let j = i + 5;
+  if (j + 3 <= e && buf[j] === 58 && digits(buf, j + 1, 2)) {
+    j += 3;
+    if (j < e && buf[j] === 46) { do j++; while (j < e && isDigit(buf[j])); }
+  }
+  return j;
+}
+
+/** True when the line buf[s, e) fits the plan `lead` of {@linkcode leadOf}. */
+function leadFits(buf: Uint8Array, s: number, e: number, lead: number[]): boolean {
+  let i = s;
+  for (const want of lead) {
+    while (i < e && W3C_BLANK[buf[i]] === 1) i++;
+    if (i >= e) return false;
+    const quoted = buf[i] === 34;
+    if (want === ANY) {
+      if (quoted) {
+        i++;
+        while (i < e && buf[i] !== 34) i++;
+        i++;
+      } else while (i < e && W3C_BLANK[buf[i]] === 0) i++;
+      continue;
+    }
+    let j = leadEnd(buf, quoted ? i + 1 : i, e, want);
+    if (j < 0 || (quoted && buf[j++] !== 34) || (j < e && W3C_BLANK[buf[j]] !== 1)) return false;
+    i = j;
+  }
+  return true;
 }
 
 /**
  * Reads each line's status by a file's layout, in order (a W3C `#Fields:` directive changes the column
- * for the lines after it).
+ * for the lines after it, and what their first fields must look like: {@linkcode leadOf}).
  */
 export class StatusReader {
   #layout: StatusLayout;
   readonly #key: Uint8Array | null;
+  /** W3C: the shapes of an entry's first fields by the last directive read ({@linkcode leadOf}); none before one. */
+  #lead: number[] = [];
+  /** With a plan: 1 for each byte its line may start with ({@linkcode firstBytes}); null without one. */
+  #first: Uint8Array | null = null;
 
   /** @param layout From {@linkcode detectStatus}. */
   constructor(layout: StatusLayout) {
     this.#layout = layout;
     this.#key = layout.kind === "json" ? new TextEncoder().encode(`"${layout.key}"`) : null;
+  }
+
+  /**
+   * Null, or, for a W3C log whose last directive gives its entries' first field a shape
+   * ({@linkcode leadOf}), a table of 256: 0 for a byte no line that may carry a status starts with (a
+   * directive's `#` and blanks are 1), so a caller counts most other programs' lines at one load.
+   */
+  get firstBytes(): Uint8Array | null {
+    return this.#first;
   }
 
   /**
@@ -241,13 +381,19 @@ export class StatusReader {
         return jsonStatus(buf, s, e, this.#key!);
       case "w3c": {
         if (buf[s] === 0x23) { // a directive
-          const c = fieldsColumn(buf, s, e);
-          if (c >= 0) this.#layout = { kind: "w3c", column: c };
+          const names = fieldNames(buf, s, e);
+          const c = names?.indexOf("sc-status") ?? -1;
+          if (c >= 0) {
+            this.#layout = { kind: "w3c", column: c };
+            this.#lead = leadOf(names!);
+            this.#first = this.#lead.length > 0 ? FIRST_BYTES[this.#lead[0]] : null;
+          }
           return 0;
         }
-        const f = w3cField(buf, s, e, l.column);
-        if (f && buf[f[0]] === 34) [f[0], f[1]] = [f[0] + 1, f[1] - 1]; // "200"
-        return f && f[1] - f[0] === 3 ? threeDigits(buf, f[0], f[1]) : 0;
+        if (this.#first !== null && (ruledOut(this.#first, buf, s, e) || !leadFits(buf, s, e, this.#lead))) {
+          return 0;
+        }
+        return w3cStatus(buf, s, e, l.column);
       }
     }
   }
@@ -313,4 +459,73 @@ export const SAMPLE_BYTES = 65536;
  */
 export function statusLayoutOf(log: ReadableLog): StatusLayout | null {
   return detectStatus(logHead(log, SAMPLE_BYTES));
+}
+
+/**
+ * Counts lines by the level their HTTP status gives ({@linkcode statusLevel}; UNKNOWN's slot, 7, for a
+ * line with none), read by a file's layout: what `log_levels` offers as `derived`. The scanner's counting
+ * loop (`hand_lines.ts` `countEveryLine`) calls it beside `level.ts` `LevelTally.add`, no sink call per
+ * line (issue #26, item 3: a sink call and a byte loop to each line's end cost 3x the level count).
+ */
+export class StatusTally {
+  /** Lines by level code (`level.ts` LEVELS: 2 INFO, 4 WARN, 5 ERROR; 7 for no status). */
+  readonly derived: Float64Array = new Float64Array(8);
+  readonly #reader: StatusReader;
+  /** Whether a line without a `"` holds no status (the `request` and `json` layouts). */
+  readonly #quoted: boolean;
+  /** The first `"` at or after the last line looked at by {@linkcode next}, or `#limit` for none before it. */
+  #quote = -1;
+  /** Where the lines handed to {@linkcode next} end in the buffer (see {@linkcode begin}). */
+  #limit = -1;
+
+  /** @param layout From {@linkcode detectStatus}. */
+  constructor(layout: StatusLayout) {
+    this.#reader = new StatusReader(layout);
+    this.#quoted = layout.kind === "request" || layout.kind === "json";
+  }
+
+  /** Counts the line buf[s, e) (its first bytes, for a long one). */
+  add(buf: Uint8Array, s: number, e: number): void {
+    const code = statusLevel(this.#reader.statusOf(buf, s, e));
+    this.derived[code < 0 ? 7 : code]++;
+  }
+
+  /**
+   * Lines of buf[from, limit) are about to be handed to {@linkcode next}, in order, the bytes unchanged
+   * meanwhile: then one native search finds the next `"` for many lines that have none.
+   */
+  begin(limit: number): void {
+    this.#limit = limit;
+    this.#quote = -1;
+  }
+
+  /** {@linkcode add} for the next line buf[s, e) after {@linkcode begin} (or the one before), e ≤ its `limit`. */
+  next(buf: Uint8Array, s: number, e: number): void {
+    const first = this.#reader.firstBytes;
+    if (first !== null) { // ruledOut, inlined by hand (the common case: a line of another program)
+      const c = buf[s];
+      if (
+        s >= e || first[c] === 0 ||
+        (c >= 48 && c <= 57 && first === FIRST_BYTES[DATE] &&
+          (e - s < 10 || buf[s + 4] !== 45 || buf[s + 7] !== 45 ||
+            (e - s > 10 && W3C_BLANK[buf[s + 10]] !== 1)))
+      ) {
+        this.derived[7]++;
+        return;
+      }
+    }
+    if (this.#quoted) {
+      let q = this.#quote;
+      if (q < s) {
+        q = buf.indexOf(34, s); // past `limit`, or none: no `"` before the limit
+        if (q < 0 || q > this.#limit) q = this.#limit;
+        this.#quote = q;
+      }
+      if (q >= e) {
+        this.derived[7]++;
+        return;
+      }
+    }
+    this.add(buf, s, e);
+  }
 }

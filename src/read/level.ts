@@ -250,6 +250,9 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
         const lvl = androidLevel(buf, start, end);
         if (lvl >= 0) return lvl;
         android = false;
+      } else if (hint === 1 && first === 0x5b) { // `[Sun Dec 04 …] `: a day name, no level word
+        const t = apacheStamp(buf, start, end);
+        if (t > 0) return headerLevel(buf, t, end, Math.min(end, start + HEADER_BYTES));
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
@@ -272,7 +275,10 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   const limit = Math.min(end, i + HEADER_BYTES);
   if (LETTER[first]) {
     const t = syslogStamp(buf, i, end);
-    if (t > 0) return headerLevel(buf, t, end, limit);
+    if (t > 0) {
+      const lvl = syslogTag(buf, t, limit);
+      return lvl >= 0 ? lvl : headerLevel(buf, t, end, limit);
+    }
     if (continues(buf, i, end)) return CONTINUED;
     let j = i;
     while (j < end && (LETTER[buf[j]] || isDigit(buf[j]) || buf[j] === 95 || buf[j] === 46)) j++;
@@ -288,7 +294,44 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   } else if (first === 0x23 || first === 0x2e) { // `#0 /app/x.php(12): …`, `... 12 more`
     if (frameNumber(buf, i, end) || moreFrames(buf, i, end)) return CONTINUED;
   }
+  if (first >= 48 && first <= 57 && accessLine(buf, i, end)) return UNKNOWN;
   return headerLevel(buf, i, end, limit);
+}
+
+const ACCESS_MID = new TextEncoder().encode(" - - [");
+
+/**
+ * True when the line starts as an NCSA access-log line (Apache httpd's and nginx's common and combined
+ * formats) with an IPv4 client and no ident or user: `1.2.3.4 - - [22/Jan/2019:03:56:14 +0330] "GET `,
+ * its method a letter run no level word may be ({@linkcode mayBeWord}). Rule 5's walk finds no level in such
+ * a header (fields without letters, a bracketed time whose only word is a month, never a level word) and
+ * ends at the quoted request: UNKNOWN, told here by fixed offsets instead of the walk (issue #26, item 3:
+ * ~100 ns a line before).
+ */
+function accessLine(buf: Uint8Array, i: number, end: number): boolean {
+  let j = i;
+  while (j < end && j - i <= 15 && (isDigit(buf[j]) || buf[j] === 46)) j++;
+  if (j - i < 7 || !startsWith(buf, j, end, ACCESS_MID)) return false;
+  const d = j + ACCESS_MID.length; // `22/Jan/2019:03:56:14 +0330] "`
+  if (end - d < 31 || buf[d + 2] !== 47 || buf[d + 6] !== 47 || buf[d + 11] !== 58 || buf[d + 20] !== 32) {
+    return false;
+  }
+  if (!digits2(buf, d) || !dateName(buf, d + 3, d + 6) || !digits2(buf, d + 7) || !digits2(buf, d + 9)) {
+    return false;
+  }
+  if (!clock(buf, d + 12) || (buf[d + 21] !== 43 && buf[d + 21] !== 45) || !digits2(buf, d + 22)) {
+    return false;
+  }
+  if (!digits2(buf, d + 24) || buf[d + 26] !== 0x5d || buf[d + 27] !== 32 || buf[d + 28] !== 34) return false;
+  const a = d + 29;
+  let b = a;
+  while (b < end && LETTER[buf[b]] === 1) b++;
+  return b > a && b < end && buf[b] === 32 && !mayBeWord(buf, a, b - a);
+}
+
+/** True when buf[i] and buf[i + 1] are ASCII digits. */
+function digits2(buf: Uint8Array, i: number): boolean {
+  return isDigit(buf[i]) && isDigit(buf[i + 1]);
 }
 
 /**
@@ -376,6 +419,50 @@ function syslogStamp(buf: Uint8Array, i: number, end: number): number {
   if (end - i <= 16 || buf[i + 3] !== 32 || buf[i + 6] !== 32 || buf[i + 15] !== 32) return -1;
   if (!isDigitOrBlank(buf[i + 4]) || !isDigit(buf[i + 5]) || !clock(buf, i + 7)) return -1;
   return dateName(buf, i, i + 3) ? i + 16 : -1;
+}
+
+/**
+ * What a byte is to {@linkcode syslogTag}: 1 an ASCII letter, 2 a digit, `.`, `_` or `-` (a host's or a
+ * tag's), 3 `/`, `(`, `)` or `:` (a tag's only), 4 `[`, 5 `]`, 0 anything else (a blank ends a field).
+ */
+const TAG = new Uint8Array(256);
+for (let c = 0; c < 256; c++) if (LETTER[c]) TAG[c] = 1;
+for (const c of "0123456789._-") TAG[c.charCodeAt(0)] = 2;
+for (const c of "/():") TAG[c.charCodeAt(0)] = 3;
+TAG[0x5b] = 4;
+TAG[0x5d] = 5;
+
+/**
+ * Rule 5 after a BSD syslog timestamp, for its common rest, `host tag: message` (`LabSZ sshd[24200]: …`,
+ * `combo sshd(pam_unix)[19939]: …`): one pass over the host and the tag with {@linkcode TAG}, then the
+ * message's first word ({@linkcode afterTag}). The level {@linkcode headerLevel} gives such a line, or -1
+ * when the line is not of that shape, or holds a letter run a level word may be ({@linkcode mayBeWord})
+ * before the message: then the header walk decides. Issue #26, item 3: a quarter of Loghub's lines.
+ */
+function syslogTag(buf: Uint8Array, t: number, limit: number): number {
+  let i = t;
+  for (;;) { // the host: letters, digits, `.`, `_`, `-`
+    const a = i;
+    while (i < limit && TAG[buf[i]] === 1) i++;
+    if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
+    if (TAG[buf[i]] !== 2) break;
+    i++;
+  }
+  if (i === t || buf[i] !== 32 || TAG[buf[i + 1]] !== 1) return -1; // the tag starts with a letter
+  const from = ++i;
+  let depth = 0;
+  for (;;) { // the tag: `sshd[24200]:`, `sshd(pam_unix)[19939]:`, `kernel:`
+    const a = i;
+    while (i < limit && TAG[buf[i]] === 1) i++;
+    if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
+    const k = TAG[buf[i]];
+    if (k === 4) depth++;
+    else if (k === 5) depth = depth > 0 ? depth - 1 : 0;
+    else if (k === 0) break;
+    i++;
+  }
+  if (buf[i] !== 32 || depth !== 0 || buf[i - 1] !== 58 || i - 1 === from) return -1;
+  return afterTag(buf, i, limit);
 }
 
 /**
@@ -541,6 +628,8 @@ for (const w of "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec Mon Tue Wed Thu
   const code = w.charCodeAt(0) << 16 | w.charCodeAt(1) << 8 | w.charCodeAt(2);
   if (DATE_NAMES[code % DATE_SLOTS] !== 0) throw new Error(`date name slots collide at ${w}`);
   DATE_NAMES[code % DATE_SLOTS] = code;
+  // lineLevel's Apache stamp and accessLine rely on it: no month or day name is a level word.
+  if (mayBeWord(new TextEncoder().encode(w), 0, 3)) throw new Error(`a date name may be a level word: ${w}`);
 }
 
 /** True when buf[a, b) is a three-letter month or weekday name (`Jun`, `Sun`): part of a timestamp. */
@@ -763,8 +852,11 @@ const KEY_SCALES = [...JSON_KEYS.values()];
 function jsonLevel(buf: Uint8Array, i: number, end: number): number {
   let off = UNKNOWN;
   while (i < end) {
-    const q = buf.indexOf(34, i);
-    if (q < 0 || q >= end) return off;
+    // The next quote, by a loop bounded by the line: `indexOf` costs ~30 ns a call (a JSON line holds
+    // dozens of strings) and runs on to the buffer's end when the line has none (issue #26, item 3).
+    let q = i;
+    while (q < end && buf[q] !== 34) q++;
+    if (q >= end) return off;
     const prev = prevNonSpace(buf, q);
     let close = q + 1;
     while (close < end) {

@@ -9,6 +9,7 @@
 
 import { simdScanner } from "./simd.ts";
 import type { LevelTally } from "./level.ts";
+import type { StatusTally } from "./http_status.ts";
 import { NeedleFinder } from "./needle_finder.ts";
 import { ScanTurns, YIELD_MS } from "./next_turn.ts";
 import type { ByteSource, LinePrefilter, LineSink, ScanOptions, StopReason } from "./scan_options.ts";
@@ -53,6 +54,8 @@ export class LineScan {
    */
   filterLine = -1;
   filterDone = 0;
+  /** Lines counted by their HTTP status beside their level ({@linkcode ScanOptions.statusCounts}). */
+  readonly statuses: StatusTally | undefined;
   /** Valid bytes in buf. */
   end = 0;
   /** Start of the current, unfinished line in buf. */
@@ -108,6 +111,7 @@ export class LineScan {
     this.needle = this.finder?.needle;
     this.levels = opts.levelCounts;
     this.prefilter = opts.needle || opts.levelCounts ? undefined : opts.prefilter;
+    this.statuses = opts.levelCounts ? opts.statusCounts : undefined;
     if (this.levels && this.needle) throw new TypeError("levelCounts is for a scan without a needle");
     this.span = this.finder?.span ?? 0;
     // Room for one piece after the `span - 1` bytes a long line carries, so every read has room.
@@ -251,6 +255,7 @@ export class LineScan {
     if (hasNewline && e > a && this.buf[e - 1] === 13) e--;
     if (this.levels) {
       this.levels.add(this.buf, a, e, hint);
+      this.statuses?.add(this.buf, a, e);
       return true;
     }
     return this.sink.line(this.buf, a, e, this.lineNo, false, hint, this.bytesRead - this.end + a);
@@ -259,6 +264,7 @@ export class LineScan {
   /** Counts the line buf[a, e) by level ({@linkcode ScanOptions.levelCounts}); true. */
   count(buf: Uint8Array, a: number, e: number): boolean {
     this.levels!.add(buf, a, e);
+    this.statuses?.add(buf, a, e);
     return true;
   }
 }

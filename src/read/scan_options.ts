@@ -6,6 +6,7 @@
  */
 
 import type { LevelTally } from "./level.ts";
+import type { StatusTally } from "./http_status.ts";
 
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
 export interface ByteSource {
@@ -121,6 +122,11 @@ export interface ScanOptions {
    * are all handed on.
    */
   prefilter?: LinePrefilter;
+  /**
+   * With `levelCounts`: each line is also counted by the level its HTTP status gives (`http_status.ts`
+   * `StatusTally`), in the same loop, the sink never called.
+   */
+  statusCounts?: StatusTally;
   /**
    * Called when the sink has stopped the scan (returned false). When it resolves true, the scan goes on
    * with the next line as if the sink had returned true: a sink that must await something between two
