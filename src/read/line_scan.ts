@@ -9,10 +9,16 @@
 
 import { simdScanner } from "./simd.ts";
 import type { LevelTally } from "./level.ts";
-import type { StatusTally } from "./http_status.ts";
 import { NeedleFinder } from "./needle_finder.ts";
 import { ScanTurns, YIELD_MS } from "./next_turn.ts";
-import type { ByteSource, LinePrefilter, LineSink, ScanOptions, StopReason } from "./scan_options.ts";
+import type {
+  ByteSource,
+  LinePrefilter,
+  LineSink,
+  ScanOptions,
+  StatusCounter,
+  StopReason,
+} from "./scan_options.ts";
 
 /**
  * How much sink work (units: one line, plus one per KiB of it) is handed on between two looks at the
@@ -55,7 +61,7 @@ export class LineScan {
   filterLine = -1;
   filterDone = 0;
   /** Lines counted by their HTTP status beside their level ({@linkcode ScanOptions.statusCounts}). */
-  readonly statuses: StatusTally | undefined;
+  readonly statuses: StatusCounter | undefined;
   /** Valid bytes in buf. */
   end = 0;
   /** Start of the current, unfinished line in buf. */

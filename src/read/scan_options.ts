@@ -6,7 +6,6 @@
  */
 
 import type { LevelTally } from "./level.ts";
-import type { StatusTally } from "./http_status.ts";
 
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
 export interface ByteSource {
@@ -126,7 +125,7 @@ export interface ScanOptions {
    * With `levelCounts`: each line is also counted by the level its HTTP status gives (`http_status.ts`
    * `StatusTally`), in the same loop, the sink never called.
    */
-  statusCounts?: StatusTally;
+  statusCounts?: StatusCounter;
   /**
    * Called when the sink has stopped the scan (returned false). When it resolves true, the scan goes on
    * with the next line as if the sink had returned true: a sink that must await something between two
@@ -177,4 +176,18 @@ export interface ScanResult {
   resumeAt: number;
   /** True when the line not read to its end holds the needle. */
   pending: boolean;
+}
+
+/**
+ * What counts lines by their HTTP status beside their level in the scanner's counting loop
+ * ({@linkcode ScanOptions.statusCounts}): `http_status.ts` `StatusTally` (a type here, so that the
+ * scanner's modules do not import the status reader, which opens logs through `scan_source.ts`).
+ */
+export interface StatusCounter {
+  /** Counts the line buf[s, e) alone (the scanner's single-line paths). */
+  add(buf: Uint8Array, s: number, e: number): void;
+  /** The lines of buf[.., limit) are about to be handed to {@linkcode StatusCounter.next}, in order. */
+  begin(limit: number): void;
+  /** Counts the next line buf[s, e) of those announced by {@linkcode StatusCounter.begin}. */
+  next(buf: Uint8Array, s: number, e: number): void;
 }
