@@ -497,6 +497,9 @@ const MAY_HOLD_PAIRS: readonly (readonly Uint8Array[] | undefined)[] = (() => {
   return pairs;
 })();
 
+/** 1 where {@linkcode MAY_HOLD_PAIRS} has texts: one byte load a pair in the hot loop. */
+const MAY_HOLD_GATE: Uint8Array = Uint8Array.from(MAY_HOLD_PAIRS, (t) => (t === undefined ? 0 : 1));
+
 // ----------------------------------------------------------------------------------------------------
 // Private keys.
 
@@ -841,13 +844,13 @@ export function mayHoldSecret(text: string): boolean {
  * ```
  */
 export function mayHoldSecretBytes(b: Uint8Array, start = 0, end: number = b.length): boolean {
-  const pairs = MAY_HOLD_PAIRS;
+  const gate = MAY_HOLD_GATE;
   const fold = ASCII_FOLD;
   let prev = end > start ? fold[b[start]] : 0;
   for (let i = start + 1; i < end; i++) {
     const c = fold[b[i]];
-    const texts = pairs[(prev << 8) | c];
-    if (texts !== undefined && textAt(b, i - 1, end, texts)) return true;
+    const k = (prev << 8) | c;
+    if (gate[k] !== 0 && textAt(b, i - 1, end, MAY_HOLD_PAIRS[k]!)) return true;
     prev = c;
   }
   // (A byte over 0x7f folds to 0xff, and every pair with it leads to MAY_HOLD_NOT_ASCII.)

@@ -237,18 +237,39 @@ export class ByteDfa {
   mayMatch(buf: Uint8Array, s: number, e: number): boolean {
     if (this.failed || e - s > this.maxTested) return true;
     const { classes } = this.prog;
-    let st = this.startRow;
+    const shift = this.shift;
+    let st = this.startRow, i = s;
     this.callBase = this.scanned;
     this.scanned += e - s;
-    for (let i = s; i < e; i++) {
-      let next = this.table[st + classes[buf[i]]];
-      if (next === LINE_END) return true;
-      if (next === UNKNOWN) next = this.build(st, classes[buf[i]], i - s);
-      if (next === MATCHED) return true;
+    while (true) {
+      const { table, pairs } = this; // (a build may have grown them)
+      let stop = e;
+      if (pairs) {
+        // Two bytes a step while both transitions are known, as in `scan`.
+        let p = st << shift;
+        for (; i + 1 < e; i += 2) {
+          const nx = pairs[p + (classes[buf[i]] << shift) + classes[buf[i + 1]]];
+          if (nx < 0) break;
+          p = nx;
+        }
+        st = p >> shift;
+        if (i + 1 < e && this.pair(st, classes[buf[i]], classes[buf[i + 1]])) continue;
+        stop = Math.min(e, i + 1);
+      }
+      let next = 0;
+      for (; i < stop; i++) {
+        next = table[st + classes[buf[i]]];
+        if (next < 0) break;
+        st = next;
+      }
+      if (i >= e) return this.atEnd(st);
+      if (i >= stop) continue;
+      if (next !== UNKNOWN) return true; // MATCHED, or a line feed (not in a line: "may")
+      next = this.build(st, classes[buf[i]], i - s);
+      if (next < 0 || this.failed) return true;
       st = next;
-      if (this.failed) return true;
+      i++;
     }
-    return this.atEnd(st);
   }
 
   /** A match at the end of the text in state `row`. */
