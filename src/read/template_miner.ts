@@ -142,6 +142,9 @@ export function templateId(s: string): string {
   return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
 }
 
+/** What {@linkcode TemplateMiner.addBytes} returns for a line it did not count (its text must be given to `add`). */
+export const NOT_TAKEN = -2;
+
 /** Options of {@linkcode TemplateMiner}. */
 export interface MinerOptions {
   /** The most clusters held (default 5000); past it, unfitting lines are counted in `otherLines`. */
@@ -374,6 +377,31 @@ export class TemplateMiner {
     node.leaf.push(i);
     if (node.index !== null) post(node.index, c, node.leaf.length - 1, len);
     return i;
+  }
+
+  /**
+   * {@linkcode TemplateMiner.add} of an ASCII line given as its bytes, when its shape is in the cache
+   * (`template_shape.ts` `ShapeCache.findBytes`): the line is counted, without being decoded, exactly as
+   * `add` of its text would count it. Otherwise nothing is counted or changed and it returns
+   * {@linkcode NOT_TAKEN}: the caller then gives the line's text to `add`.
+   *
+   * @param b Bytes holding the line, every one under 0x80 (its text is its bytes, one code unit each).
+   * @param s Offset of its first byte.
+   * @param e Offset past its last byte (its line break left out).
+   * @param lineNo Its line number, 1-based.
+   * @param layout As for `add`.
+   * @returns The index of the cluster it joined, or {@linkcode NOT_TAKEN}.
+   */
+  addBytes(b: Uint8Array, s: number, e: number, lineNo: number, layout: HeaderLayout | null = null): number {
+    const shapes = this.#shapes;
+    if (shapes === null) return NOT_TAKEN;
+    const hit = shapes.findBytes(b, s, e, layout);
+    if (hit < 0) return NOT_TAKEN;
+    this.#total++;
+    const c = this.#all[hit];
+    c.count++;
+    c.lastLine = lineNo;
+    return hit;
   }
 
   /**

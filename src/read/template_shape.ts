@@ -116,6 +116,76 @@ export function sameShape(a: string, b: string): boolean {
   }
 }
 
+/**
+ * {@linkcode shapeHash} of an ASCII line given as its bytes `b[s, e)` (the same number as of its text:
+ * each byte is a code unit), without decoding it.
+ *
+ * @param b Bytes holding the line, every one under 0x80.
+ * @param s Offset of its first byte.
+ * @param e Offset past its last byte.
+ * @returns The hash, unsigned.
+ */
+export function shapeHashBytes(b: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5 | 0, run = 0;
+  for (let i = s; i < e; i++) {
+    const c = b[i];
+    if (c - 48 >>> 0 < 10) {
+      if (run === 0) h = Math.imul(h ^ 49, 0x01000193), run = 1;
+    } else h = Math.imul(h ^ c, 0x01000193), run = 0;
+  }
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * {@linkcode sameShape}`(text, b)` for the ASCII line `a[s, e)` given as its bytes (`text` its decoding:
+ * one code unit a byte), step for step, without decoding it (`template_shape_test.ts` checks the two
+ * agree over the corpora's lines).
+ *
+ * @param a Bytes holding the line, every one under 0x80.
+ * @param s Offset of its first byte.
+ * @param e Offset past its last byte.
+ * @param b Another line.
+ * @returns True when the miner treats them alike but for their numbers.
+ */
+export function sameShapeBytes(a: Uint8Array, s: number, e: number, b: string): boolean {
+  const na = e, nb = b.length;
+  let i = s, j = 0;
+  for (;;) {
+    while (i < na && j < nb && a[i] === b.charCodeAt(j)) i++, j++;
+    if (i === na && j === nb) return true;
+    if (!(i < na && isDigit(a[i])) && !(j < nb && isDigit(b.charCodeAt(j)))) return false;
+    let ra = i, rb = j;
+    while (ra > s && isDigit(a[ra - 1])) ra--, rb--;
+    let ea = i, eb = j;
+    while (ea < na && isDigit(a[ea])) ea++;
+    while (eb < nb && isDigit(b.charCodeAt(eb))) eb++;
+    if (ea === ra || eb === rb) return false;
+    if (
+      (ea - ra !== eb - rb ||
+        (ea < na && (a[ea] | 32) === 120 && (a[ea - 1] === 48) !== (b.charCodeAt(eb - 1) === 48))) &&
+      hasLetterBytes(a, s, e, ra, ea)
+    ) {
+      return false;
+    }
+    i = ea, j = eb;
+  }
+}
+
+/** `hasLetter` of the ASCII line `a[s, e)`: whether the token holding `a[r, q)` (a digit run) holds a letter. */
+function hasLetterBytes(a: Uint8Array, s: number, e: number, r: number, q: number): boolean {
+  for (let k = r - 1; k >= s; k--) {
+    const cl = ASCII[a[k]];
+    if (cl === SPACE) break;
+    if (cl === LETTER) return true;
+  }
+  for (let k = q; k < e; k++) {
+    const cl = ASCII[a[k]];
+    if (cl === SPACE) break;
+    if (cl === LETTER) return true;
+  }
+  return false;
+}
+
 /** Whether code unit c is an ASCII digit. */
 function isDigit(c: number): boolean {
   return c - 48 >>> 0 < 10;
@@ -173,6 +243,31 @@ export class ShapeCache {
       if (this.#hash[s] !== h || this.#layout[s] !== layout || !sameShape(line, l)) continue;
       if (this.#node[s]!.ver !== this.#ver[s]) return -1;
       if (s !== set) this.#first(set, s);
+      return this.#best[set];
+    }
+    return -1;
+  }
+
+  /**
+   * {@linkcode ShapeCache.find} of an ASCII line given as its bytes `b[s, e)` (the same lookup, the same
+   * entry moved to its set's front on a hit, as for its text), without decoding it.
+   *
+   * @param b Bytes holding the line, every one under 0x80.
+   * @param s Offset of its first byte.
+   * @param e Offset past its last byte.
+   * @param layout The header layout it is mined with.
+   * @returns The cluster's index, or -1 (then {@linkcode ShapeCache.keep} may follow, for its text).
+   */
+  findBytes(b: Uint8Array, s: number, e: number, layout: HeaderLayout | null): number {
+    if (e - s > SHAPE_LINE) return this.#set = -1;
+    const h = this.#h = shapeHashBytes(b, s, e);
+    const set = this.#set = (h & (SHAPE_SLOTS / WAYS - 1)) * WAYS;
+    for (let k = set; k < set + WAYS; k++) {
+      const l = this.#line[k];
+      if (l === undefined) return -1;
+      if (this.#hash[k] !== h || this.#layout[k] !== layout || !sameShapeBytes(b, s, e, l)) continue;
+      if (this.#node[k]!.ver !== this.#ver[k]) return -1;
+      if (k !== set) this.#first(set, k);
       return this.#best[set];
     }
     return -1;
