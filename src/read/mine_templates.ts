@@ -148,6 +148,15 @@ export async function mineTemplates(
  */
 export const CHECK_LINES = 2;
 /**
+ * How many lines taken from their bytes (`MiningSink.lineAsRead`: a shape the miner knows, at most
+ * `SHAPE_LINE` bytes, ~1–2 µs) or passed over (outside the window, of another level) count as one line
+ * of {@linkcode CHECK_LINES}: at most 2 × 16 of them between two looks at the clock (issue #26 item 4: a
+ * look every 2 lines was 2% of a line's cost).
+ */
+export const CHEAP_LINES = 16;
+/** The work between two looks at the clock: {@linkcode CHECK_LINES} lines mined, in cheap lines. */
+const LOOK_UNITS = CHECK_LINES * CHEAP_LINES;
+/**
  * The longest the event loop waits while lines are mined (a cancel, another call), in ms; a turn costs
  * ~0.1–0.8 ms (`next_turn.ts` `ScanTurns`).
  */
@@ -224,7 +233,8 @@ async function minePage(
 /**
  * One page's mining, line by line (the scanner's `LineSink`): each line's level (its entry's) and time,
  * the window and the level asked for, then the line as shown handed to the {@linkcode MiningSink}; and
- * where and why the page stops (the budget or a cancel, looked at every {@linkcode CHECK_LINES} lines; a
+ * where and why the page stops (the budget or a cancel, looked at every {@linkcode CHECK_LINES} lines mined
+ * as text, or their work in cheaper lines, {@linkcode LOOK_UNITS}; a
  * seek's page that found the log out of order; the sink's limit), letting the event loop turn every
  * {@linkcode YIELD_MS} ms.
  */
@@ -243,6 +253,11 @@ class PageMining {
   order: TimeReport["order"] | null;
   /** The scan stops at the next line to let the event loop turn ({@linkcode YIELD_MS}). */
   #pause = false;
+  /**
+   * The work left before the next look at the clock: {@linkcode LOOK_UNITS} after a look, less
+   * {@linkcode CHEAP_LINES} for a line mined as text, 1 for a line taken from its bytes or passed over.
+   */
+  #untilLook = LOOK_UNITS;
   /** The page's turns of the event loop (closed when its scan ends). */
   readonly turns = new ScanTurns();
   #lastYield = performance.now();
@@ -300,8 +315,9 @@ class PageMining {
     hint: number,
     at: number,
   ): boolean {
-    if (this.mined > 0 && at >= 0 && this.mined % CHECK_LINES === 0) {
+    if (this.#untilLook <= 0 && at >= 0) {
       // One look at the clock for both the deadline and the event loop's turn (a look is ~100 ns).
+      this.#untilLook = LOOK_UNITS;
       const now = performance.now();
       if (this.#over(now)) {
         this.cut = { at, line: lineNo - 1 };
@@ -309,6 +325,7 @@ class PageMining {
       }
       if (now - this.#lastYield >= YIELD_MS) this.#pause = true;
     }
+    this.#untilLook--; // a cheap line's work; a line mined as text takes more (#mine)
     // Each line's level is its entry's (a stack frame's, its error's), as log_levels counts it: every
     // line is handed on in order, so no line is read back but a page's first (`entry_levels.ts`).
     const entries = this.#entries;
@@ -362,11 +379,13 @@ class PageMining {
   ): void {
     if (this.#asRead(buf, s, e, isCut)) {
       if (this.#sink.lineAsRead?.(buf, s, e, lineNo, level, t) !== true) {
+        this.#untilLook -= CHEAP_LINES - 1;
         this.#sink.line(ASCII.decode(buf.subarray(s, e)), lineNo, level, t, false, 0, 0);
       }
       this.mined++;
       return;
     }
+    this.#untilLook -= CHEAP_LINES - 1;
     const end = Math.min(e, s + this.#take);
     const d = decodeLine(buf.subarray(s, end), this.#opts.maxLine, isCut || end < e);
     const redactor = this.#redactor;

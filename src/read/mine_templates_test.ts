@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CHECK_LINES, CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
+import { CHEAP_LINES, CHECK_LINES, CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
 import { openLog } from "../source/local/log_file.ts";
 import { openRoots, type Root } from "../source/local/roots.ts";
 import { lineClock } from "./timestamp.ts";
@@ -204,5 +204,61 @@ Deno.test("mineTemplates past its deadline stops inside a piece every CHECK_LINE
     }
     assert.equal(pages, Math.ceil(want.length / CHECK_LINES));
     assert.deepEqual(got, want, `piece ${pieceSize}`);
+  }
+});
+
+Deno.test("mineTemplates: lines shown as read go to lineAsRead, as bytes; past the deadline a page takes CHECK_LINES × CHEAP_LINES of them", async () => {
+  // Whole ASCII lines without secrets (shown as read), and some that are not: a secret, a non-ASCII word.
+  const ls = Array.from(
+    { length: 300 },
+    (_, i) =>
+      i % 50 === 7
+        ? `2024-05-01T10:00:00Z INFO login password=hunter${i}`
+        : i % 50 === 9
+        ? `2024-05-01T10:00:00Z INFO café ${i}`
+        : `2024-05-01T10:00:${String(i % 60).padStart(2, "0")}Z INFO job ${i} done`,
+  );
+  Deno.writeFileSync(`${dir}/r.log`, new TextEncoder().encode(ls.join("\n") + "\n"));
+  for (const taken of [true, false]) {
+    const got: { text: string; asRead: boolean }[] = [];
+    const sink: MiningSink = {
+      line: (text) => void got.push({ text, asRead: false }),
+      lineAsRead: (b, s, e) => {
+        if (taken) got.push({ text: new TextDecoder().decode(b.subarray(s, e)), asRead: true });
+        return taken;
+      },
+      checkpoint: () => {},
+      rollback: () => {},
+    };
+    let resume: ResumePoint | undefined;
+    const sizes: number[] = [];
+    for (;;) {
+      using log = await openLog(roots, "r.log");
+      const before = got.length;
+      const page = await mineTemplates(log, sink, {
+        ...base,
+        pieceSize: 1 << 20,
+        redact: true,
+        deadline: 1e15,
+        clock: () => Infinity,
+        resume,
+      });
+      sizes.push(got.length - before);
+      if (page.complete) break;
+      resume = page.next!;
+    }
+    assert.equal(got.length, ls.length);
+    for (let i = 0; i < ls.length; i++) {
+      // Only the lines shown as read come as bytes; a secret's line comes masked, as text.
+      assert.equal(got[i].asRead, taken && i % 50 !== 7 && i % 50 !== 9, `line ${i + 1}`);
+      if (i % 50 === 7) {
+        assert.ok(!got[i].text.includes("hunter") && got[i].text.startsWith(ls[i].slice(0, 36)), got[i].text);
+      } else assert.equal(got[i].text, ls[i]);
+    }
+    // Each page: CHECK_LINES × CHEAP_LINES lines taken as bytes (fewer when one goes as text), or
+    // CHECK_LINES lines as text.
+    const most = taken ? CHECK_LINES * CHEAP_LINES : CHECK_LINES;
+    assert.ok(sizes.slice(0, -1).every((n) => n <= most && n >= CHECK_LINES), sizes.join());
+    assert.ok(sizes.filter((n) => n === most).length >= (taken ? 5 : 100), sizes.join());
   }
 });

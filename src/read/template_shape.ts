@@ -137,32 +137,47 @@ export function shapeHashBytes(b: Uint8Array, s: number, e: number): number {
 }
 
 /**
- * {@linkcode sameShape}`(text, b)` for the ASCII line `a[s, e)` given as its bytes (`text` its decoding:
- * one code unit a byte), step for step, without decoding it (`template_shape_test.ts` checks the two
- * agree over the corpora's lines).
+ * {@linkcode sameShape} of two ASCII lines given as their bytes, `a[s, e)` and `b[bs, be)` (their texts
+ * are their bytes, one code unit each), step for step, without decoding them; the equal stretches
+ * compared four bytes at a time (`template_shape_test.ts` checks it against {@linkcode sameShape} over the
+ * corpora's lines).
  *
- * @param a Bytes holding the line, every one under 0x80.
+ * @param a Bytes holding one line, every one of `a[s, e)` under 0x80.
+ * @param av A view of `a` (`new DataView(a.buffer, a.byteOffset, a.byteLength)`).
  * @param s Offset of its first byte.
  * @param e Offset past its last byte.
- * @param b Another line.
+ * @param b Bytes holding the other line, every one of `b[bs, be)` under 0x80.
+ * @param bv A view of `b`, as `av` of `a`.
+ * @param bs Offset of its first byte.
+ * @param be Offset past its last byte.
  * @returns True when the miner treats them alike but for their numbers.
  */
-export function sameShapeBytes(a: Uint8Array, s: number, e: number, b: string): boolean {
-  const na = e, nb = b.length;
-  let i = s, j = 0;
+export function sameShapeBytes(
+  a: Uint8Array,
+  av: DataView,
+  s: number,
+  e: number,
+  b: Uint8Array,
+  bv: DataView,
+  bs: number,
+  be: number,
+): boolean {
+  let i = s, j = bs;
   for (;;) {
-    while (i < na && j < nb && a[i] === b.charCodeAt(j)) i++, j++;
-    if (i === na && j === nb) return true;
-    if (!(i < na && isDigit(a[i])) && !(j < nb && isDigit(b.charCodeAt(j)))) return false;
+    while (i + 4 <= e && j + 4 <= be && av.getUint32(i, true) === bv.getUint32(j, true)) i += 4, j += 4;
+    while (i < e && j < be && a[i] === b[j]) i++, j++;
+    if (i === e && j === be) return true;
+    // Two bytes differ (or one line ended): one of them must be a digit (as in sameShape).
+    if (!(i < e && isDigit(a[i])) && !(j < be && isDigit(b[j]))) return false;
     let ra = i, rb = j;
     while (ra > s && isDigit(a[ra - 1])) ra--, rb--;
     let ea = i, eb = j;
-    while (ea < na && isDigit(a[ea])) ea++;
-    while (eb < nb && isDigit(b.charCodeAt(eb))) eb++;
+    while (ea < e && isDigit(a[ea])) ea++;
+    while (eb < be && isDigit(b[eb])) eb++;
     if (ea === ra || eb === rb) return false;
     if (
       (ea - ra !== eb - rb ||
-        (ea < na && (a[ea] | 32) === 120 && (a[ea - 1] === 48) !== (b.charCodeAt(eb - 1) === 48))) &&
+        (ea < e && (a[ea] | 32) === 120 && (a[ea - 1] === 48) !== (b[eb - 1] === 48))) &&
       hasLetterBytes(a, s, e, ra, ea)
     ) {
       return false;
@@ -221,6 +236,18 @@ export class ShapeCache {
   readonly #node: (Node | null)[] = new Array(SHAPE_SLOTS);
   readonly #ver = new Float64Array(SHAPE_SLOTS);
   readonly #best = new Int32Array(SHAPE_SLOTS);
+  /**
+   * Each entry's line as bytes, for {@linkcode ShapeCache.findBytes}: at `#at[slot]` in `#arena` (a block
+   * of {@linkcode SHAPE_LINE} bytes a slot, moved with its entry inside its set), `#len[slot]` bytes, or
+   * -1 for a line not ASCII (no ASCII line has its shape).
+   */
+  readonly #arena = new Uint8Array(SHAPE_SLOTS * SHAPE_LINE);
+  readonly #arenaView = new DataView(this.#arena.buffer);
+  readonly #at = Int32Array.from({ length: SHAPE_SLOTS }, (_, k) => k * SHAPE_LINE);
+  readonly #len = new Int32Array(SHAPE_SLOTS);
+  /** The bytes the last {@linkcode ShapeCache.findBytes} was given, and a view of them. */
+  #buf: Uint8Array | null = null;
+  #view: DataView | null = null;
   /** The set (its first slot) of the line last looked up, -1 for a line too long. */
   #set = -1;
   /** That line's hash. */
@@ -262,10 +289,15 @@ export class ShapeCache {
     if (e - s > SHAPE_LINE) return this.#set = -1;
     const h = this.#h = shapeHashBytes(b, s, e);
     const set = this.#set = (h & (SHAPE_SLOTS / WAYS - 1)) * WAYS;
+    if (b !== this.#buf) this.#buf = b, this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const view = this.#view!, arena = this.#arena, arenaView = this.#arenaView;
     for (let k = set; k < set + WAYS; k++) {
-      const l = this.#line[k];
-      if (l === undefined) return -1;
-      if (this.#hash[k] !== h || this.#layout[k] !== layout || !sameShapeBytes(b, s, e, l)) continue;
+      if (this.#line[k] === undefined) return -1;
+      const n = this.#len[k], at = this.#at[k];
+      if (
+        this.#hash[k] !== h || this.#layout[k] !== layout || n < 0 ||
+        !sameShapeBytes(b, view, s, e, arena, arenaView, at, at + n)
+      ) continue;
       if (this.#node[k]!.ver !== this.#ver[k]) return -1;
       if (k !== set) this.#first(set, k);
       return this.#best[set];
@@ -291,6 +323,7 @@ export class ShapeCache {
     this.#first(set, s);
     this.#hash[set] = this.#h;
     this.#line[set] = line;
+    this.#len[set] = ascii(line, this.#arena, this.#at[set]);
     this.#layout[set] = layout;
     this.#node[set] = node;
     this.#ver[set] = node.ver;
@@ -301,8 +334,10 @@ export class ShapeCache {
   #first(set: number, s: number): void {
     if (s === set) return;
     const h = this.#hash[s], l = this.#line[s], y = this.#layout[s], n = this.#node[s];
-    const v = this.#ver[s], b = this.#best[s];
+    const v = this.#ver[s], b = this.#best[s], at = this.#at[s], len = this.#len[s];
     for (let k = s; k > set; k--) {
+      this.#at[k] = this.#at[k - 1];
+      this.#len[k] = this.#len[k - 1];
       this.#hash[k] = this.#hash[k - 1];
       this.#line[k] = this.#line[k - 1];
       this.#layout[k] = this.#layout[k - 1];
@@ -311,6 +346,16 @@ export class ShapeCache {
       this.#best[k] = this.#best[k - 1];
     }
     this.#hash[set] = h, this.#line[set] = l, this.#layout[set] = y, this.#node[set] = n;
-    this.#ver[set] = v, this.#best[set] = b;
+    this.#ver[set] = v, this.#best[set] = b, this.#at[set] = at, this.#len[set] = len;
   }
+}
+
+/** Writes an ASCII line's code units as bytes at `at` of `into`; returns its length, or -1 (and writes part) for a line not ASCII. */
+function ascii(line: string, into: Uint8Array, at: number): number {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c > 127) return -1;
+    into[at + i] = c;
+  }
+  return line.length;
 }
