@@ -21,7 +21,9 @@
  * the tree chose, and a hit changes nothing in the cluster either (the same tokens and spaces joined it).
  *
  * Memory: {@linkcode SHAPE_SLOTS} entries, each a line of at most {@linkcode SHAPE_LINE} UTF-16 code
- * units (so at most 8 MiB of two-byte text), a node, and three numbers.
+ * units (so at most 8 MiB of two-byte text), a node, and five numbers; and the lines' bytes for a lookup
+ * by bytes ({@linkcode ShapeCache.findBytes}: a line shown as read is looked up without being decoded),
+ * {@linkcode SHAPE_LINE} bytes a slot (4 MiB).
  *
  * @module
  */
