@@ -49,8 +49,8 @@ export interface MiningSink {
     masked: number,
   ): void;
   /**
-   * One line to mine that is shown as read (whole, ASCII, no secret: its text is its bytes, not cut,
-   * nothing replaced or masked), given as its bytes; optional. True when the sink took it without its
+   * One line to mine that is shown as read (whole, ASCII, free of secrets with masking on: its text is
+   * its bytes, not cut, nothing replaced or masked), given as its bytes; optional. True when the sink took it without its
    * text (a line whose shape the miner has seen, `TemplateMiner.addBytes`: issue #26 item 4, a decode
    * cost ~0.6 µs a line); false when it took nothing: the line is then decoded and given to
    * {@linkcode MiningSink.line}.
@@ -164,6 +164,12 @@ const YIELD_MS = 20;
 
 /** Decodes a line of ASCII bytes (its text is its bytes). */
 const ASCII = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Whether the bytes `b[s, e)` are all ASCII (under 0x80). */
+function isAscii(b: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (b[i] > 0x7f) return false;
+  return true;
+}
 
 /** Where a page stopped inside a piece: the first line not mined (its times not read either). */
 interface Cut {
@@ -358,13 +364,14 @@ class PageMining {
   }
 
   /**
-   * True when the line `buf[s, e)` is shown as read, with masking on: whole, no longer than `maxLine`
-   * bytes, ASCII and by its bytes free of secrets (`mayHoldSecretBytes`), so that its text is its bytes
-   * and the redactor (not contiguous) would return it unchanged and count nothing (issue #26 item 4: the
+   * True when the line `buf[s, e)` is shown as read: whole, no longer than `maxLine` bytes, ASCII (so its
+   * text is its bytes) and, with masking on, by its bytes free of secrets (`mayHoldSecretBytes`), so that
+   * the redactor (not contiguous) would return it unchanged and count nothing (issue #26 item 4: the
    * redactor cost ~1.5 µs a line, the byte check ~0.5 µs).
    */
   #asRead(buf: Uint8Array, s: number, e: number, isCut: boolean): boolean {
-    return this.#opts.redact && !isCut && e - s <= this.#opts.maxLine && !mayHoldSecretBytes(buf, s, e);
+    if (isCut || e - s > this.#opts.maxLine) return false;
+    return this.#opts.redact ? !mayHoldSecretBytes(buf, s, e) : isAscii(buf, s, e);
   }
 
   /** Hands one line on as shown: decoded, cut at `maxLine` characters, secrets masked. */
