@@ -398,6 +398,14 @@ class PageMining {
     const redactor = this.#redactor;
     const before = redactor.count;
     const shown = redactor.line(d.text, d.cut);
+    // Masked nothing, whole, valid and ASCII (as many code units as bytes): shown as read after all.
+    if (
+      redactor.count === before && !d.cut && d.replaced === 0 && shown === d.text && shown.length === e - s &&
+      this.#sink.lineAsRead?.(buf, s, e, lineNo, level, t) === true
+    ) {
+      this.mined++;
+      return;
+    }
     this.#sink.line(
       d.cut ? shown + CUT_MARK : shown,
       lineNo,

@@ -216,6 +216,8 @@ Deno.test("mineTemplates: lines shown as read go to lineAsRead, as bytes; past t
         ? `2024-05-01T10:00:00Z INFO login password=hunter${i}`
         : i % 50 === 9
         ? `2024-05-01T10:00:00Z INFO café ${i}`
+        : i % 50 === 11
+        ? `2024-05-01T10:00:00Z INFO Failed password for root from 10.0.0.${i % 250} port ${i}`
         : `2024-05-01T10:00:${String(i % 60).padStart(2, "0")}Z INFO job ${i} done`,
   );
   Deno.writeFileSync(`${dir}/r.log`, new TextEncoder().encode(ls.join("\n") + "\n"));
@@ -249,7 +251,8 @@ Deno.test("mineTemplates: lines shown as read go to lineAsRead, as bytes; past t
     }
     assert.equal(got.length, ls.length);
     for (let i = 0; i < ls.length; i++) {
-      // Only the lines shown as read come as bytes: with masking off, a secret's line too, as it is.
+      // Only the lines shown as read come as bytes: with masking off, a secret's line too, as it is; a
+      // line the byte check cannot clear (`password`) but in which nothing is masked, after redaction.
       assert.equal(got[i].asRead, taken && (i % 50 !== 7 || !redact) && i % 50 !== 9, `line ${i + 1}`);
       if (i % 50 === 7 && redact) {
         assert.ok(!got[i].text.includes("hunter") && got[i].text.startsWith(ls[i].slice(0, 36)), got[i].text);
@@ -259,6 +262,8 @@ Deno.test("mineTemplates: lines shown as read go to lineAsRead, as bytes; past t
     // CHECK_LINES lines as text.
     const most = taken ? CHECK_LINES * CHEAP_LINES : CHECK_LINES;
     assert.ok(sizes.slice(0, -1).every((n) => n <= most && n >= CHECK_LINES), sizes.join());
-    assert.ok(sizes.filter((n) => n === most).length >= (taken ? 5 : 100), sizes.join());
+    assert.ok(sizes.filter((n) => n === most).length >= (taken ? 2 : 100), sizes.join());
+    if (taken) assert.ok(sizes.length < ls.length / (4 * CHECK_LINES), sizes.join());
+    else assert.equal(sizes.length, ls.length / CHECK_LINES);
   }
 });
