@@ -4,6 +4,8 @@ import { openLog } from "../source/local/log_file.ts";
 import { openRoots, type Root } from "../source/local/roots.ts";
 import { lineClock } from "./timestamp.ts";
 import { LEVELS } from "./level.ts";
+import { ScanTurns } from "./next_turn.ts";
+import { TemplateMiner } from "./template_miner.ts";
 import type { ResumePoint } from "./readable_log.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "logpeek-mine-" });
@@ -266,4 +268,35 @@ Deno.test("mineTemplates: lines shown as read go to lineAsRead, as bytes; past t
     if (taken) assert.ok(sizes.length < ls.length / (4 * CHECK_LINES), sizes.join());
     else assert.equal(sizes.length, ls.length / CHECK_LINES);
   }
+});
+
+Deno.test("mineTemplates: the page's pauses and the scanner's turns are one ScanTurns (one armed timer)", async () => {
+  // Two ScanTurns fired each other's armed timers, and each then waited ~2 ms for a fresh one (issue #26
+  // item 4): every turn of a page must be taken by one of them.
+  const rnd = rng(5);
+  const bytes = randomLog(rnd, 60_000);
+  Deno.writeFileSync(`${dir}/t.log`, bytes);
+  const next = ScanTurns.prototype.next;
+  const used = new Set<ScanTurns>();
+  let turns = 0;
+  ScanTurns.prototype.next = function (this: ScanTurns) {
+    used.add(this), turns++;
+    return next.call(this);
+  };
+  try {
+    using log = await openLog(roots, "t.log");
+    const m = new TemplateMiner();
+    const page = await mineTemplates(log, {
+      line: (text, no) => void m.add(text, no),
+      checkpoint: () => {},
+      rollback: () => {},
+    }, { ...base, pieceSize: 65536, redact: true });
+    assert.equal(page.complete, true);
+    assert.equal(page.total_lines, expected(bytes, base.maxLine).length);
+  } finally {
+    ScanTurns.prototype.next = next;
+  }
+  // 60,000 lines take far more than the 20 ms between turns.
+  assert.ok(turns >= 1, `${turns} turns`);
+  assert.equal(used.size, 1, `${turns} turns by ${used.size} ScanTurns`);
 });
