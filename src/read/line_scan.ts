@@ -92,7 +92,7 @@ export class LineScan {
   untilCheck = CHECK_UNITS;
 
   /** The scan's turns of the event loop (closed by `scanner.ts` `scan` at its end). */
-  readonly turns = new ScanTurns();
+  readonly turns: ScanTurns;
 
   /** True once `finishEnd` handed on the unterminated last line. */
   endHanded = false;
@@ -110,6 +110,7 @@ export class LineScan {
     this.deadline = opts.deadline ?? Infinity;
     this.headBytes = opts.headBytes ?? 4096;
     this.yieldMs = opts.yieldMs ?? YIELD_MS;
+    this.turns = opts.turns ?? new ScanTurns();
     this.progressMs = opts.progressMs ?? 250;
     this.finder = opts.needle
       ? new NeedleFinder(opts.needle, opts.ignoreCase ?? false, opts.verify !== undefined)

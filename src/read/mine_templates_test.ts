@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { CHECK_LINES, CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
+import { CHEAP_LINES, CHECK_LINES, CUT_MARK, mineTemplates, type MiningSink } from "./mine_templates.ts";
 import { openLog } from "../source/local/log_file.ts";
 import { openRoots, type Root } from "../source/local/roots.ts";
 import { lineClock } from "./timestamp.ts";
 import { LEVELS } from "./level.ts";
+import { ScanTurns } from "./next_turn.ts";
+import { TemplateMiner } from "./template_miner.ts";
 import type { ResumePoint } from "./readable_log.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "logpeek-mine-" });
@@ -205,4 +207,96 @@ Deno.test("mineTemplates past its deadline stops inside a piece every CHECK_LINE
     assert.equal(pages, Math.ceil(want.length / CHECK_LINES));
     assert.deepEqual(got, want, `piece ${pieceSize}`);
   }
+});
+
+Deno.test("mineTemplates: lines shown as read go to lineAsRead, as bytes; past the deadline a page takes CHECK_LINES × CHEAP_LINES of them", async () => {
+  // Whole ASCII lines without secrets (shown as read), and some that are not: a secret, a non-ASCII word.
+  const ls = Array.from(
+    { length: 300 },
+    (_, i) =>
+      i % 50 === 7
+        ? `2024-05-01T10:00:00Z INFO login password=hunter${i}`
+        : i % 50 === 9
+        ? `2024-05-01T10:00:00Z INFO café ${i}`
+        : i % 50 === 11
+        ? `2024-05-01T10:00:00Z INFO Failed password for root from 10.0.0.${i % 250} port ${i}`
+        : `2024-05-01T10:00:${String(i % 60).padStart(2, "0")}Z INFO job ${i} done`,
+  );
+  Deno.writeFileSync(`${dir}/r.log`, new TextEncoder().encode(ls.join("\n") + "\n"));
+  for (const [taken, redact] of [[true, true], [false, true], [true, false]]) {
+    const got: { text: string; asRead: boolean }[] = [];
+    const sink: MiningSink = {
+      line: (text) => void got.push({ text, asRead: false }),
+      lineAsRead: (b, s, e) => {
+        if (taken) got.push({ text: new TextDecoder().decode(b.subarray(s, e)), asRead: true });
+        return taken;
+      },
+      checkpoint: () => {},
+      rollback: () => {},
+    };
+    let resume: ResumePoint | undefined;
+    const sizes: number[] = [];
+    for (;;) {
+      using log = await openLog(roots, "r.log");
+      const before = got.length;
+      const page = await mineTemplates(log, sink, {
+        ...base,
+        pieceSize: 1 << 20,
+        redact,
+        deadline: 1e15,
+        clock: () => Infinity,
+        resume,
+      });
+      sizes.push(got.length - before);
+      if (page.complete) break;
+      resume = page.next!;
+    }
+    assert.equal(got.length, ls.length);
+    for (let i = 0; i < ls.length; i++) {
+      // Only the lines shown as read come as bytes: with masking off, a secret's line too, as it is; a
+      // line the byte check cannot clear (`password`) but in which nothing is masked, after redaction.
+      assert.equal(got[i].asRead, taken && (i % 50 !== 7 || !redact) && i % 50 !== 9, `line ${i + 1}`);
+      if (i % 50 === 7 && redact) {
+        assert.ok(!got[i].text.includes("hunter") && got[i].text.startsWith(ls[i].slice(0, 36)), got[i].text);
+      } else assert.equal(got[i].text, ls[i]);
+    }
+    // Each page: CHECK_LINES × CHEAP_LINES lines taken as bytes (fewer when one goes as text), or
+    // CHECK_LINES lines as text.
+    const most = taken ? CHECK_LINES * CHEAP_LINES : CHECK_LINES;
+    assert.ok(sizes.slice(0, -1).every((n) => n <= most && n >= CHECK_LINES), sizes.join());
+    assert.ok(sizes.filter((n) => n === most).length >= (taken ? 2 : 100), sizes.join());
+    if (taken) assert.ok(sizes.length < ls.length / (4 * CHECK_LINES), sizes.join());
+    else assert.equal(sizes.length, ls.length / CHECK_LINES);
+  }
+});
+
+Deno.test("mineTemplates: the page's pauses and the scanner's turns are one ScanTurns (one armed timer)", async () => {
+  // Two ScanTurns fired each other's armed timers, and each then waited ~2 ms for a fresh one (issue #26
+  // item 4): every turn of a page must be taken by one of them.
+  const rnd = rng(5);
+  const bytes = randomLog(rnd, 60_000);
+  Deno.writeFileSync(`${dir}/t.log`, bytes);
+  const next = ScanTurns.prototype.next;
+  const used = new Set<ScanTurns>();
+  let turns = 0;
+  ScanTurns.prototype.next = function (this: ScanTurns) {
+    used.add(this), turns++;
+    return next.call(this);
+  };
+  try {
+    using log = await openLog(roots, "t.log");
+    const m = new TemplateMiner();
+    const page = await mineTemplates(log, {
+      line: (text, no) => void m.add(text, no),
+      checkpoint: () => {},
+      rollback: () => {},
+    }, { ...base, pieceSize: 65536, redact: true });
+    assert.equal(page.complete, true);
+    assert.equal(page.total_lines, expected(bytes, base.maxLine).length);
+  } finally {
+    ScanTurns.prototype.next = next;
+  }
+  // 60,000 lines take far more than the 20 ms between turns.
+  assert.ok(turns >= 1, `${turns} turns`);
+  assert.equal(used.size, 1, `${turns} turns by ${used.size} ScanTurns`);
 });

@@ -6,6 +6,7 @@
  */
 
 import type { LevelTally } from "./level.ts";
+import type { ScanTurns } from "./next_turn.ts";
 
 /** Where the scanner's bytes come from: a file positioned at the scan's start, or a test double. */
 export interface ByteSource {
@@ -89,6 +90,12 @@ export interface ScanOptions {
    * between reads and inside a piece (between two lines handed on), so other calls and a cancel get in.
    */
   yieldMs?: number;
+  /**
+   * The turns the scan takes (default its own): a sink that lets the event loop turn by itself
+   * (`resumeAfterStop`) passes the ones it takes, so that one timer is armed for both (two `ScanTurns`
+   * fire each other's timers, and each then waits ~2 ms for a fresh one: issue #26 item 4).
+   */
+  turns?: ScanTurns;
   /** Lines before the scan's start (a resumed scan): the first line is numbered `lineBase + 1`. */
   lineBase?: number;
   /**

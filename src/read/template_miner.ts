@@ -41,7 +41,7 @@
  *   about 3 × the line's size plus 16 bytes per token; the tree, at most `depth − 1` nodes per cluster;
  *   the masking cache, `MASK_CACHE_SLOTS` shapes of at most `MASK_CACHE_TOKEN` code
  *   units and their masks (under 2.5 MB); the shape cache (`template_shape.ts`), `SHAPE_SLOTS` lines of at
- *   most `SHAPE_LINE` code units (under 8.5 MB); the scan's buffers, 9 bytes and two pointers per token of the
+ *   most `SHAPE_LINE` code units and their bytes (under 13 MB); the scan's buffers, 9 bytes and two pointers per token of the
  *   longest line; a leaf of {@linkcode INDEX_AT} clusters or more, its index, 11–22 bytes per literal
  *   token of its clusters' messages (`leaf_search.ts` `Postings`). With the default cap of 5000 and lines of at
  *   most L characters, that is about 5000 × (3 × 2L + 8L) bytes for the clusters (two-byte strings; a
@@ -58,7 +58,8 @@
  *
  * - Speed on lines alike but for their numbers (most of a log): a line whose shape an earlier line had
  *   (`template_shape.ts`) joins that line's cluster without being scanned, masked or sent down the tree,
- *   while their leaf is unchanged: the cluster the tree would give it (`template_shape_test.ts`).
+ *   while their leaf is unchanged: the cluster the tree would give it (`template_shape_test.ts`); a line
+ *   shown as read (ASCII, no secret) is looked up by its bytes, not decoded ({@linkcode TemplateMiner.addBytes}).
  *
  * The miner's steps live beside it, one a file: a line's tokens, split and masked
  * (`template_tokens.ts`); its header (`template_header.ts`); its leaf in the tree (`template_tree.ts`);
@@ -141,6 +142,9 @@ export function templateId(s: string): string {
   }
   return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
 }
+
+/** What {@linkcode TemplateMiner.addBytes} returns for a line it did not count (its text must be given to `add`). */
+export const NOT_TAKEN = -2;
 
 /** Options of {@linkcode TemplateMiner}. */
 export interface MinerOptions {
@@ -374,6 +378,31 @@ export class TemplateMiner {
     node.leaf.push(i);
     if (node.index !== null) post(node.index, c, node.leaf.length - 1, len);
     return i;
+  }
+
+  /**
+   * {@linkcode TemplateMiner.add} of an ASCII line given as its bytes, when its shape is in the cache
+   * (`template_shape.ts` `ShapeCache.findBytes`): the line is counted, without being decoded, exactly as
+   * `add` of its text would count it. Otherwise nothing is counted or changed and it returns
+   * {@linkcode NOT_TAKEN}: the caller then gives the line's text to `add`.
+   *
+   * @param b Bytes holding the line, every one under 0x80 (its text is its bytes, one code unit each).
+   * @param s Offset of its first byte.
+   * @param e Offset past its last byte (its line break left out).
+   * @param lineNo Its line number, 1-based.
+   * @param layout As for `add`.
+   * @returns The index of the cluster it joined, or {@linkcode NOT_TAKEN}.
+   */
+  addBytes(b: Uint8Array, s: number, e: number, lineNo: number, layout: HeaderLayout | null = null): number {
+    const shapes = this.#shapes;
+    if (shapes === null) return NOT_TAKEN;
+    const hit = shapes.findBytes(b, s, e, layout);
+    if (hit < 0) return NOT_TAKEN;
+    this.#total++;
+    const c = this.#all[hit];
+    c.count++;
+    c.lastLine = lineNo;
+    return hit;
   }
 
   /**

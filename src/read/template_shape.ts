@@ -21,7 +21,9 @@
  * the tree chose, and a hit changes nothing in the cluster either (the same tokens and spaces joined it).
  *
  * Memory: {@linkcode SHAPE_SLOTS} entries, each a line of at most {@linkcode SHAPE_LINE} UTF-16 code
- * units (so at most 8 MiB of two-byte text), a node, and three numbers.
+ * units (so at most 8 MiB of two-byte text), a node, and five numbers; and the lines' bytes for a lookup
+ * by bytes ({@linkcode ShapeCache.findBytes}: a line shown as read is looked up without being decoded),
+ * {@linkcode SHAPE_LINE} bytes a slot (4 MiB).
  *
  * @module
  */
@@ -116,6 +118,91 @@ export function sameShape(a: string, b: string): boolean {
   }
 }
 
+/**
+ * {@linkcode shapeHash} of an ASCII line given as its bytes `b[s, e)` (the same number as of its text:
+ * each byte is a code unit), without decoding it.
+ *
+ * @param b Bytes holding the line, every one under 0x80.
+ * @param s Offset of its first byte.
+ * @param e Offset past its last byte.
+ * @returns The hash, unsigned.
+ */
+export function shapeHashBytes(b: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5 | 0, run = 0;
+  for (let i = s; i < e; i++) {
+    const c = b[i];
+    if (c - 48 >>> 0 < 10) {
+      if (run === 0) h = Math.imul(h ^ 49, 0x01000193), run = 1;
+    } else h = Math.imul(h ^ c, 0x01000193), run = 0;
+  }
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * {@linkcode sameShape} of two ASCII lines given as their bytes, `a[s, e)` and `b[bs, be)` (their texts
+ * are their bytes, one code unit each), step for step, without decoding them; the equal stretches
+ * compared four bytes at a time (`template_shape_test.ts` checks it against {@linkcode sameShape} over the
+ * corpora's lines).
+ *
+ * @param a Bytes holding one line, every one of `a[s, e)` under 0x80.
+ * @param av A view of `a` (`new DataView(a.buffer, a.byteOffset, a.byteLength)`).
+ * @param s Offset of its first byte.
+ * @param e Offset past its last byte.
+ * @param b Bytes holding the other line, every one of `b[bs, be)` under 0x80.
+ * @param bv A view of `b`, as `av` of `a`.
+ * @param bs Offset of its first byte.
+ * @param be Offset past its last byte.
+ * @returns True when the miner treats them alike but for their numbers.
+ */
+export function sameShapeBytes(
+  a: Uint8Array,
+  av: DataView,
+  s: number,
+  e: number,
+  b: Uint8Array,
+  bv: DataView,
+  bs: number,
+  be: number,
+): boolean {
+  let i = s, j = bs;
+  for (;;) {
+    while (i + 4 <= e && j + 4 <= be && av.getUint32(i, true) === bv.getUint32(j, true)) i += 4, j += 4;
+    while (i < e && j < be && a[i] === b[j]) i++, j++;
+    if (i === e && j === be) return true;
+    // Two bytes differ (or one line ended): one of them must be a digit (as in sameShape).
+    if (!(i < e && isDigit(a[i])) && !(j < be && isDigit(b[j]))) return false;
+    let ra = i, rb = j;
+    while (ra > s && isDigit(a[ra - 1])) ra--, rb--;
+    let ea = i, eb = j;
+    while (ea < e && isDigit(a[ea])) ea++;
+    while (eb < be && isDigit(b[eb])) eb++;
+    if (ea === ra || eb === rb) return false;
+    if (
+      (ea - ra !== eb - rb ||
+        (ea < e && (a[ea] | 32) === 120 && (a[ea - 1] === 48) !== (b[eb - 1] === 48))) &&
+      hasLetterBytes(a, s, e, ra, ea)
+    ) {
+      return false;
+    }
+    i = ea, j = eb;
+  }
+}
+
+/** `hasLetter` of the ASCII line `a[s, e)`: whether the token holding `a[r, q)` (a digit run) holds a letter. */
+function hasLetterBytes(a: Uint8Array, s: number, e: number, r: number, q: number): boolean {
+  for (let k = r - 1; k >= s; k--) {
+    const cl = ASCII[a[k]];
+    if (cl === SPACE) break;
+    if (cl === LETTER) return true;
+  }
+  for (let k = q; k < e; k++) {
+    const cl = ASCII[a[k]];
+    if (cl === SPACE) break;
+    if (cl === LETTER) return true;
+  }
+  return false;
+}
+
 /** Whether code unit c is an ASCII digit. */
 function isDigit(c: number): boolean {
   return c - 48 >>> 0 < 10;
@@ -151,6 +238,18 @@ export class ShapeCache {
   readonly #node: (Node | null)[] = new Array(SHAPE_SLOTS);
   readonly #ver = new Float64Array(SHAPE_SLOTS);
   readonly #best = new Int32Array(SHAPE_SLOTS);
+  /**
+   * Each entry's line as bytes, for {@linkcode ShapeCache.findBytes}: at `#at[slot]` in `#arena` (a block
+   * of {@linkcode SHAPE_LINE} bytes a slot, moved with its entry inside its set), `#len[slot]` bytes, or
+   * -1 for a line not ASCII (no ASCII line has its shape).
+   */
+  readonly #arena = new Uint8Array(SHAPE_SLOTS * SHAPE_LINE);
+  readonly #arenaView = new DataView(this.#arena.buffer);
+  readonly #at = Int32Array.from({ length: SHAPE_SLOTS }, (_, k) => k * SHAPE_LINE);
+  readonly #len = new Int32Array(SHAPE_SLOTS);
+  /** The bytes the last {@linkcode ShapeCache.findBytes} was given, and a view of them. */
+  #buf: Uint8Array | null = null;
+  #view: DataView | null = null;
   /** The set (its first slot) of the line last looked up, -1 for a line too long. */
   #set = -1;
   /** That line's hash. */
@@ -179,6 +278,36 @@ export class ShapeCache {
   }
 
   /**
+   * {@linkcode ShapeCache.find} of an ASCII line given as its bytes `b[s, e)` (the same lookup, the same
+   * entry moved to its set's front on a hit, as for its text), without decoding it.
+   *
+   * @param b Bytes holding the line, every one under 0x80.
+   * @param s Offset of its first byte.
+   * @param e Offset past its last byte.
+   * @param layout The header layout it is mined with.
+   * @returns The cluster's index, or -1 (then {@linkcode ShapeCache.keep} may follow, for its text).
+   */
+  findBytes(b: Uint8Array, s: number, e: number, layout: HeaderLayout | null): number {
+    if (e - s > SHAPE_LINE) return this.#set = -1;
+    const h = this.#h = shapeHashBytes(b, s, e);
+    const set = this.#set = (h & (SHAPE_SLOTS / WAYS - 1)) * WAYS;
+    if (b !== this.#buf) this.#buf = b, this.#view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const view = this.#view!, arena = this.#arena, arenaView = this.#arenaView;
+    for (let k = set; k < set + WAYS; k++) {
+      if (this.#line[k] === undefined) return -1;
+      const n = this.#len[k], at = this.#at[k];
+      if (
+        this.#hash[k] !== h || this.#layout[k] !== layout || n < 0 ||
+        !sameShapeBytes(b, view, s, e, arena, arenaView, at, at + n)
+      ) continue;
+      if (this.#node[k]!.ver !== this.#ver[k]) return -1;
+      if (k !== set) this.#first(set, k);
+      return this.#best[set];
+    }
+    return -1;
+  }
+
+  /**
    * Keeps, for the line last given to {@linkcode ShapeCache.find}, the cluster it joined in `node`: the
    * set's first entry (a stale entry of its shape replaced, else the set's last entry dropped).
    */
@@ -196,6 +325,7 @@ export class ShapeCache {
     this.#first(set, s);
     this.#hash[set] = this.#h;
     this.#line[set] = line;
+    this.#len[set] = ascii(line, this.#arena, this.#at[set]);
     this.#layout[set] = layout;
     this.#node[set] = node;
     this.#ver[set] = node.ver;
@@ -206,8 +336,10 @@ export class ShapeCache {
   #first(set: number, s: number): void {
     if (s === set) return;
     const h = this.#hash[s], l = this.#line[s], y = this.#layout[s], n = this.#node[s];
-    const v = this.#ver[s], b = this.#best[s];
+    const v = this.#ver[s], b = this.#best[s], at = this.#at[s], len = this.#len[s];
     for (let k = s; k > set; k--) {
+      this.#at[k] = this.#at[k - 1];
+      this.#len[k] = this.#len[k - 1];
       this.#hash[k] = this.#hash[k - 1];
       this.#line[k] = this.#line[k - 1];
       this.#layout[k] = this.#layout[k - 1];
@@ -216,6 +348,16 @@ export class ShapeCache {
       this.#best[k] = this.#best[k - 1];
     }
     this.#hash[set] = h, this.#line[set] = l, this.#layout[set] = y, this.#node[set] = n;
-    this.#ver[set] = v, this.#best[set] = b;
+    this.#ver[set] = v, this.#best[set] = b, this.#at[set] = at, this.#len[set] = len;
   }
+}
+
+/** Writes an ASCII line's code units as bytes at `at` of `into`; returns its length, or -1 (and writes part) for a line not ASCII. */
+function ascii(line: string, into: Uint8Array, at: number): number {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c > 127) return -1;
+    into[at + i] = c;
+  }
+  return line.length;
 }

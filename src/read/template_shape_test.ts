@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { RE2JS } from "re2js";
-import { learnHeader, TemplateMiner } from "./template_miner.ts";
-import { sameShape, shapeHash } from "./template_shape.ts";
+import { learnHeader, NOT_TAKEN, TemplateMiner } from "./template_miner.ts";
+import { sameShape, sameShapeBytes, shapeHash, shapeHashBytes } from "./template_shape.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
 
 /**
@@ -106,6 +106,86 @@ Deno.test({
   assert.ok(same > 10_000 && differ > 10_000, `${same} pairs of one shape, ${differ} not`);
 });
 
+/** The line's bytes at offset 3 of a buffer with bytes around them (so `s` and `e` are not the ends). */
+function placed(line: string): { b: Uint8Array; v: DataView; s: number; e: number } {
+  const t = new TextEncoder().encode(line);
+  const all = new Uint8Array(t.length + 16).fill(0x31); // "1" around: a digit run must not run past s or e
+  const b = all.subarray(5); // a view not at its buffer's start
+  b.set(t, 3);
+  return { b, v: new DataView(b.buffer, b.byteOffset, b.byteLength), s: 3, e: 3 + t.length };
+}
+
+/** sameShapeBytes of two lines placed in buffers. */
+function sameBytes(x: string, y: string): boolean {
+  const a = placed(x), b = placed(y);
+  return sameShapeBytes(a.b, a.v, a.s, a.e, b.b, b.v, b.s, b.e);
+}
+
+/** Whether a line is ASCII (the byte path's lines). */
+const isAscii = (l: string) => /^\p{ASCII}*$/u.test(l);
+
+Deno.test("sameShapeBytes and shapeHashBytes: the cases of sameShape, on bytes inside a buffer", () => {
+  const pairs: [string, string][] = [
+    ["took 12 ms", "took 12345 ms"],
+    ["at 10:02:33.1 [7]", "at 9:2:3.12345 [123]"],
+    ["blk_123 done", "blk_1234 done"],
+    ["id 0x1f", "id 1x1f"],
+    ["id 0x1f", "id 0x2f"],
+    ["took 12 ms", "took 12\tms"],
+    ["a1 b", "a12 b"],
+    ["x 12", "x 12 "],
+    ["12", ""],
+    ["", "1"],
+    ["", ""],
+    ["1", "12"],
+    ["12 a", "1 a"],
+    ["a 00x 9", "a 0x 12345"],
+    ["a 00x 9", "a 50x 12345"],
+    ["a0x b", "a1x b"],
+    ["a12x", "a0x"],
+    ["took 12345678 ms and 9 s", "took 12345678 ms and 10 s"],
+    ["2024-05-01 10:00:00 INFO a job 1234 done", "2024-05-01 10:00:00 INFO a job 12 done"],
+    ["2024-05-01 10:00:00 INFO job1234 done", "2024-05-01 10:00:00 INFO job12 done"],
+    ["abcdefgh", "abcdefgi"],
+    ["abcdefgh1", "abcdefgh"],
+  ];
+  let same = 0;
+  for (const [x, y] of pairs) {
+    for (const [a, b] of [[x, y], [y, x]]) {
+      const { b: buf, s, e } = placed(a);
+      assert.equal(sameBytes(a, b), sameShape(a, b), JSON.stringify([a, b]));
+      assert.equal(shapeHashBytes(buf, s, e), shapeHash(a), JSON.stringify(a));
+      if (sameShape(a, b)) same++;
+    }
+  }
+  assert.ok(same >= 8 && same < pairs.length * 2, `${same} pairs of one shape`);
+});
+
+Deno.test({
+  name: "sameShapeBytes and shapeHashBytes agree with sameShape and shapeHash on the corpora's ASCII lines",
+  ignore: SHARED === null,
+}, () => {
+  const logs = corpora(SHARED!);
+  const rnd = random(26);
+  let same = 0, differ = 0;
+  for (const { name, lines: ls } of logs) {
+    for (let i = 0; i < ls.length; i++) {
+      const a = ls[i];
+      if (!isAscii(a)) continue;
+      const { b: buf, s, e } = placed(a);
+      assert.equal(shapeHashBytes(buf, s, e), shapeHash(a), `${name} line ${i + 1}`);
+      for (const b of [renumber(a, rnd, 0), renumber(a, rnd, 6), ls[(i + 1) % ls.length]]) {
+        if (!isAscii(b)) continue;
+        const want = sameShape(a, b);
+        assert.equal(sameBytes(a, b), want, `${name} line ${i + 1}: ${JSON.stringify([a, b])}`);
+        if (want) same++;
+        else differ++;
+      }
+    }
+  }
+  assert.ok(same > 10_000 && differ > 10_000, `${same} pairs of one shape, ${differ} not`);
+});
+
 /** Every line's cluster index (and the miner) mining `ls`, with or without the shape cache. */
 function mine(
   ls: readonly string[],
@@ -145,6 +225,55 @@ Deno.test({
     assert.deepEqual(fast.miner.templates(), slow.miner.templates());
   }
   assert.ok(hits > 50_000, `${hits} lines`);
+});
+
+Deno.test({
+  name: "addBytes counts each ASCII line as add of its text does, or leaves it to add (real corpora)",
+  ignore: SHARED === null,
+}, () => {
+  const logs = corpora(SHARED!);
+  const rnd = random(11);
+  const one: string[] = [];
+  let taken = 0, left = 0;
+  /** Mines `all` as `mineTemplates` gives lines: an ASCII line first as bytes, its text when not taken. */
+  const byBytes = (all: readonly string[], max?: number) => {
+    const miner = new TemplateMiner({ maxTemplates: max });
+    const layout = learnHeader(all.slice(0, 200));
+    const idx = all.map((l, i) => {
+      if (isAscii(l)) {
+        const { b, s, e } = placed(l);
+        const c = miner.addBytes(b, s, e, i + 1, layout);
+        if (c !== NOT_TAKEN) return taken++, c;
+        left++;
+      }
+      return miner.add(l, i + 1, layout);
+    });
+    return { miner, idx };
+  };
+  for (const { name, lines: ls } of logs) {
+    const all = [...ls, ...ls.map((l) => renumber(l, rnd, 0)), ...ls.map((l) => renumber(l, rnd, 5))];
+    one.push(...all);
+    for (const max of [undefined, 20]) {
+      const slow = mine(all, true, max), fast = byBytes(all, max);
+      assert.deepEqual(fast.idx, slow.idx, `${name} maxTemplates ${max}`);
+      assert.deepEqual(fast.miner.templates(), slow.miner.templates(), `${name} maxTemplates ${max}`);
+      assert.equal(fast.miner.totalLines, slow.miner.totalLines);
+      assert.equal(fast.miner.otherLines, slow.miner.otherLines);
+      assert.deepEqual(fast.miner.snapshot(), slow.miner.snapshot(), name);
+    }
+  }
+  for (const max of [undefined, 300]) {
+    const slow = mine(one, false, max), fast = byBytes(one, max);
+    assert.deepEqual(fast.idx, slow.idx, `one miner, maxTemplates ${max}`);
+    assert.deepEqual(fast.miner.templates(), slow.miner.templates());
+  }
+  // Without the cache nothing is taken as bytes.
+  const off = new TemplateMiner({ shapeCache: false });
+  const { b, s, e } = placed("took 12 ms");
+  off.add("took 13 ms", 1);
+  assert.equal(off.addBytes(b, s, e, 2), NOT_TAKEN);
+  assert.equal(off.totalLines, 1);
+  assert.ok(taken > 50_000 && left > 1000, `${taken} lines taken as bytes, ${left} left to add`);
 });
 
 /**

@@ -13,7 +13,13 @@
  * @module
  */
 
-import { type HeaderLayout, headerOfHead, templateId, TemplateMiner } from "../../read/template_miner.ts";
+import {
+  type HeaderLayout,
+  headerOfHead,
+  NOT_TAKEN,
+  templateId,
+  TemplateMiner,
+} from "../../read/template_miner.ts";
 import { lineClock, SAMPLE_BYTES } from "../../read/timestamp.ts";
 import { logHead } from "../../read/scan_source.ts";
 import { CUT_MARK, type MinePage, mineTemplates, type MiningSink } from "../../read/mine_templates.ts";
@@ -26,6 +32,9 @@ import type { Call } from "../backend.ts";
 import type { LocalEnv } from "./local_env.ts";
 import type { Cursor } from "../../read/cursor.ts";
 import type { ReadableLog } from "../../read/readable_log.ts";
+
+/** Decodes a line of ASCII bytes (its text is its bytes). */
+const ASCII = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** One mined line, as `log_search` by template returns it. */
 export interface MinedLine {
@@ -114,18 +123,42 @@ export class MiningRun {
     layout: HeaderLayout | null = null,
   ): MiningSink {
     let saved: string | null = null;
+    const counted = (
+      c: number,
+      text: string,
+      lineNo: number,
+      level: number,
+      time: number,
+      cut: boolean,
+      replaced: number,
+      masked: number,
+    ) => {
+      const shown = cut ? text.slice(0, -CUT_MARK.length) : text;
+      const w = this.windowTexts;
+      // A baseline line counts under a window template only when it matches the window's text of it.
+      const side =
+        stats === this.baseline && w !== null && c >= 0 && c < w.length && !matchesTemplate(text, w[c])
+          ? this.variants
+          : stats;
+      side.add(c, file, lineNo, level, time, shown);
+      onLine?.({ cluster: c, file, lineNo, level, text: shown, cut, replaced, masked });
+    };
     return {
       line: (text, lineNo, level, time, cut, replaced, masked) => {
-        const c = this.miner.add(text, lineNo, layout);
-        const shown = cut ? text.slice(0, -CUT_MARK.length) : text;
-        const w = this.windowTexts;
-        // A baseline line counts under a window template only when it matches the window's text of it.
-        const side =
-          stats === this.baseline && w !== null && c >= 0 && c < w.length && !matchesTemplate(text, w[c])
-            ? this.variants
-            : stats;
-        side.add(c, file, lineNo, level, time, shown);
-        onLine?.({ cluster: c, file, lineNo, level, text: shown, cut, replaced, masked });
+        counted(this.miner.add(text, lineNo, layout), text, lineNo, level, time, cut, replaced, masked);
+      },
+      lineAsRead: (buf, s, e, lineNo, level, time) => {
+        const c = this.miner.addBytes(buf, s, e, lineNo, layout);
+        if (c === NOT_TAKEN) return false;
+        // The text only where it is kept or compared: a side's first line of the cluster (its example),
+        // a baseline line (against its window template), a line told to onLine.
+        if (
+          onLine === undefined && stats.clusters[c] !== undefined &&
+          (stats !== this.baseline || this.windowTexts === null)
+        ) {
+          stats.add(c, file, lineNo, level, time, "");
+        } else counted(c, ASCII.decode(buf.subarray(s, e)), lineNo, level, time, false, 0, 0);
+        return true;
       },
       checkpoint: () => {
         saved = this.save();
