@@ -169,3 +169,44 @@ export function readTree(tree: unknown, all: Cluster[], prefix: number): Map<num
 export function snapshotNode(n: Node): SnapshotNode {
   return { kids: [...n.kids].map(([k, v]) => [k, snapshotNode(v)]), leaf: [...n.leaf] };
 }
+
+/** A cluster as a snapshot holds it: its own copies of the tokens and separators. */
+export function snapshotCluster(c: Cluster): SnapshotCluster {
+  return {
+    h: c.h,
+    tokens: [...c.tokens],
+    seps: [...c.seps],
+    count: c.count,
+    firstLine: c.firstLine,
+    lastLine: c.lastLine,
+    example: c.example,
+  };
+}
+
+/**
+ * The options a miner is restored with: those given, else the snapshot's (checked: `maxTemplates` a count,
+ * `similarity` in [0, 1], `depth` at least 3 and equal to the given one, `variants` null for no bound).
+ *
+ * @param o The snapshot's object.
+ * @param opts The options given to `TemplateMiner.restore`.
+ * @returns The options to build the miner with.
+ * @throws {TypeError} From {@linkcode bad}, naming the option.
+ */
+export function restoredOptions<
+  T extends { maxTemplates?: number; similarity?: number; depth?: number; variants?: number },
+>(o: Record<string, unknown>, opts: T): T {
+  const so = rec(o.opts, "opts");
+  if (!isCount(so.maxTemplates)) bad("opts.maxTemplates");
+  if (typeof so.similarity !== "number" || !(so.similarity >= 0 && so.similarity <= 1)) {
+    bad("opts.similarity");
+  }
+  if (!isCount(so.depth) || so.depth < 3) bad("opts.depth");
+  if (opts.depth !== undefined && opts.depth !== so.depth) bad(`depth ${so.depth} differs from opts.depth`);
+  return {
+    ...opts,
+    maxTemplates: opts.maxTemplates ?? so.maxTemplates,
+    similarity: opts.similarity ?? so.similarity,
+    depth: so.depth,
+    variants: opts.variants ?? (so.variants === null ? Infinity : so.variants as number | undefined),
+  };
+}

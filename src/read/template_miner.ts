@@ -79,6 +79,8 @@ import {
   readClusters,
   readTree,
   rec,
+  restoredOptions,
+  snapshotCluster,
   snapshotNode,
 } from "./miner_snapshot.ts";
 import { type Cluster, widen } from "./template_cluster.ts";
@@ -453,15 +455,7 @@ export class TemplateMiner {
       },
       totalLines: this.#total,
       otherLines: this.#other,
-      clusters: this.#all.map((c) => ({
-        h: c.h,
-        tokens: [...c.tokens],
-        seps: [...c.seps],
-        count: c.count,
-        firstLine: c.firstLine,
-        lastLine: c.lastLine,
-        example: c.example,
-      })),
+      clusters: this.#all.map(snapshotCluster),
       tree: [...this.#root].map(([n, r]) => [n, snapshotNode(r)]),
     };
   }
@@ -481,23 +475,9 @@ export class TemplateMiner {
   static restore(s: unknown, opts: MinerOptions = {}): TemplateMiner {
     const o = rec(s, "snapshot");
     if (o.v !== 2) bad(`v is ${JSON.stringify(o.v)}, not 2`);
-    const so = rec(o.opts, "opts");
-    if (!isCount(so.maxTemplates)) bad("opts.maxTemplates");
-    if (typeof so.similarity !== "number" || !(so.similarity >= 0 && so.similarity <= 1)) {
-      bad("opts.similarity");
-    }
-    if (!isCount(so.depth) || so.depth < 3) bad("opts.depth");
-    if (opts.depth !== undefined && opts.depth !== so.depth) bad(`depth ${so.depth} differs from opts.depth`);
     let m: TemplateMiner;
     try {
-      m = new TemplateMiner({
-        maxTemplates: opts.maxTemplates ?? so.maxTemplates,
-        indexAt: opts.indexAt,
-        similarity: opts.similarity ?? so.similarity,
-        depth: so.depth,
-        variants: opts.variants ?? (so.variants === null ? Infinity : so.variants as number | undefined),
-        shapeCache: opts.shapeCache,
-      });
+      m = new TemplateMiner(restoredOptions(o, opts));
     } catch (e) {
       bad(String(e));
     }
