@@ -187,7 +187,9 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
     : null;
   // A line that does not match as read cannot match as shown: its bytes are tested first.
   const proof = re !== null && opts.redact && (maskProof(opts.text) || programMaskProof(re));
-  const anyDfa = re ? lineDfa(re, TESTED_BYTES) : null;
+  // With masking, a line over LOGPEEK_MAX_LINE bytes may be shown cut (`$` matches at the cut) and
+  // masked: neither the mask proof nor the DFA holds for it, so the DFA picks it and re2js decides.
+  const anyDfa = re ? lineDfa(re, opts.redact ? Math.min(TESTED_BYTES, opts.maxLine) : TESTED_BYTES) : null;
   const dfa = !opts.redact || proof ? anyDfa : null;
   // The DFA picks the lines unless a literal of STRONG_LITERAL bytes finds fewer candidates faster.
   const pick = dfa !== null && !every && (!literal || literal.bytes.length < STRONG_LITERAL);
@@ -376,7 +378,8 @@ class LineTest implements LineSink {
     }
     const raw = buf.subarray(s, end);
     let hit: boolean;
-    if (proof && !re!.test(raw)) hit = false; // nor as shown (`maskProof`)
+    // Not as read, so not as shown (`maskProof`), for a line shown whole (no more bytes than LOGPEEK_MAX_LINE).
+    if (proof && end - s <= this.opts.maxLine && !re!.test(raw)) hit = false;
     else {
       const tested = patternSubject(raw, end < e || cut, this.opts.redact, this.opts.maxLine);
       // Tested as read (no secret in it): the byte DFA passes over it when it cannot match.
