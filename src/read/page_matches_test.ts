@@ -70,6 +70,11 @@ function generated(): Uint8Array {
     const b = [...enc.encode(s)];
     if (rnd() < 0.05) b[Math.floor(rnd() * b.length)] = 0xff;
     parts.push(...b, rnd() < 0.1 ? 13 : 0x20, 10);
+    // Between them, lines that surely hold no secret (the bytes' path), as most of a real log's lines.
+    const n = Math.floor(rnd() * 1e6);
+    const plain = `2026-12-02 10:00:0${i % 10} ${pick(["INFO", "WARN", "ERROR"])} served request ${n} in ` +
+      `${n % 997} ms from 10.0.${n % 256}.${i % 256} status ${pick([200, 404, 503])} blk_${n} terminating`;
+    parts.push(...enc.encode(plain), 10);
   }
   return new Uint8Array(parts);
 }
