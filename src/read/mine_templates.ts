@@ -23,7 +23,8 @@ import type { PageEnd } from "./count_levels.ts";
 import { progressed } from "./search.ts";
 import { scan, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
-import { LineRedactor, mayHoldSecretBytes } from "../guard/redact.ts";
+import { LineRedactor } from "../guard/redact.ts";
+import { shownAsRead } from "./shown_as_read.ts";
 import { ScanTurns } from "./next_turn.ts";
 
 /** What the caller keeps of each mined line (the tool's per-template counts). */
@@ -370,8 +371,9 @@ class PageMining {
    * redactor cost ~1.5 µs a line, the byte check ~0.5 µs).
    */
   #asRead(buf: Uint8Array, s: number, e: number, isCut: boolean): boolean {
-    if (isCut || e - s > this.#opts.maxLine) return false;
-    return this.#opts.redact ? !mayHoldSecretBytes(buf, s, e) : isAscii(buf, s, e);
+    const { redact, maxLine } = this.#opts;
+    if (redact) return shownAsRead(true, buf, s, e, isCut, maxLine);
+    return !isCut && e - s <= maxLine && isAscii(buf, s, e);
   }
 
   /** Hands one line on as shown: decoded, cut at `maxLine` characters, secrets masked. */

@@ -13,7 +13,8 @@ import { levelCode } from "./entry_levels.ts";
 import type { ResumePoint } from "./readable_log.ts";
 import type { SearchOptions, SearchResult } from "./search_options.ts";
 import { progressed } from "./page_end.ts";
-import { LineRedactor, mayHoldSecretBytes } from "../guard/redact.ts";
+import { LineRedactor } from "../guard/redact.ts";
+import { shownAsRead } from "./shown_as_read.ts";
 
 /**
  * The last match of a page with context: its start (a file offset, bytes) and number, whether it was
@@ -38,22 +39,7 @@ const HELD_BYTES = 256 * 1024;
 /** ASCII is decoded as it is: one character a byte. */
 const ascii = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/**
- * True when the line `buf[s, e)` is shown as read, with masking on: whole (not `cut`), ASCII, no longer
- * than `maxLine` (`LOGPEEK_MAX_LINE`) bytes, and by its bytes free of secrets (`mayHoldSecretBytes`), so
- * that a `LineRedactor` that is not contiguous would return its text unchanged and count nothing: a
- * caller may leave the redactor out (issue #26, item 2: ~1 µs a returned line). False with masking off.
- */
-export function shownAsRead(
-  redact: boolean,
-  buf: Uint8Array,
-  s: number,
-  e: number,
-  cut: boolean,
-  maxLine: number,
-): boolean {
-  return redact && !cut && e - s <= maxLine && !mayHoldSecretBytes(buf, s, e);
-}
+export { shownAsRead } from "./shown_as_read.ts";
 
 /**
  * One page's matches, and with `context` their lines before and after (`context.ts`). Line numbers are
@@ -127,7 +113,7 @@ export class PageMatches {
 
   /**
    * True when the line `buf[s, e)` is shown as read, and the redactor need not be asked: whole, ASCII, no
-   * longer than LOGPEEK_MAX_LINE, and by its bytes ({@linkcode mayHoldSecretBytes}) free of secrets, so
+   * longer than LOGPEEK_MAX_LINE, and by its bytes (`mayHoldSecretBytes`) free of secrets, so
    * that the redactor (not contiguous: it keeps no state) would return its text unchanged and count
    * nothing (issue #26, item 2: ~1 µs a match). False with masking off: nothing to skip.
    */

@@ -5,14 +5,9 @@
  * @module
  */
 
-import {
-  LineRedactor,
-  mayHoldSecret,
-  mayHoldSecretBytes,
-  redactCutTail,
-  redactLine,
-} from "../guard/redact.ts";
+import { LineRedactor, mayHoldSecret, redactCutTail, redactLine } from "../guard/redact.ts";
 import { decodeLine } from "./decode.ts";
+import { shownAsRead } from "./shown_as_read.ts";
 
 /**
  * What the pattern is tested on (issue #11 trial: it must depend on the masked text only, or a
@@ -36,7 +31,7 @@ export function patternSubject(
   if (!redact) return tested;
   // Most lines: whole, ASCII (their text is their bytes, and no longer than LOGPEEK_MAX_LINE), no
   // secret by their bytes: the bytes, not decoded (issue #26, item 2: ~1.3 µs a line decoded and checked).
-  if (!partial && tested.length <= maxLine && !mayHoldSecretBytes(tested)) return tested;
+  if (shownAsRead(true, tested, 0, tested.length, partial, maxLine)) return tested;
   const { text, replaced } = decodeLine(tested, Infinity, partial);
   if (text.length > maxLine) {
     // Shown cut at LOGPEEK_MAX_LINE, and masked as a cut line (a trial: the first 1000 characters of

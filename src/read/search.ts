@@ -20,7 +20,7 @@ import { foldMatcher, foldPartners, matchSpan } from "./fold.ts";
 import { windowedRead } from "./time_window.ts";
 import { type SearchOptions, type SearchResult, steering, TESTED_BYTES } from "./search_options.ts";
 import { pageResult } from "./page_end.ts";
-import { shownAsRead } from "./page_matches.ts";
+import { shownAsRead } from "./shown_as_read.ts";
 import { searchPage } from "./search_page.ts";
 
 export type { SearchOptions, SearchResult } from "./search_options.ts";
