@@ -13,7 +13,8 @@ import { LEVELS } from "./level.ts";
 import { type EntryLevels, entryLevels, levelCode } from "./entry_levels.ts";
 import type { ReadableLog, ResumePoint } from "./readable_log.ts";
 import { sourceFor } from "./scan_source.ts";
-import { type LineSink, nextTurn, scan, type ScanResult, type StopReason, YIELD_MS } from "./scanner.ts";
+import { type LineSink, scan, type ScanResult, type StopReason, YIELD_MS } from "./scanner.ts";
+import { ScanTurns } from "./next_turn.ts";
 import { RE2JS } from "re2js";
 import { compilePattern, maskProof, maskSafe, type RequiredLiteral, requiredLiteral } from "./pattern.ts";
 import { isHeavy, PatternOffload, type PatternTester } from "./pattern_offload.ts";
@@ -100,6 +101,9 @@ export async function searchPage(
     resume: src.resume,
     ...steering(opts, log, (b) => src.reached(b), () => m.matches.length),
     resumeAfterStop: () => test.resumeAfterStop(),
+    // One armed timer for the sink's pauses and the scanner's (two `ScanTurns` fire each other's timers,
+    // and each then waits ~2 ms for a fresh one: ~0.5 s a GiB in issue #26 item 2's paged regex search).
+    turns: test.turns,
   });
   const { result, afterRead } = pageEnd(r, src.damage(), test, first, opts);
   m.settle(result, origin, afterRead);
@@ -243,6 +247,8 @@ class LineTest implements LineSink {
   heavyBuf: Uint8Array | null = null;
   /** Why the sink stopped the scan, when it did for something it must await. */
   pause: "yield" | "time" | null = null;
+  /** The page's turns of the event loop, taken by the sink's pauses and the scanner's (which closes them). */
+  readonly turns = new ScanTurns();
   /** Pattern cost (program size × bytes) tested since the clock was last read. */
   spent = 0;
   sliceStart = performance.now();
@@ -412,7 +418,7 @@ class LineTest implements LineSink {
   async resumeAfterStop(): Promise<boolean> {
     if (this.pause === "time") return false;
     if (this.pause === "yield") {
-      await nextTurn();
+      await this.turns.next();
       this.sliceStart = performance.now();
       if (this.opts.signal?.aborted || this.sliceStart >= this.deadline) {
         this.pause = "time"; // stop after this line: cancelled, or the budget spent
