@@ -121,7 +121,19 @@ export class ByteDfa extends DfaStates {
    * for a line handed on otherwise).
    */
   mayMatch(buf: Uint8Array, s: number, e: number): boolean {
-    if (this.failed || e - s > this.maxTested) return true;
+    return this.verdict(buf, s, e) !== NO_MATCH;
+  }
+
+  /**
+   * {@linkcode mayMatch}, told apart: {@linkcode NO_MATCH} (re2js finds no match on these bytes),
+   * {@linkcode SURE_MATCH} (the DFA reached a match by a byte other than `\r`, or at the line's end: for
+   * a line of ASCII bytes re2js finds one too, since the byte program accepts more than re2js only by
+   * bytes 0x80–0xFF, `byte_dfa_compile.ts`, and a `\r` checks a match at the end of the text there,
+   * which re2js does not), or {@linkcode MAY_MATCH} (the DFA gave up, the line is over `maxTested`, or a
+   * `\r` ended it). For a line with a byte over 0x7f, {@linkcode SURE_MATCH} means only "may".
+   */
+  verdict(buf: Uint8Array, s: number, e: number): number {
+    if (this.failed || e - s > this.maxTested) return MAY_MATCH;
     const { classes } = this.prog;
     const shift = this.shift;
     let st = this.startRow, i = s;
@@ -148,16 +160,25 @@ export class ByteDfa extends DfaStates {
         if (next < 0) break;
         st = next;
       }
-      if (i >= e) return this.atEnd(st);
+      if (i >= e) return this.atEnd(st) ? SURE_MATCH : NO_MATCH;
       if (i >= stop) continue;
-      if (next !== UNKNOWN) return true; // MATCHED, or a line feed (not in a line: "may")
+      if (next === MATCHED) return buf[i] === 13 ? MAY_MATCH : SURE_MATCH;
+      if (next !== UNKNOWN) return MAY_MATCH; // a line feed (not in a line: "may")
       next = this.build(st, classes[buf[i]], i - s);
-      if (next < 0 || this.failed) return true;
+      if (next === MATCHED && !this.failed) return buf[i] === 13 ? MAY_MATCH : SURE_MATCH;
+      if (next < 0 || this.failed) return MAY_MATCH;
       st = next;
       i++;
     }
   }
 }
+
+/** {@linkcode ByteDfa.verdict}: the line surely does not match. */
+export const NO_MATCH = 0;
+/** {@linkcode ByteDfa.verdict}: the line may match (re2js decides). */
+export const MAY_MATCH = 1;
+/** {@linkcode ByteDfa.verdict}: the line matches, if it is ASCII (else it may). */
+export const SURE_MATCH = 2;
 
 /**
  * The lazy DFA of a compiled pattern, or null when its program cannot be read or uses what the byte

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { RE2JS } from "re2js";
-import { ByteDfa, lineDfa } from "./byte_dfa.ts";
+import { ByteDfa, lineDfa, MAY_MATCH, NO_MATCH, SURE_MATCH } from "./byte_dfa.ts";
 import { compileByteProgram } from "./byte_dfa_compile.ts";
 import { utf8Sequences } from "./utf8_ranges.ts";
 
@@ -191,6 +191,49 @@ Deno.test("ByteDfa picks every line re2js matches, on generated patterns and lin
   );
   assert.ok(skipped < 10, "nearly every pattern has a DFA");
   assert.ok(extra < checked / 20, "false positives are rare");
+});
+
+Deno.test("ByteDfa.verdict on ASCII lines: SURE_MATCH only where re2js matches, NO_MATCH only where it does not", () => {
+  const rnd = random(2602);
+  // ASCII pieces only, a `\r` among them (where the DFA checks a match at the end of the text).
+  const ascii = PIECES.filter((p) => p.every((b) => b < 0x80));
+  const asciiLine = () => {
+    const n = rnd() < 0.1 ? 0 : Math.floor(rnd() * 14);
+    return Uint8Array.from(Array.from({ length: n }, () => ascii[Math.floor(rnd() * ascii.length)]).flat());
+  };
+  const counts = [0, 0, 0];
+  let matched = 0;
+  for (let p = 0; p < 800; p++) {
+    const source = pattern(rnd);
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(source);
+    } catch {
+      continue;
+    }
+    const dfa = lineDfa(re, 1 << 16);
+    if (!dfa) continue;
+    for (let k = 0; k < 40; k++) {
+      const l = asciiLine();
+      const want = re.test(l);
+      const v = dfa.verdict(l, 0, l.length);
+      counts[v]++;
+      if (want) matched++;
+      if (v === SURE_MATCH) {
+        assert.ok(want, `${source} sure on ${JSON.stringify(new TextDecoder().decode(l))}`);
+      }
+      if (v === NO_MATCH) assert.ok(!want, `${source} no on ${JSON.stringify(new TextDecoder().decode(l))}`);
+      assert.equal(dfa.mayMatch(l, 0, l.length), v !== NO_MATCH);
+    }
+  }
+  console.log(
+    `verdicts: ${counts[NO_MATCH]} no, ${counts[MAY_MATCH]} may, ${
+      counts[SURE_MATCH]
+    } sure; ${matched} matches`,
+  );
+  // Nearly every match is decided by the DFA (only a `\r` or a give-up leaves it to re2js).
+  assert.ok(counts[SURE_MATCH] > matched * 0.8, "most matches are sure");
+  assert.ok(counts[NO_MATCH] > 1000, "lines without a match are told apart");
 });
 
 Deno.test("ByteDfa with a table of 16 states: cleared and rebuilt, it still picks every match", () => {

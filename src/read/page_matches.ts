@@ -136,7 +136,8 @@ export class PageMatches {
 
   /**
    * A match: `buf[s, e)`, line `lineNo` at file offset `at`, its level `code`. Not called once `after` is
-   * set (the caller stops the page there).
+   * set (the caller stops the page there). `known`: the caller found it shown as read
+   * ({@linkcode shownAsRead}, true), not asked again; false: asked here.
    *
    * @returns False when the page stops here (the limit reached and no after-line wanted).
    */
@@ -148,6 +149,7 @@ export class PageMatches {
     cut: boolean,
     at: number,
     code: number,
+    known = false,
   ): boolean {
     const { opts, redactor, collector, matches } = this;
     this.lastReported = lineNo;
@@ -160,7 +162,7 @@ export class PageMatches {
       redactions: redactor.count,
     };
     this.lastShown = lineNo;
-    const asRead = this.shownAsRead(buf, s, e, cut);
+    const asRead = known || this.shownAsRead(buf, s, e, cut);
     if (asRead && !collector) matches.push(this.#hold(buf, s, e, this.shownNo(lineNo), code));
     else {
       const no = this.shownNo(lineNo);

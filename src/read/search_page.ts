@@ -24,7 +24,8 @@ import { LineTimes, type TimeReport } from "./time_window.ts";
 import { LineLiteral } from "./line_literal.ts";
 import { patternSubject } from "./pattern_subject.ts";
 import { PageMatches } from "./page_matches.ts";
-import { type ByteDfa, lineDfa } from "./byte_dfa.ts";
+import { type ByteDfa, lineDfa, MAY_MATCH, NO_MATCH, SURE_MATCH } from "./byte_dfa.ts";
+import { shownAsRead } from "./shown_as_read.ts";
 import { programMaskProof } from "./mask_proof_program.ts";
 import { pageResult, progressed } from "./page_end.ts";
 import { type SearchOptions, type SearchResult, steering, TESTED_BYTES } from "./search_options.ts";
@@ -288,10 +289,21 @@ class LineTest implements LineSink {
     return this.code;
   }
 
-  /** A match, unless the page is past its limit (`after`): then it starts the next page. */
-  accept(buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean, at: number): boolean {
+  /**
+   * A match, unless the page is past its limit (`after`): then it starts the next page. `asRead`: known
+   * to be shown as read (`shownAsRead`), not asked again.
+   */
+  accept(
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    lineNo: number,
+    cut: boolean,
+    at: number,
+    asRead = false,
+  ): boolean {
     if (this.m.after) return false; // a match among the after-lines: the next page starts with it
-    return this.m.accept(buf, s, e, lineNo, cut, this.first.off + at, this.finalCode());
+    return this.m.accept(buf, s, e, lineNo, cut, this.first.off + at, this.finalCode(), asRead);
   }
 
   /** A line that is no match: context for the matches around it. */
@@ -384,16 +396,23 @@ class LineTest implements LineSink {
     }
     const raw = buf.subarray(s, end);
     let hit: boolean;
+    let asRead = false;
     // Not as read, so not as shown (`maskProof`), for a line shown whole (no more bytes than LOGPEEK_MAX_LINE).
     if (proof && end - s <= this.opts.maxLine && !re!.test(raw)) hit = false;
     else {
-      const tested = patternSubject(raw, end < e || cut, this.opts.redact, this.opts.maxLine);
-      // Tested as read (no secret in it): the byte DFA passes over it when it cannot match.
+      const { redact, maxLine } = this.opts;
+      // Shown as read (whole, ASCII, no secret): its bytes are what the pattern is tested on.
+      asRead = shownAsRead(redact, buf, s, end, end < e || cut, maxLine);
+      const tested = asRead ? raw : patternSubject(raw, end < e || cut, redact, maxLine);
+      // Tested as read (no secret in it): the byte DFA passes over it when it cannot match, and decides
+      // a line shown as read (ASCII: `ByteDfa.verdict`) that it finds a match in.
       const rawDfa = this.matcher.rawDfa;
-      if (tested === raw && rawDfa && !rawDfa.mayMatch(buf, s, end)) hit = false;
+      const verdict = tested === raw && rawDfa ? rawDfa.verdict(buf, s, end) : MAY_MATCH;
+      if (verdict === NO_MATCH) hit = false;
+      else if (verdict === SURE_MATCH && asRead) hit = true;
       else hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
     }
-    const go = hit ? this.accept(buf, s, e, lineNo, cut, at) : this.other(buf, s, e, lineNo, cut);
+    const go = hit ? this.accept(buf, s, e, lineNo, cut, at, asRead) : this.other(buf, s, e, lineNo, cut);
     // The budget and a cancel inside a piece (its lines may cost tens of ms each): the clock is read
     // every CHECK_COST of pattern work; the scan stops after this line, or lets the event loop turn.
     if (go && (this.spent += size * (end - s)) >= CHECK_COST) {
