@@ -212,6 +212,16 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   };
 }
 
+/** The turns of a page's scan (`next_turn.ts` `ScanTurns`), and when the last one ended (`performance.now()` ms). */
+class PageTurns extends ScanTurns {
+  last = performance.now();
+
+  override async next(): Promise<void> {
+    await super.next();
+    this.last = performance.now();
+  }
+}
+
 /** A line found heavy by the sink, to be tested in the worker: a copy of its bytes `[0, e)`. */
 interface Heavy {
   bytes: Uint8Array;
@@ -249,7 +259,7 @@ class LineTest implements LineSink {
   /** Why the sink stopped the scan, when it did for something it must await. */
   pause: "yield" | "time" | null = null;
   /** The page's turns of the event loop, taken by the sink's pauses and the scanner's (which closes them). */
-  readonly turns = new ScanTurns();
+  readonly turns = new PageTurns();
   /** Pattern cost (program size × bytes) tested since the clock was last read. */
   spent = 0;
   sliceStart = performance.now();
@@ -418,7 +428,9 @@ class LineTest implements LineSink {
     if (go && (this.spent += size * (end - s)) >= CHECK_COST) {
       this.spent = 0;
       const now = performance.now();
-      if (now >= this.deadline || now - this.sliceStart >= YIELD_MS) {
+      // (Since the last turn, the scanner's or the sink's: a pause just after the scanner's waits for the
+      // timer it armed, ~1 ms.)
+      if (now >= this.deadline || now - Math.max(this.sliceStart, this.turns.last) >= YIELD_MS) {
         this.pause = now >= this.deadline ? "time" : "yield";
         this.lastAt = at;
         this.lastNo = lineNo;
