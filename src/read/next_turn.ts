@@ -50,6 +50,15 @@ export class ScanTurns {
     this.#armed = null;
     await armed;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.arm();
+  }
+
+  /**
+   * Arms the next turn's timer now, unless one is armed: a caller that is about to work (a page's scan
+   * starting) calls it so that its first turn too waits for a due timer, not a fresh one (~2 ms a page).
+   */
+  arm(): void {
+    if (this.#armed !== null) return;
     this.#fired = false;
     this.#armed = new Promise((
       resolve,

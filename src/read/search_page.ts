@@ -88,6 +88,7 @@ export async function searchPage(
   const literal = matcher.literal;
   const carry = literal ? matchSpan(literal.bytes, literal.ignoreCase) - 1 : 0;
   const src = await sourceFor(log, first, headBytes, carry);
+  test.turns.arm(); // the scan starts: its first turn waits for a due timer (the scanner closes it)
   const r = await scan(src.src, test, {
     pieceSize: opts.pieceSize,
     needle: literal?.bytes,
