@@ -823,13 +823,15 @@ export function mayHoldSecret(text: string): boolean {
 /**
  * {@linkcode mayHoldSecret} on a line's bytes, without decoding them (issue #26, item 2: a regex search
  * asked it of each line it tested, and masked each match, at ~1 µs a line, decoded first). False only for
- * a line of ASCII bytes (so its text is its bytes) of which {@linkcode mayHoldSecret} is false: none of
- * its texts in any case, and not shaped as a key body line (checked more loosely than
+ * a line of ASCII bytes (so its text is its bytes) that {@linkcode redactLine} leaves as it is: none of
+ * {@linkcode mayHoldSecret}'s texts in any case, or each where a rule cannot match, by what is around it
+ * ({@linkcode GATE_CONTEXT}: `authentication`, `password for`, `signal`, a URL without an `@`; so it is
+ * false for more lines than {@linkcode mayHoldSecret}), and not shaped as a key body line (checked more loosely than
  * {@linkcode maskBodyLine}: no blank inside, or a last word of 56 to 82 characters, is "may"). True for
  * any byte over 0x7f (letters outside ASCII may lower-case to ASCII ones: `K`, the Kelvin sign, is `k`):
  * the caller then decodes and asks {@linkcode mayHoldSecret}. `src/guard/redact_test.ts` checks it
- * against {@linkcode mayHoldSecret} and {@linkcode redactLine} over the corpora's lines and mixed secret
- * lines.
+ * against {@linkcode redactLine} and the ungated rules over the corpora's lines, mixed secret lines and
+ * each looked-around text before every kind of separator and value.
  *
  * @param b Bytes holding the line (no end of line).
  * @param start Offset of the line's first byte (default 0).
@@ -869,10 +871,87 @@ function textAt(b: Uint8Array, i: number, end: number, texts: readonly Uint8Arra
       if (c >= 65 && c <= 90) c |= 0x20;
       if (c !== t[k]) continue next;
     }
-    return true;
+    const around = GATE_CONTEXT.get(t);
+    if (around === undefined || around(b, i, end)) return true;
   }
   return false;
 }
+
+/** The byte at `b[i]` lower-cased when it is an ASCII capital, or -1 at or past `end`. */
+const lowerAt = (
+  b: Uint8Array,
+  i: number,
+  end: number,
+) => (i < end ? b[i] | (b[i] >= 65 && b[i] <= 90 ? 32 : 0) : -1);
+
+/** True when the lower-case ASCII `word` is at `b[i]` in any case, ending by `end`. */
+function wordAt(b: Uint8Array, i: number, end: number, word: string): boolean {
+  if (i + word.length > end) return false;
+  for (let k = 0; k < word.length; k++) if (lowerAt(b, i + k, end) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * True when a key's separator ({@linkcode SEP}) may start at `b[i]`: an optional `\`, an optional quote,
+ * blanks, then `=` or `:` (a superset of both of {@linkcode SEP}'s forms).
+ */
+function sepAt(b: Uint8Array, i: number, end: number): boolean {
+  if (i < end && b[i] === 92) i++;
+  if (i < end && (b[i] === 34 || b[i] === 39)) i++;
+  while (i < end && asciiBlank(b[i])) i++;
+  return i < end && (b[i] === 61 || b[i] === 58);
+}
+
+/**
+ * For the gate texts that common words hold (issue #26 item 4: `authentication failure`, `Failed
+ * password for`, `signal`, a URL without a password made ~21 % of the 1 GiB Loghub log's lines "may"),
+ * a check of what is around the text at `b[i]` (an ASCII line's bytes, up to `end`), true when a rule
+ * may match there. Each is a superset of what every rule whose need text holds that gate text requires
+ * there (`src/guard/redact_test.ts` checks the whole gate against the ungated rules):
+ *
+ * - `auth`: the Docker/npm rule's `auth"` or `auth` then blanks and `=`; the Authorization rule's
+ *   `authorization` (so `auth` and then `"`, blanks then `=`, or `orization`).
+ * - `pass`: the `--password` rule's `-` before it; `sshpass` (its rule); the password rule's key
+ *   ending in `password`, `passwd` or `passphrase` followed by a separator ({@linkcode sepAt}).
+ * - `pwd`: the password rule's key ending in `pwd`, then a separator.
+ * - `sig`: the by-value rule's key `sig`, then a separator.
+ * - `://`: the URL rule's `@` after it, before any blank, `/` or quote (neither the user nor the
+ *   password may hold one of these, nor the user an `@`).
+ */
+const GATE_CONTEXT: ReadonlyMap<Uint8Array, (b: Uint8Array, i: number, end: number) => boolean> = (() => {
+  const contexts: [string, (b: Uint8Array, i: number, end: number) => boolean][] = [
+    ["auth", (b, i, end) => {
+      if (wordAt(b, i + 4, end, "orization") || (i + 4 < end && b[i + 4] === 34)) return true;
+      let j = i + 4;
+      while (j < end && asciiBlank(b[j])) j++;
+      return j < end && b[j] === 61;
+    }],
+    ["pass", (b, i, end) =>
+      (i > 0 && b[i - 1] === 45) || (i >= 3 && wordAt(b, i - 3, end, "ssh")) ||
+      (wordAt(b, i, end, "password") && sepAt(b, i + 8, end)) ||
+      (wordAt(b, i, end, "passwd") && sepAt(b, i + 6, end)) ||
+      (wordAt(b, i, end, "passphrase") && sepAt(b, i + 10, end))],
+    ["pwd", (b, i, end) => sepAt(b, i + 3, end)],
+    ["sig", (b, i, end) => sepAt(b, i + 3, end)],
+    ["://", (b, i, end) => {
+      for (let j = i + 3; j < end; j++) {
+        const c = b[j];
+        if (c === 64) return true;
+        if (c === 47 || c === 34 || c === 39 || asciiBlank(c)) return false;
+      }
+      return false;
+    }],
+  ];
+  const map = new Map<Uint8Array, (b: Uint8Array, i: number, end: number) => boolean>();
+  for (const [text, around] of contexts) {
+    const t = MAY_HOLD_PAIRS[(text.charCodeAt(0) << 8) | text.charCodeAt(1)]?.find((x) =>
+      new TextDecoder().decode(x) === text
+    );
+    if (t === undefined) throw new Error(`not a gate text: ${text}`);
+    map.set(t, around);
+  }
+  return map;
+})();
 
 /** An ASCII blank as `\s` and `trimEnd` know it: tab, line feed, vertical tab, form feed, CR, space. */
 const asciiBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
