@@ -3,8 +3,8 @@
  * `git archive` of an older commit), on the first `--mb` MB of a log, rounds interleaved (issue #26,
  * item 3): the file is read in 1 MiB pieces cut at line ends, each copied into one SIMD buffer and its
  * lines listed (`simd.ts`), then tallied; CPU ms (user + system) per round, medians and fastest rounds, and
- * the listing alone beside them. Both sides must give the same counts, or it throws. For small changes to the rules, whose
- * few percent the whole server's A/B (`bench/levels_ab.ts`) cannot see on a shared machine.
+ * the listing alone beside them. Both sides must give the same counts, or it throws. For small changes to
+ * the rules, whose few percent the whole server's A/B (`bench/levels_ab.ts`) cannot see on a shared machine.
  *
  * ```sh
  * deno run -A bench/levels_micro_ab.ts --base /tmp/base --file /work/lpbench/corpora-rare-1073741824.log \
