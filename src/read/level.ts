@@ -252,7 +252,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
         android = false;
       } else if (hint === 1 && first === 0x5b) { // `[Sun Dec 04 …] `: a day name, no level word
         const t = apacheStamp(buf, start, end);
-        if (t > 0) return headerLevel(buf, t, end, Math.min(end, start + HEADER_BYTES));
+        if (t > 0) return apacheLevel(buf, t, end, Math.min(end, start + HEADER_BYTES));
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
@@ -290,7 +290,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
     if (a >= 0) return a;
   } else if (first === 0x5b) {
     const t = apacheStamp(buf, i, end);
-    if (t > 0) return headerLevel(buf, t, end, limit);
+    if (t > 0) return apacheLevel(buf, t, end, limit);
   } else if (first === 0x23 || first === 0x2e) { // `#0 /app/x.php(12): …`, `... 12 more`
     if (frameNumber(buf, i, end) || moreFrames(buf, i, end)) return CONTINUED;
   }
@@ -446,7 +446,7 @@ function syslogTag(buf: Uint8Array, t: number, limit: number): number {
     while (i < limit && TAG[buf[i]] === 1) i++;
     if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
     if (TAG[buf[i]] !== 2) break;
-    i++;
+    do i++; while (i < limit && TAG[buf[i]] === 2); // a run of digits, `.`, `_`, `-` (no state)
   }
   if (i === t || buf[i] !== 32 || TAG[buf[i + 1]] !== 1) return -1; // the tag starts with a letter
   const from = ++i;
@@ -459,6 +459,10 @@ function syslogTag(buf: Uint8Array, t: number, limit: number): number {
     if (k === 4) depth++;
     else if (k === 5) depth = depth > 0 ? depth - 1 : 0;
     else if (k === 0) break;
+    else { // 2, 3: digits, `.`, `_`, `-`, `/`, `(`, `)`, `:`, passed over in one run (no state)
+      do i++; while (i < limit && (TAG[buf[i]] === 2 || TAG[buf[i]] === 3));
+      continue;
+    }
     i++;
   }
   if (buf[i] !== 32 || depth !== 0 || buf[i - 1] !== 58 || i - 1 === from) return -1;
@@ -476,6 +480,25 @@ function apacheStamp(buf: Uint8Array, i: number, end: number): number {
   if (!isDigitOrBlank(buf[i + 9]) || !isDigit(buf[i + 10]) || !clock(buf, i + 12)) return -1;
   for (let k = 21; k < 25; k++) if (!isDigit(buf[i + k])) return -1;
   return dateName(buf, i + 1, i + 4) && dateName(buf, i + 5, i + 8) ? i + 27 : -1;
+}
+
+/**
+ * Rule 5 after Apache's error-log stamp, the header walk ({@linkcode headerLevel}) from `t`
+ * ({@linkcode apacheStamp}'s) to `limit`, with its common next field read at once: a letter run in
+ * square brackets (`[error] `, `[notice] `). The walk gives such a field's word its level when it is a
+ * level word (the field's first word: after `[`, before `]`, no plain word before it), and only then is
+ * it returned here; else the walk decides (`[client 1.2.3.4] …`). Issue #26, item 3.
+ */
+function apacheLevel(buf: Uint8Array, t: number, end: number, limit: number): number {
+  if (buf[t] === 0x5b && t + 1 < limit) {
+    let j = t + 1;
+    while (j < end && LETTER[buf[j]] === 1) j++;
+    if (j < end && buf[j] === 0x5d) {
+      const lvl = wordLevel(buf, t + 1, j);
+      if (lvl >= 0) return lvl;
+    }
+  }
+  return headerLevel(buf, t, end, limit);
 }
 
 /**
