@@ -556,7 +556,8 @@ Deno.test({
     await using s = await connect([dir], { ...WHOLE, LOGPEEK_PATTERNS_MS: "10" });
     // deno-lint-ignore no-explicit-any
     let first: any = null;
-    for (let k = 0; k < 5 && !first?.progress; k++) first = await patterns(s, args);
+    // Under load a 10 ms page can be spent before its first piece is mined: ask again (up to 30 times).
+    for (let k = 0; k < 30 && !first?.progress; k++) first = await patterns(s, args);
     assert.equal(first.progress, true, "a page mined something in 10 ms");
     assert.deepEqual([first.complete, first.stop_reason], [false, "time_budget"]);
     assert.ok(first.total_lines > 0 && first.total_lines < n, `${first.total_lines} of ${n}`);
