@@ -75,6 +75,14 @@ Deno.test({
     const r = await s.call("log_search", { file: "long.log", text: "NEEDLE", regex: true });
     assert.deepEqual(r.structuredContent.matches.map((m: { line_no: number }) => m.line_no), [1, 3]);
     assert.equal(r.structuredContent.partially_tested, 2);
+    // grep finds three lines (below): the pattern found two, so the answer is not complete, and says why.
+    assert.deepEqual([r.structuredContent.complete, r.structuredContent.stop_reason], [false, null]);
+    assert.match(r.content[0].text, /NOT complete: 2 lines tested only in part \(see below\)/);
+    const g = await s.call("log_search", { file: "long*.log", text: "NEEDLE", regex: true });
+    assert.deepEqual(
+      [g.structuredContent.complete, g.structuredContent.logs.map((l: { complete: boolean }) => l.complete)],
+      [false, [false]],
+    );
     assert.match(
       r.content[0].text,
       /\n2 line\(s\) were longer than the 64 KiB \(65,536 bytes\) a pattern is tested on: a match beyond that was not looked for/,
@@ -84,6 +92,7 @@ Deno.test({
     const grep = new Deno.Command("grep", { args: ["-c", "NEEDLE", `${dir}/long.log`], stdout: "piped" })
       .outputSync();
     assert.equal(lit.structuredContent.matches.length, Number(new TextDecoder().decode(grep.stdout).trim()));
+    assert.equal(lit.structuredContent.complete, true);
   },
 });
 

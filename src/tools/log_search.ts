@@ -138,7 +138,9 @@ const outputSchema = z.object({
   file: z.string().describe("the log, or the glob"),
   matches: z.array(matchSchema),
   scanned_lines: z.number().int().describe("lines read to their end"),
-  complete: z.boolean().describe("the whole file was read and every match returned"),
+  complete: z.boolean().describe(
+    "the whole file was read, every line tested whole (none partially_tested) and every match returned",
+  ),
   stop_reason: z.enum(["limit", "time_budget", "size_budget", "file_changed", "cancelled", "corrupt_gzip"])
     .nullable()
     .describe(
@@ -221,6 +223,7 @@ function fileScope(a: SearchAnswer): string {
           : "",
         untimed ? `${plural(untimed, "log")} without timestamps` : "",
         a.seek_broken ? "a seek whose log went out of order" : "",
+        a.partially_tested ? `${plural(a.partially_tested, a.unit)} tested only in part` : "",
       ].filter((x) => x).join(", ") + " (see below)";
   }
   if (a.complete && (a.glob || a.seek_skipped)) {

@@ -176,12 +176,14 @@ function collect(
       env.cursorKey,
     )
     : null;
+  // A row tested only in part (a pattern's first 64 KiB) may hold a match not looked for: not complete.
+  const complete = page.complete && !(plan.pattern && kept.partial);
   return {
     file: q.file,
     matches: page.items,
     glob: plan.glob,
     scanned_lines: page.scanned_rows,
-    complete: page.complete,
+    complete,
     stop_reason: page.complete ? null : page.stop_reason,
     replaced_bytes: kept.replaced,
     redactions: kept.redactions,
@@ -195,7 +197,7 @@ function collect(
     seek_skipped: false,
     unit: "row",
     scope: ` in the bodies of ${printable(env.table.shown)}; ${
-      tableStop(page, { time: "LOGPEEK_SEARCH_MS", bytes: "LOGPEEK_SEARCH_BYTES" })
+      tableStop({ ...page, complete }, { time: "LOGPEEK_SEARCH_MS", bytes: "LOGPEEK_SEARCH_BYTES" })
     }; ${NO_LINE_NUMBERS}`,
     ...(page.progress ? {} : { stuck: STUCK }),
     notes: [],

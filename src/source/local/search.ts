@@ -181,7 +181,8 @@ function collect(
     ),
     glob,
     scanned_lines: scanned,
-    complete: many.complete && !broken && untimed.length === 0,
+    // A line tested only in part (a pattern's first 64 KiB) may hold a match not looked for: not complete.
+    complete: many.complete && !broken && untimed.length === 0 && !sum((p) => p.partially_tested),
     stop_reason: many.complete ? null : (last.stop_reason ?? (many.next_cursor ? "time_budget" : null)),
     replaced_bytes: sum((p) => p.replaced_bytes),
     redactions: sum((p) => p.redactions),
@@ -208,7 +209,7 @@ function logStatuses(many: OverLogs<SearchResult>, untimed: string[]): SearchLog
   return [
     ...many.runs.map((r) => ({
       file: r.file,
-      complete: r.page.complete && !untimed.includes(r.file),
+      complete: r.page.complete && !untimed.includes(r.file) && !r.page.partially_tested,
       stop_reason: untimed.includes(r.file) ? "no_timestamps" as const : r.page.stop_reason,
       scanned_lines: r.page.scanned_lines,
     })),
