@@ -141,24 +141,31 @@ const FIND2 = [
  */
 function findCountCode(high: boolean): number[] {
   const save = [GET, 8, GET, 15, ...STORE, ...(high ? [GET, 8, GET, 18, 0x36, 2, 4] : [])];
-  // While high is -1: the blocks' top bits (i8x16.bitmask), and the first set one's offset. Local 17 is free here.
+  // A block at `p + o` compared with a rare byte, OR-ed with its mask first (case folding).
+  const at = (o: number, load: number[], mask: number, byte: number) => [
+    ...[GET, 0, GET, o, ADD, ...load],
+    ...[GET, mask, ...V_OR, GET, byte, ...V_EQ],
+  ];
+  // While high is -1: whether the two blocks at p (locals 19, 20) hold a byte ≥ 0x80 (one bitmask of
+  // both), then where the first is. Local 17 is free here.
   // deno-fmt-ignore
   const HIGH_32 = [
     GET, 18, I32, 0, LT_S, ...IF,
-    GET, 0, ...V_LOAD, ...BITMASK, GET, 0, ...V_LOAD_16, ...BITMASK, I32, 16, SHL, OR, TEE, 17,
-    ...IF, GET, 0, GET, 17, CTZ, ADD, SET, 18, END,
-    END,
+    GET, 19, GET, 20, ...V_OR, ...BITMASK, ...IF,
+    GET, 19, ...BITMASK, GET, 20, ...BITMASK, I32, 16, SHL, OR, SET, 17,
+    GET, 0, GET, 17, CTZ, ADD, SET, 18,
+    END, END,
   ];
   // deno-fmt-ignore
   const HIGH_16 = [
     GET, 18, I32, 0, LT_S, ...IF,
-    GET, 0, ...V_LOAD, ...BITMASK, TEE, 17,
+    GET, 19, ...BITMASK, TEE, 17,
     ...IF, GET, 0, GET, 17, CTZ, ADD, SET, 18, END,
     END,
   ];
   // deno-fmt-ignore
   return [
-  2, 5, 0x7b, high ? 5 : 4, 0x7f,
+  3, 5, 0x7b, 5, 0x7f, 2, 0x7b, // locals 9-13 v128, 14-18 i32, 19-20 v128
   ...(high ? [I32, 0x7f, SET, 18] : []), // high = -1
   GET, 2, ...SPLAT, SET, 9,
   GET, 5, ...SPLAT, SET, 10,
@@ -167,15 +174,12 @@ function findCountCode(high: boolean): number[] {
   I32, 10, ...SPLAT, SET, 13,
   ...BLOCK, ...LOOP, // 32 bytes a step while all 32 candidates are in range: one branch for both blocks
   GET, 1, GET, 0, SUB, I32, 31, LT_S, BR_IF, 1, // last - p < 31: the 16-byte steps below
-  GET, 0, ...V_LOAD, GET, 13, ...V_EQ, ...BITMASK,
-  GET, 0, ...V_LOAD_16, GET, 13, ...V_EQ, ...BITMASK, I32, 16, SHL, OR, SET, 16, // nlm: 32 bits
+  GET, 0, ...V_LOAD, TEE, 19, GET, 13, ...V_EQ, ...BITMASK,
+  GET, 0, ...V_LOAD_16, TEE, 20, GET, 13, ...V_EQ, ...BITMASK, I32, 16, SHL, OR, SET, 16, // nlm: 32 bits
   ...(high ? HIGH_32 : []),
-  GET, 0, GET, 3, ADD, ...V_LOAD, GET, 11, ...V_OR, GET, 9, ...V_EQ,
-  GET, 0, GET, 6, ADD, ...V_LOAD, GET, 12, ...V_OR, GET, 10, ...V_EQ,
-  ...V_AND, ...BITMASK,
-  GET, 0, GET, 3, ADD, ...V_LOAD_16, GET, 11, ...V_OR, GET, 9, ...V_EQ,
-  GET, 0, GET, 6, ADD, ...V_LOAD_16, GET, 12, ...V_OR, GET, 10, ...V_EQ,
-  ...V_AND, ...BITMASK, I32, 16, SHL, OR, SET, 14, // m: 32 bits
+  ...at(3, V_LOAD, 11, 9), ...at(6, V_LOAD, 12, 10), ...V_AND, ...BITMASK,
+  ...at(3, V_LOAD_16, 11, 9), ...at(6, V_LOAD_16, 12, 10), ...V_AND, ...BITMASK,
+  I32, 16, SHL, OR, SET, 14, // m: 32 bits
   GET, 14, ...IF,
   GET, 0, GET, 14, CTZ, ADD, SET, 17, // s = p + ctz(m), at most last
   GET, 15, GET, 16, I32, 1, GET, 17, GET, 0, SUB, SHL, I32, 1, SUB, AND, POPCNT, ADD, SET, 15,
@@ -186,11 +190,9 @@ function findCountCode(high: boolean): number[] {
   BR, 0, END, END,
   ...BLOCK, ...LOOP,
   GET, 0, GET, 1, GT_S, BR_IF, 1, // p > last: none
-  GET, 0, ...V_LOAD, GET, 13, ...V_EQ, ...BITMASK, SET, 16, // nlm = line feeds at p
+  GET, 0, ...V_LOAD, TEE, 19, GET, 13, ...V_EQ, ...BITMASK, SET, 16, // nlm = line feeds at p
   ...(high ? HIGH_16 : []),
-  GET, 0, GET, 3, ADD, ...V_LOAD, GET, 11, ...V_OR, GET, 9, ...V_EQ,
-  GET, 0, GET, 6, ADD, ...V_LOAD, GET, 12, ...V_OR, GET, 10, ...V_EQ,
-  ...V_AND, ...BITMASK, SET, 14,
+  ...at(3, V_LOAD, 11, 9), ...at(6, V_LOAD, 12, 10), ...V_AND, ...BITMASK, SET, 14,
   GET, 14, ...IF,
   GET, 0, GET, 14, CTZ, ADD, SET, 17, // s = p + ctz(m)
   GET, 17, GET, 1, LE_S, ...IF,
