@@ -137,36 +137,37 @@ const FIND2 = [
 // 12 mv2, 13 nl (v128), 14 m, 15 cnt, 16 nlm, 17 s.
 /**
  * The code of findCount; with `high`, findCountHigh: the same, and the offset of the first byte ≥ 0x80 in
- * the blocks it loaded (from p; -1 for none) stored at `out + 4`. Locals: 18 high.
+ * the blocks it loaded (from p; -1 for none) stored at `out + 4`. Locals: 18 high, 19-20 the two blocks
+ * at p, 21 the OR of every block loaded at p (v128), 22 p at the start, 23-24 for finding the first.
  */
 function findCountCode(high: boolean): number[] {
-  const save = [GET, 8, GET, 15, ...STORE, ...(high ? [GET, 8, GET, 18, 0x36, 2, 4] : [])];
+  // At the end: where the first byte ≥ 0x80 is, when the OR of the blocks shows one (the blocks from the
+  // start again, 16 bytes a step, up to the first that holds one; none in ASCII text).
+  // deno-fmt-ignore
+  const FIRST_HIGH = [
+    I32, 0x7f, SET, 18,
+    GET, 21, ...BITMASK, ...IF,
+    GET, 22, SET, 23,
+    ...BLOCK, ...LOOP,
+    GET, 23, ...V_LOAD, ...BITMASK, TEE, 24, BR_IF, 1,
+    GET, 23, I32, 16, ADD, SET, 23,
+    BR, 0, END, END,
+    GET, 23, GET, 24, CTZ, ADD, SET, 18,
+    END,
+  ];
+  const save = [GET, 8, GET, 15, ...STORE, ...(high ? [...FIRST_HIGH, GET, 8, GET, 18, 0x36, 2, 4] : [])];
   // A block at `p + o` compared with a rare byte, OR-ed with its mask first (case folding).
   const at = (o: number, load: number[], mask: number, byte: number) => [
     ...[GET, 0, GET, o, ADD, ...load],
     ...[GET, mask, ...V_OR, GET, byte, ...V_EQ],
   ];
-  // While high is -1: whether the two blocks at p (locals 19, 20) hold a byte ≥ 0x80 (one bitmask of
-  // both), then where the first is. Local 17 is free here.
-  // deno-fmt-ignore
-  const HIGH_32 = [
-    GET, 18, I32, 0, LT_S, ...IF,
-    GET, 19, GET, 20, ...V_OR, ...BITMASK, ...IF,
-    GET, 19, ...BITMASK, GET, 20, ...BITMASK, I32, 16, SHL, OR, SET, 17,
-    GET, 0, GET, 17, CTZ, ADD, SET, 18,
-    END, END,
-  ];
-  // deno-fmt-ignore
-  const HIGH_16 = [
-    GET, 18, I32, 0, LT_S, ...IF,
-    GET, 19, ...BITMASK, TEE, 17,
-    ...IF, GET, 0, GET, 17, CTZ, ADD, SET, 18, END,
-    END,
-  ];
+  // The blocks at p (locals 19, 20) OR-ed into local 21: where a byte ≥ 0x80 is, is found at the end.
+  const HIGH_32 = [GET, 21, GET, 19, ...V_OR, GET, 20, ...V_OR, SET, 21];
+  const HIGH_16 = [GET, 21, GET, 19, ...V_OR, SET, 21];
   // deno-fmt-ignore
   return [
-  3, 5, 0x7b, 5, 0x7f, 2, 0x7b, // locals 9-13 v128, 14-18 i32, 19-20 v128
-  ...(high ? [I32, 0x7f, SET, 18] : []), // high = -1
+  4, 5, 0x7b, 5, 0x7f, 3, 0x7b, 3, 0x7f, // locals 9-13 v128, 14-18 i32, 19-21 v128, 22-24 i32
+  ...(high ? [GET, 0, SET, 22] : []), // where the blocks start
   GET, 2, ...SPLAT, SET, 9,
   GET, 5, ...SPLAT, SET, 10,
   GET, 4, ...SPLAT, SET, 11,
