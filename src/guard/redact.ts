@@ -497,8 +497,39 @@ const MAY_HOLD_PAIRS: readonly (readonly Uint8Array[] | undefined)[] = (() => {
   return pairs;
 })();
 
-/** 1 where {@linkcode MAY_HOLD_PAIRS} has texts: one byte load a pair in the hot loop. */
-const MAY_HOLD_GATE: Uint8Array = Uint8Array.from(MAY_HOLD_PAIRS, (t) => (t === undefined ? 0 : 1));
+/**
+ * Per pair of folded bytes ({@linkcode ASCII_FOLD}, index `first << 8 | second`), 0 where
+ * {@linkcode MAY_HOLD_PAIRS} has no texts, else the pair's group: one byte load a pair in the hot loop.
+ * Pairs with the same texts share a group (every pair with a byte over 0x7f is one).
+ */
+const MAY_HOLD_GATE = new Uint8Array(65536);
+/**
+ * Per group of {@linkcode MAY_HOLD_GATE} (256 entries a group, group g at `g << 8`; group 0, of the pairs
+ * with no texts, all 0), 1 for each folded byte
+ * that a text of the group has third; every one for a group with a text of two bytes (`-u`, the empty
+ * text of a pair that is not ASCII). Byte 0 stands for the line's end too, so a text of two at the end is
+ * found. A pair whose third byte is not one of its texts' needs no {@linkcode textAt} (issue #26 item 4:
+ * ~5 pairs a Loghub line start a gate text, `se`, `co`, `to`, `ke`; few go on as one).
+ */
+const MAY_HOLD_THIRD: Uint8Array = (() => {
+  const groups: (readonly Uint8Array[])[] = [];
+  MAY_HOLD_PAIRS.forEach((texts, k) => {
+    if (texts === undefined) return;
+    let g = groups.indexOf(texts);
+    if (g < 0) g = groups.push(texts) - 1;
+    if (g >= 255) throw new Error("too many gate pairs for one byte");
+    MAY_HOLD_GATE[k] = g + 1;
+  });
+  const third = new Uint8Array((groups.length + 1) * 256);
+  groups.forEach((texts, g) => {
+    const row = (g + 1) * 256;
+    for (const t of texts) {
+      if (t.length <= 2) third.fill(1, row, row + 256);
+      else third[row + t[2]] = 1;
+    }
+  });
+  return third;
+})();
 
 // ----------------------------------------------------------------------------------------------------
 // Private keys.
@@ -846,24 +877,100 @@ export function mayHoldSecret(text: string): boolean {
  * ```
  */
 export function mayHoldSecretBytes(b: Uint8Array, start = 0, end: number = b.length): boolean {
-  const gate = MAY_HOLD_GATE;
-  const fold = ASCII_FOLD;
-  let prev = end > start ? fold[b[start]] : 0;
-  for (let i = start + 1; i < end; i++) {
-    const c = fold[b[i]];
-    const k = (prev << 8) | c;
-    if (gate[k] !== 0 && textAt(b, i - 1, end, MAY_HOLD_PAIRS[k]!)) return true;
-    prev = c;
-  }
   // (A byte over 0x7f folds to 0xff, and every pair with it leads to MAY_HOLD_NOT_ASCII.)
-  return mayBeBodyLine(b, start, end);
+  return gateTextIn(b, start, end) || mayBeBodyLine(b, start, end);
 }
 
 /**
- * Whether one of `texts` (lower case, their first two bytes those at `b[i]`) starts at `b[i]`, in any
- * case, and ends by `end`.
+ * True when `b[start, end)` holds a byte over 0x7f or one of {@linkcode MAY_HOLD_TEXTS} in any case
+ * where its {@linkcode GATE_CONTEXT} (if it has one) says a rule may match: {@linkcode mayHoldSecretBytes}
+ * but for the key body check. Reads no byte outside the line.
  */
-function textAt(b: Uint8Array, i: number, end: number, texts: readonly Uint8Array[]): boolean {
+function gateTextIn(b: Uint8Array, start: number, end: number): boolean {
+  if (end - start < 2) return false;
+  const gate = MAY_HOLD_GATE;
+  const third = MAY_HOLD_THIRD;
+  const fold = ASCII_FOLD;
+  // k: the pair of folded bytes before b[i]; its group's row of MAY_HOLD_THIRD, indexed by b[i] folded.
+  let k = (fold[b[start]] << 8) | fold[b[start + 1]];
+  for (let i = start + 2; i < end; i++) {
+    const c = fold[b[i]];
+    if (third[(gate[k] << 8) | c] !== 0 && textAt(b, start, i - 2, end, MAY_HOLD_PAIRS[k]!)) return true;
+    k = ((k << 8) | c) & 0xffff;
+  }
+  return third[gate[k] << 8] !== 0 && textAt(b, start, end - 2, end, MAY_HOLD_PAIRS[k]!);
+}
+
+/**
+ * True when {@linkcode mayHoldSecretBytes} is false for every line that equals the ASCII line
+ * `b[start, end)` but in its runs of digits, up to the key body check: each maximal run of ASCII digits
+ * replaced by another (not empty), as two lines of one shape differ (`read/template_shape.ts`
+ * `sameShapeBytes`), so that such a line is shown as read when {@linkcode mayBeKeyBodyBytes} of it is
+ * false, without its own walk over the gate's texts (issue #26 item 4). Why: a gate text with no digit
+ * lies, in any line, inside a stretch of bytes with no digit, and those stretches are the same in both
+ * lines; every {@linkcode GATE_CONTEXT} reads only bytes of the line, and no digit ever satisfies one, so
+ * it answers alike in both. A gate text with a digit (`ya29.`) is ruled out by its part before its first
+ * digit followed by any digit ({@linkcode DIGIT_TEXT_HEADS}; for a text that starts with a digit, any
+ * digit). `src/guard/redact_test.ts` checks it over the corpora's lines with their digits changed.
+ *
+ * @param b Bytes holding the line (no end of line).
+ * @param start Offset of the line's first byte.
+ * @param end Offset past its last byte.
+ * @returns Whether every line of its shape is clear of the gate's texts (false for a line of two bytes or
+ *   more not ASCII).
+ * @example
+ * ```ts
+ * import { clearInAnyDigits } from "./redact.ts";
+ * const bytes = (s: string) => new TextEncoder().encode(s);
+ * const clear = (s: string) => clearInAnyDigits(bytes(s), 0, s.length);
+ * console.assert(clear("10:00:01 INFO worker 7 started"));
+ * console.assert(!clear("token ya11.x") && !clear("login password=1"));
+ * ```
+ */
+export function clearInAnyDigits(b: Uint8Array, start: number, end: number): boolean {
+  if (gateTextIn(b, start, end)) return false;
+  for (const head of DIGIT_TEXT_HEADS) {
+    for (let i = start; i + head.length < end; i++) {
+      if (!isAsciiDigit(b[i + head.length])) continue;
+      let k = 0;
+      while (k < head.length && ASCII_FOLD[b[i + k]] === head[k]) k++;
+      if (k === head.length) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether the ASCII line `b[start, end)` may be a private key's body line as {@linkcode maskBodyLine}
+ * masks it (a loose check: see {@linkcode mayBeBodyLine}); {@linkcode mayHoldSecretBytes} is this or a
+ * gate text, so with {@linkcode clearInAnyDigits} of a line of its shape false it is the whole answer.
+ *
+ * @param b Bytes holding the line (no end of line).
+ * @param start Offset of the line's first byte.
+ * @param end Offset past its last byte.
+ * @returns Whether it may be a key body line.
+ */
+export function mayBeKeyBodyBytes(b: Uint8Array, start: number, end: number): boolean {
+  return mayBeBodyLine(b, start, end);
+}
+
+/** Whether `c` is an ASCII digit. */
+const isAsciiDigit = (c: number) => c - 48 >>> 0 < 10;
+
+/**
+ * For each of {@linkcode MAY_HOLD_TEXTS} that holds a digit, its part before its first digit, as bytes
+ * (lower case; empty for a text that starts with a digit): {@linkcode clearInAnyDigits} rules out a line
+ * where one is followed by a digit.
+ */
+const DIGIT_TEXT_HEADS: readonly Uint8Array[] = MAY_HOLD_TEXTS.filter((t) => /[0-9]/.test(t)).map((t) =>
+  new TextEncoder().encode(t.slice(0, t.search(/[0-9]/)))
+);
+
+/**
+ * Whether one of `texts` (lower case, their first two bytes those at `b[i]`) starts at `b[i]`, in any
+ * case, and ends by `end`, and its context (if any) holds in the line `b[start, end)`.
+ */
+function textAt(b: Uint8Array, start: number, i: number, end: number, texts: readonly Uint8Array[]): boolean {
   next: for (const t of texts) {
     if (i + t.length > end) continue;
     for (let k = 2; k < t.length; k++) {
@@ -872,7 +979,7 @@ function textAt(b: Uint8Array, i: number, end: number, texts: readonly Uint8Arra
       if (c !== t[k]) continue next;
     }
     const around = GATE_CONTEXT.get(t);
-    if (around === undefined || around(b, i, end)) return true;
+    if (around === undefined || around(b, start, i, end)) return true;
   }
   return false;
 }
@@ -902,6 +1009,9 @@ function sepAt(b: Uint8Array, i: number, end: number): boolean {
   return i < end && (b[i] === 61 || b[i] === 58);
 }
 
+/** A check of what is around a gate text at `b[i]`, in the line `b[start, end)` (it reads nothing outside). */
+type GateContext = (b: Uint8Array, start: number, i: number, end: number) => boolean;
+
 /**
  * For the gate texts that common words hold (issue #26 item 4: `authentication failure`, `Failed
  * password for`, `signal`, a URL without a password made ~21 % of the 1 GiB Loghub log's lines "may"),
@@ -918,22 +1028,25 @@ function sepAt(b: Uint8Array, i: number, end: number): boolean {
  * - `://`: the URL rule's `@` after it, before any blank, `/` or quote (neither the user nor the
  *   password may hold one of these, nor the user an `@`).
  */
-const GATE_CONTEXT: ReadonlyMap<Uint8Array, (b: Uint8Array, i: number, end: number) => boolean> = (() => {
-  const contexts: [string, (b: Uint8Array, i: number, end: number) => boolean][] = [
-    ["auth", (b, i, end) => {
+const GATE_CONTEXT: ReadonlyMap<Uint8Array, GateContext> = (() => {
+  const contexts: [string, GateContext][] = [
+    ["auth", (b, _start, i, end) => {
       if (wordAt(b, i + 4, end, "orization") || (i + 4 < end && b[i + 4] === 34)) return true;
       let j = i + 4;
       while (j < end && asciiBlank(b[j])) j++;
       return j < end && b[j] === 61;
     }],
-    ["pass", (b, i, end) =>
-      (i > 0 && b[i - 1] === 45) || (i >= 3 && wordAt(b, i - 3, end, "ssh")) ||
-      (wordAt(b, i, end, "password") && sepAt(b, i + 8, end)) ||
-      (wordAt(b, i, end, "passwd") && sepAt(b, i + 6, end)) ||
-      (wordAt(b, i, end, "passphrase") && sepAt(b, i + 10, end))],
-    ["pwd", (b, i, end) => sepAt(b, i + 3, end)],
-    ["sig", (b, i, end) => sepAt(b, i + 3, end)],
-    ["://", (b, i, end) => {
+    [
+      "pass",
+      (b, start, i, end) =>
+        (i > start && b[i - 1] === 45) || (i - 3 >= start && wordAt(b, i - 3, end, "ssh")) ||
+        (wordAt(b, i, end, "password") && sepAt(b, i + 8, end)) ||
+        (wordAt(b, i, end, "passwd") && sepAt(b, i + 6, end)) ||
+        (wordAt(b, i, end, "passphrase") && sepAt(b, i + 10, end)),
+    ],
+    ["pwd", (b, _start, i, end) => sepAt(b, i + 3, end)],
+    ["sig", (b, _start, i, end) => sepAt(b, i + 3, end)],
+    ["://", (b, _start, i, end) => {
       for (let j = i + 3; j < end; j++) {
         const c = b[j];
         if (c === 64) return true;
@@ -942,7 +1055,7 @@ const GATE_CONTEXT: ReadonlyMap<Uint8Array, (b: Uint8Array, i: number, end: numb
       return false;
     }],
   ];
-  const map = new Map<Uint8Array, (b: Uint8Array, i: number, end: number) => boolean>();
+  const map = new Map<Uint8Array, GateContext>();
   for (const [text, around] of contexts) {
     const t = MAY_HOLD_PAIRS[(text.charCodeAt(0) << 8) | text.charCodeAt(1)]?.find((x) =>
       new TextDecoder().decode(x) === text

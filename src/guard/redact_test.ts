@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  clearInAnyDigits,
   LineRedactor,
+  mayBeKeyBodyBytes,
   mayHoldSecret,
   mayHoldSecretBytes,
   redactCutTail,
@@ -899,4 +901,57 @@ Deno.test("mayHoldSecretBytes is false only where nothing is masked, by the rule
   assert.ok(clear > 5000, `${clear} clear: the generated lines are clear too often or never`);
   // Most real lines are clear by their bytes, as by their text (the gate test: > 10,000 of them).
   if (SHARED) assert.ok(realClear > 10000, `${realClear} of ${real} real lines surely clear`);
+});
+
+Deno.test("clearInAnyDigits: every line that differs from a clear one only in its runs of digits is clear by its bytes (unless shaped as a key body) and masked nothing by the rules ungated; ya29. rules out ya + digit", () => {
+  let seed = 20261203;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+  const inputs: string[] = [...SECRETS.map(([s]) => s), ...LOOKALIKES];
+  if (SHARED) { for (const [, , text] of corpusFiles(SHARED)) inputs.push(...text.split("\n")); }
+  // Digits beside the gate texts and inside them (`ya29.`, a Google token; `ya2.`, `ya`, `y4`), recased.
+  const heads = ["ya1.", "YA00.", "ya", "y4", "a29.", "ya29", "ya-29.", "sk1-", "pass", "pwd", "sig", "auth"];
+  const tails = ["abcdefghijklmnopqrstuvwxyz0123", "=7", " = 12", ":3", "=x1", "word 5", "", "0.", "://h1@x"];
+  for (let i = 0; i < 4000; i++) {
+    inputs.push(
+      `${pick(["", "10:00:0", "job 7 ", "x "])}${pick(heads)}${pick(tails)}${pick(["", " ok 9", ";1"])}`,
+    );
+  }
+  const enc = new TextEncoder();
+  const digits = () => {
+    const r = rnd();
+    const n = r < 0.3 ? 2 : 1 + Math.floor(rnd() * 6);
+    return r < 0.15 ? "29" : Array.from({ length: n }, () => String(Math.floor(rnd() * 10))).join("");
+  };
+  let clear = 0, variants = 0, unclear = 0;
+  for (const text of inputs) {
+    const bytes = enc.encode(text);
+    if (bytes.length !== text.length || !/[0-9]/.test(text)) continue;
+    if (!clearInAnyDigits(bytes, 0, bytes.length)) {
+      unclear++;
+      continue;
+    }
+    clear++;
+    // It is clear itself (the key body check aside), and so is each line of its shape.
+    assert.ok(mayBeKeyBodyBytes(bytes, 0, bytes.length) || !mayHoldSecretBytes(bytes), text);
+    for (let k = 0; k < 6; k++) {
+      const v = text.replace(/[0-9]+/g, (run) => (rnd() < 0.3 ? run : digits()));
+      const vb = enc.encode(v);
+      variants++;
+      if (mayBeKeyBodyBytes(vb, 0, vb.length)) continue;
+      assert.ok(!mayHoldSecretBytes(vb), `${v} (a variant of ${text})`);
+      assert.deepEqual(redactLineUngated(v), { text: v, count: 0 }, `the rules mask ${v} (of ${text})`);
+    }
+  }
+  console.error(`clearInAnyDigits: ${clear} lines with digits clear (${variants} variants), ${unclear} not`);
+  assert.ok(clear > 1000 && unclear > 500, `${clear} clear, ${unclear} not`);
+  // A clear line whose digits may spell a gate text is not clear in any digits: ya11. is ya29. away.
+  const line = "got ya11.abcdefghijklmnopqrstuvwxyz ok";
+  assert.ok(!mayHoldSecretBytes(enc.encode(line)));
+  assert.equal(clearInAnyDigits(enc.encode(line), 0, line.length), false);
+  assert.equal(redactLine(line.replace("11", "29")).count, 1);
+  // It reads no byte outside the line: a `-` just before `pass` is not the line's (`-pass` is a rule's).
+  const two = enc.encode("x-pass word 1");
+  assert.ok(clearInAnyDigits(two, 2, two.length) && !mayHoldSecretBytes(two, 2, two.length));
+  assert.ok(!clearInAnyDigits(two, 0, two.length) && mayHoldSecretBytes(two, 0, two.length));
 });

@@ -23,7 +23,7 @@ import type { PageEnd } from "./count_levels.ts";
 import { progressed } from "./search.ts";
 import { scan, type ScanResult, type StopReason } from "./scanner.ts";
 import { LineTimes, type TimeOf, type TimeReport, windowedRead, type WindowOptions } from "./time_window.ts";
-import { LineRedactor } from "../guard/redact.ts";
+import { LineRedactor, mayBeKeyBodyBytes } from "../guard/redact.ts";
 import { shownAsRead } from "./shown_as_read.ts";
 import { ScanTurns } from "./next_turn.ts";
 
@@ -64,6 +64,16 @@ export interface MiningSink {
    * @param time As for {@linkcode MiningSink.line}.
    */
   lineAsRead?(buf: Uint8Array, s: number, e: number, lineNo: number, level: number, time: number): boolean;
+  /**
+   * {@linkcode MiningSink.lineAsRead} of a line, masking on, that is whole, within `maxLine` bytes and not
+   * shaped as a key body line (`guard/redact.ts` `mayBeKeyBodyBytes`) but not yet asked
+   * `mayHoldSecretBytes`: the sink takes it only when what it already knows of the line's shape shows it
+   * shown as read (`TemplateMiner.addBytes` with `byShape`: a line that differs only in its digits from one
+   * clear of secrets in any digits, `clearInAnyDigits`), so the gate's walk over its bytes is left out
+   * (issue #26 item 4: ~0.4 µs a line). False when it took nothing: the line then goes on as without it.
+   * Optional; a sink without it is never given a line unchecked.
+   */
+  lineByShape?(buf: Uint8Array, s: number, e: number, lineNo: number, level: number, time: number): boolean;
   /**
    * Called before a first page entered by a time seek: {@linkcode MiningSink.rollback} may follow, when
    * the page found the log out of order and the page is read again from the log's start.
@@ -386,6 +396,14 @@ class PageMining {
     level: number,
     t: number,
   ): void {
+    const { redact, maxLine } = this.#opts;
+    if (
+      redact && !isCut && e - s <= maxLine && this.#sink.lineByShape !== undefined &&
+      !mayBeKeyBodyBytes(buf, s, e) && this.#sink.lineByShape(buf, s, e, lineNo, level, t)
+    ) {
+      this.mined++;
+      return;
+    }
     if (this.#asRead(buf, s, e, isCut)) {
       if (this.#sink.lineAsRead?.(buf, s, e, lineNo, level, t) !== true) {
         this.#untilLook -= CHEAP_LINES - 1;

@@ -391,19 +391,21 @@ export class TemplateMiner {
    * @param b Bytes holding the line, every one under 0x80 (its text is its bytes, one code unit each).
    * @param s Offset of its first byte.
    * @param e Offset past its last byte (its line break left out).
-   * @param lineNo Its line number, 1-based.
-   * @param layout As for `add`.
+   * @param no Its line number, 1-based.
+   * @param layout As for `add` (null: none).
+   * @param byShape True for a line not known to be free of secrets by its bytes: taken only when the
+   *   entry of its shape shows that it is (`ShapeCache.findBytes`).
    * @returns The index of the cluster it joined, or {@linkcode NOT_TAKEN}.
    */
-  addBytes(b: Uint8Array, s: number, e: number, lineNo: number, layout: HeaderLayout | null = null): number {
+  addBytes(b: Uint8Array, s: number, e: number, no: number, layout: HeaderLayout | null, byShape = false) {
     const shapes = this.#shapes;
     if (shapes === null) return NOT_TAKEN;
-    const hit = shapes.findBytes(b, s, e, layout);
+    const hit = shapes.findBytes(b, s, e, layout, byShape);
     if (hit < 0) return NOT_TAKEN;
     this.#total++;
     const c = this.#all[hit];
     c.count++;
-    c.lastLine = lineNo;
+    c.lastLine = no;
     return hit;
   }
 

@@ -28,6 +28,7 @@
  * @module
  */
 
+import { clearInAnyDigits } from "../guard/redact.ts";
 import type { HeaderLayout } from "./template_header.ts";
 import type { Node } from "./template_tree.ts";
 
@@ -247,6 +248,12 @@ export class ShapeCache {
   readonly #arenaView = new DataView(this.#arena.buffer);
   readonly #at = Int32Array.from({ length: SHAPE_SLOTS }, (_, k) => k * SHAPE_LINE);
   readonly #len = new Int32Array(SHAPE_SLOTS);
+  /**
+   * Per entry, whether its line's bytes are clear of secrets in any digits (`guard/redact.ts`
+   * `clearInAnyDigits`): 0 not known yet (asked at the first lookup {@linkcode ShapeCache.findBytes}
+   * makes `byShape`), 1 clear, 2 not.
+   */
+  readonly #clear = new Uint8Array(SHAPE_SLOTS);
   /** The bytes the last {@linkcode ShapeCache.findBytes} was given, and a view of them. */
   #buf: Uint8Array | null = null;
   #view: DataView | null = null;
@@ -285,9 +292,13 @@ export class ShapeCache {
    * @param s Offset of its first byte.
    * @param e Offset past its last byte.
    * @param layout The header layout it is mined with.
+   * @param byShape True when the line is not known to be shown as read (masking on: it was not asked
+   *   `mayHoldSecretBytes`): then the entry of its shape counts only when its line is clear of secrets in
+   *   any digits (`clearInAnyDigits`), so that this line, which differs from it only in its digits, holds
+   *   no gate text either; else -1, as for a miss (the caller asks the gate and looks up again).
    * @returns The cluster's index, or -1 (then {@linkcode ShapeCache.keep} may follow, for its text).
    */
-  findBytes(b: Uint8Array, s: number, e: number, layout: HeaderLayout | null): number {
+  findBytes(b: Uint8Array, s: number, e: number, layout: HeaderLayout | null, byShape = false): number {
     if (e - s > SHAPE_LINE) return this.#set = -1;
     const h = this.#h = shapeHashBytes(b, s, e);
     const set = this.#set = (h & (SHAPE_SLOTS / WAYS - 1)) * WAYS;
@@ -300,11 +311,20 @@ export class ShapeCache {
         this.#hash[k] !== h || this.#layout[k] !== layout || n < 0 ||
         !sameShapeBytes(b, view, s, e, arena, arenaView, at, at + n)
       ) continue;
+      if (byShape && this.#clearAt(k) !== 1) return -1;
       if (this.#node[k]!.ver !== this.#ver[k]) return -1;
       if (k !== set) this.#first(set, k);
       return this.#best[set];
     }
     return -1;
+  }
+
+  /** {@linkcode ShapeCache.#clear} of entry k (an ASCII line), asked once. */
+  #clearAt(k: number): number {
+    const c = this.#clear[k];
+    if (c !== 0) return c;
+    const at = this.#at[k];
+    return this.#clear[k] = clearInAnyDigits(this.#arena, at, at + this.#len[k]) ? 1 : 2;
   }
 
   /**
@@ -326,6 +346,7 @@ export class ShapeCache {
     this.#hash[set] = this.#h;
     this.#line[set] = line;
     this.#len[set] = ascii(line, this.#arena, this.#at[set]);
+    this.#clear[set] = 0;
     this.#layout[set] = layout;
     this.#node[set] = node;
     this.#ver[set] = node.ver;
@@ -336,10 +357,11 @@ export class ShapeCache {
   #first(set: number, s: number): void {
     if (s === set) return;
     const h = this.#hash[s], l = this.#line[s], y = this.#layout[s], n = this.#node[s];
-    const v = this.#ver[s], b = this.#best[s], at = this.#at[s], len = this.#len[s];
+    const v = this.#ver[s], b = this.#best[s], at = this.#at[s], len = this.#len[s], cl = this.#clear[s];
     for (let k = s; k > set; k--) {
       this.#at[k] = this.#at[k - 1];
       this.#len[k] = this.#len[k - 1];
+      this.#clear[k] = this.#clear[k - 1];
       this.#hash[k] = this.#hash[k - 1];
       this.#line[k] = this.#line[k - 1];
       this.#layout[k] = this.#layout[k - 1];
@@ -348,7 +370,7 @@ export class ShapeCache {
       this.#best[k] = this.#best[k - 1];
     }
     this.#hash[set] = h, this.#line[set] = l, this.#layout[set] = y, this.#node[set] = n;
-    this.#ver[set] = v, this.#best[set] = b, this.#at[set] = at, this.#len[set] = len;
+    this.#ver[set] = v, this.#best[set] = b, this.#at[set] = at, this.#len[set] = len, this.#clear[set] = cl;
   }
 }
 

@@ -271,7 +271,7 @@ Deno.test({
   const off = new TemplateMiner({ shapeCache: false });
   const { b, s, e } = placed("took 12 ms");
   off.add("took 13 ms", 1);
-  assert.equal(off.addBytes(b, s, e, 2), NOT_TAKEN);
+  assert.equal(off.addBytes(b, s, e, 2, null), NOT_TAKEN);
   assert.equal(off.totalLines, 1);
   assert.ok(taken > 50_000 && left > 1000, `${taken} lines taken as bytes, ${left} left to add`);
 });

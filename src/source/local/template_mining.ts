@@ -143,23 +143,34 @@ export class MiningRun {
       side.add(c, file, lineNo, level, time, shown);
       onLine?.({ cluster: c, file, lineNo, level, text: shown, cut, replaced, masked });
     };
+    /** A line taken from its bytes (`MiningSink.lineAsRead`, `lineByShape`), or false. */
+    const asRead = (
+      buf: Uint8Array,
+      s: number,
+      e: number,
+      lineNo: number,
+      level: number,
+      time: number,
+      byShape: boolean,
+    ): boolean => {
+      const c = this.miner.addBytes(buf, s, e, lineNo, layout, byShape);
+      if (c === NOT_TAKEN) return false;
+      // The text only where it is kept or compared: a side's first line of the cluster (its example),
+      // a baseline line (against its window template), a line told to onLine.
+      if (
+        onLine === undefined && stats.clusters[c] !== undefined &&
+        (stats !== this.baseline || this.windowTexts === null)
+      ) {
+        stats.add(c, file, lineNo, level, time, "");
+      } else counted(c, ASCII.decode(buf.subarray(s, e)), lineNo, level, time, false, 0, 0);
+      return true;
+    };
     return {
       line: (text, lineNo, level, time, cut, replaced, masked) => {
         counted(this.miner.add(text, lineNo, layout), text, lineNo, level, time, cut, replaced, masked);
       },
-      lineAsRead: (buf, s, e, lineNo, level, time) => {
-        const c = this.miner.addBytes(buf, s, e, lineNo, layout);
-        if (c === NOT_TAKEN) return false;
-        // The text only where it is kept or compared: a side's first line of the cluster (its example),
-        // a baseline line (against its window template), a line told to onLine.
-        if (
-          onLine === undefined && stats.clusters[c] !== undefined &&
-          (stats !== this.baseline || this.windowTexts === null)
-        ) {
-          stats.add(c, file, lineNo, level, time, "");
-        } else counted(c, ASCII.decode(buf.subarray(s, e)), lineNo, level, time, false, 0, 0);
-        return true;
-      },
+      lineAsRead: (buf, s, e, lineNo, level, time) => asRead(buf, s, e, lineNo, level, time, false),
+      lineByShape: (buf, s, e, lineNo, level, time) => asRead(buf, s, e, lineNo, level, time, true),
       checkpoint: () => {
         saved = this.save();
       },
