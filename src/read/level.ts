@@ -235,6 +235,18 @@ export const UNSCALED = 9;
  * @returns A code: an index into {@linkcode LEVELS}, {@linkcode CONTINUED}, or {@linkcode UNSCALED}.
  */
 export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1): number {
+  return levelCode(buf, start, end, hint) & ~STAMPED;
+}
+
+/**
+ * A flag on {@linkcode levelCode}'s answer: the rules saw an ASCII digit within the line's first
+ * {@linkcode STAMP_BYTES} bytes (a BSD syslog or Apache error-log stamp), so {@linkcode stamped} is true
+ * and {@linkcode LevelTally} need not look again (issue #26, item 3: ~5–10 loads a syslog or Apache line).
+ */
+const STAMPED = 16;
+
+/** {@linkcode lineLevel}'s code, with {@linkcode STAMPED} on it when the rules saw the line stamped. */
+function levelCode(buf: Uint8Array, start: number, end: number, hint: number): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
   let android = true; // whether rule 4's logcat layout is still to be tried (the fast path may have)
   if (hint > 0 && hint < 255) {
@@ -251,8 +263,8 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
         if (lvl >= 0) return lvl;
         android = false;
       } else if (hint === 1 && first === 0x5b) { // `[Sun Dec 04 …] `: a day name, no level word
-        const t = apacheStamp(buf, start, end);
-        if (t > 0) return apacheLevel(buf, t, end, Math.min(end, start + HEADER_BYTES));
+        const t = apacheStamp(buf, start, end); // its day's digits: stamped
+        if (t > 0) return apacheLevel(buf, t, end, Math.min(end, start + HEADER_BYTES)) | STAMPED;
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
@@ -274,10 +286,10 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   }
   const limit = Math.min(end, i + HEADER_BYTES);
   if (LETTER[first]) {
-    const t = syslogStamp(buf, i, end);
+    const t = syslogStamp(buf, i, end); // its day's digit: stamped
     if (t > 0) {
       const lvl = syslogTag(buf, t, limit);
-      return lvl >= 0 ? lvl : headerLevel(buf, t, end, limit);
+      return (lvl >= 0 ? lvl : headerLevel(buf, t, end, limit)) | STAMPED;
     }
     if (continues(buf, i, end)) return CONTINUED;
     let j = i;
@@ -290,7 +302,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
     if (a >= 0) return a;
   } else if (first === 0x5b) {
     const t = apacheStamp(buf, i, end);
-    if (t > 0) return apacheLevel(buf, t, end, limit);
+    if (t > 0) return apacheLevel(buf, t, end, limit) | STAMPED;
   } else if (first === 0x23 || first === 0x2e) { // `#0 /app/x.php(12): …`, `... 12 more`
     if (frameNumber(buf, i, end) || moreFrames(buf, i, end)) return CONTINUED;
   }
@@ -681,8 +693,9 @@ function capitals(buf: Uint8Array, a: number, b: number): boolean {
  * continues the entry before it when that entry's line had one ({@linkcode LevelTally}).
  */
 export function stamped(buf: Uint8Array, start: number, end: number): boolean {
+  if (start < end && buf[start] - 48 >>> 0 <= 9) return true; // the common case: a line that starts with one
   const stop = Math.min(end, start + STAMP_BYTES);
-  for (let i = start; i < stop; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
+  for (let i = start + 1; i < stop; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
   return false;
 }
 
@@ -1026,6 +1039,88 @@ function julLevelLine(buf: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
+ * The shape of a line's start by its first byte, for {@linkcode LevelTally.addLines}: which of the
+ * rules' branches it takes first (a digit, a letter, `[`, `{`, a blank, `#`, `<`, anything else), as a
+ * multiple of 64, to which the line's SIMD hint (0–31, or 32 for none) is added.
+ */
+const SHAPE = new Uint16Array(256).fill(7 * 64);
+for (let c = 0; c < 256; c++) {
+  if (isDigit(c)) SHAPE[c] = 0;
+  else if (LETTER[c] === 1) SHAPE[c] = 64;
+}
+SHAPE[0x5b] = 2 * 64;
+SHAPE[0x7b] = 3 * 64;
+SHAPE[32] = SHAPE[9] = 4 * 64;
+SHAPE[0x23] = 5 * 64;
+SHAPE[0x3c] = 6 * 64;
+/** How many shapes {@linkcode SHAPE} and a hint make. */
+const SHAPES = 8 * 64;
+
+/** The scratch arrays of {@linkcode LevelTally.addLines}: a batch's line starts, order and codes. */
+interface Batch {
+  starts: Int32Array;
+  order: Int32Array;
+  codes: Uint16Array;
+  seen: Int32Array;
+}
+
+let batch: Batch | null = null;
+
+/** Scratch for a batch of `count` lines (one set, reused: batches are counted one at a time). */
+function batchFor(count: number): Batch {
+  if (batch === null || batch.starts.length < count) {
+    const n = Math.max(count, 4096);
+    batch = {
+      starts: new Int32Array(n),
+      order: new Int32Array(n),
+      codes: new Uint16Array(n),
+      seen: new Int32Array(SHAPES),
+    };
+  }
+  return batch;
+}
+
+/**
+ * The steps of {@linkcode LevelTally.add}'s rules as a table, for {@linkcode LevelTally.addLines}: at
+ * `state << 5 | code << 1 | st` (state: the entry's level | 8 when its line was stamped | 16 when
+ * bare; code: {@linkcode lineLevel}'s; st: the line is stamped or a record), the next state | the slot
+ * of `counts` counted << 5 | 1 << 9 for an UNSCALED line, or {@linkcode STEP_JUL} or more when the
+ * line's bytes decide (`julLevelLine`: then `other` is asked). Made from the rules by {@linkcode stepOf}.
+ */
+const STEP = new Uint16Array(32 * 32);
+/** A flag of {@linkcode STEP}: the line's bytes decide. */
+const STEP_JUL = 1 << 10;
+
+/** One step of {@linkcode LevelTally.add} (counted), as a {@linkcode STEP} entry; see `add` and `other`. */
+function stepOf(entry: number, stampedEntry: boolean, bare: boolean, code: number, st: boolean): number {
+  const state = (e: number, s: boolean, b: boolean) => e | (s ? 8 : 0) | (b ? 16 : 0);
+  if (code < UNKNOWN && !bare) return state(code, st, false) | code << 5;
+  const named = code === UNSCALED;
+  if (named) code = UNKNOWN;
+  if (code !== CONTINUED) {
+    const s = named || st;
+    if (!s && stampedEntry && code !== UNKNOWN && bare) return STEP_JUL;
+    if (s || !stampedEntry || code !== UNKNOWN) {
+      return state(code, s, code === UNKNOWN && s) | code << 5 | (named ? 1 << 9 : 0);
+    }
+  }
+  return state(entry, stampedEntry, false) | (CONTINUED + entry) << 5;
+}
+for (let state = 0; state < 32; state++) {
+  for (let code = 0; code <= UNSCALED; code++) {
+    for (const st of [false, true]) {
+      STEP[state << 5 | code << 1 | (st ? 1 : 0)] = stepOf(
+        state & 7,
+        (state & 8) !== 0,
+        state >= 16,
+        code,
+        st,
+      );
+    }
+  }
+}
+
+/**
  * Counts a log's lines by level, read in order, each continuation line under the level of the entry it
  * continues (an entry: a line that starts a log message; a continuation: the lines of its message after
  * the first, such as a stack trace's).
@@ -1064,18 +1159,94 @@ export class LevelTally {
    * @returns The code counted: a level code for an entry, `CONTINUED + level` for a continuation.
    */
   add(buf: Uint8Array, start: number, end: number, hint = -1, counted = true): number {
-    const code = lineLevel(buf, start, end, hint);
+    const c = levelCode(buf, start, end, hint);
+    const code = c & ~STAMPED;
     if (code < UNKNOWN && !this.bare) { // a line with its level: an entry (the common case, kept small)
       this.entry = code;
-      this.stampedEntry = stamped(buf, start, end) || record(buf, start, end);
+      this.stampedEntry = c >= STAMPED || stamped(buf, start, end) || record(buf, start, end);
       if (counted) this.counts[code]++;
       return code;
     }
-    return this.other(code, buf, start, end, counted);
+    return this.other(code, buf, start, end, counted, c >= STAMPED ? 1 : -1);
   }
 
-  /** {@linkcode add} for the other lines: UNKNOWN, UNSCALED, CONTINUED, or a level under a bare header. */
-  other(code: number, buf: Uint8Array, start: number, end: number, counted: boolean): number {
+  /**
+   * Reads the next `count` lines of `buf` and counts them, as `count` calls of {@linkcode add} would, in
+   * order: the first starts at `ls`, each ends at the line feed `positions` lists for it (`nl | hint <<
+   * 24`, as `simd.ts` `SimdScanner.lines` lists them; a `\r` before it is left out, as the scanner does).
+   *
+   * Their levels are read first, grouped by the shape of their start ({@linkcode SHAPE}, the hint), then
+   * counted in order by a table ({@linkcode STEP}). In a log that mixes programs' lines, the rules then
+   * take the same branches line after line, which the processor foresees, and the counting takes none
+   * (issue #26, item 3: the branches of shuffled lines cost about as much as the rules' work).
+   *
+   * @returns Where the line after the last begins: just past the last line feed.
+   */
+  addLines(buf: Uint8Array, ls: number, positions: Int32Array, count: number): number {
+    const { starts, order, codes, seen } = batchFor(count);
+    seen.fill(0);
+    for (let k = 0; k < count; k++) { // each line's shape, and how many lines have each
+      const entry = positions[k];
+      const hint = entry >>> 24;
+      const key = SHAPE[buf[ls]] | (hint < 32 ? hint : 32);
+      starts[k] = ls;
+      codes[k] = key; // until the line's code takes its place
+      seen[key]++;
+      ls = (entry & 0xffffff) + 1;
+    }
+    for (let key = 0, at = 0; key < SHAPES; key++) { // where each shape's lines go in `order`
+      const n = seen[key];
+      seen[key] = at;
+      at += n;
+    }
+    for (let k = 0; k < count; k++) order[seen[codes[k]]++] = k;
+    for (let j = 0; j < count; j++) { // the levels, shape by shape
+      const k = order[j];
+      const a = starts[k];
+      const entry = positions[k];
+      const nl = entry & 0xffffff;
+      const e = nl > a && buf[nl - 1] === 13 ? nl - 1 : nl;
+      const c = levelCode(buf, a, e, entry >>> 24);
+      const code = c & ~STAMPED;
+      const st = code !== CONTINUED && (c >= STAMPED || stamped(buf, a, e) || record(buf, a, e));
+      codes[k] = code << 1 | (st ? 1 : 0);
+    }
+    this.#countCodes(buf, positions, count);
+    return ls;
+  }
+
+  /** Counts the lines of {@linkcode addLines}' batch in order, by their codes, with {@linkcode STEP}. */
+  #countCodes(buf: Uint8Array, positions: Int32Array, count: number): void {
+    const { starts, codes } = batch!;
+    const counts = this.counts;
+    let state = this.entry | (this.stampedEntry ? 8 : 0) | (this.bare ? 16 : 0);
+    let unscaled = 0;
+    for (let k = 0; k < count; k++) {
+      const x = STEP[state << 5 | codes[k]];
+      if (x >= STEP_JUL) { // the rare line whose bytes decide (julLevelLine): add's own rules
+        this.entry = state & 7;
+        this.stampedEntry = (state & 8) !== 0;
+        this.bare = state >= 16;
+        const a = starts[k], nl = positions[k] & 0xffffff;
+        this.other(codes[k] >> 1, buf, a, nl > a && buf[nl - 1] === 13 ? nl - 1 : nl, true, codes[k] & 1);
+        state = this.entry | (this.stampedEntry ? 8 : 0) | (this.bare ? 16 : 0);
+        continue;
+      }
+      counts[x >> 5 & 15]++;
+      unscaled += x >> 9 & 1;
+      state = x & 31;
+    }
+    this.entry = state & 7;
+    this.stampedEntry = (state & 8) !== 0;
+    this.bare = state >= 16;
+    this.unscaled += unscaled;
+  }
+
+  /**
+   * {@linkcode add} for the other lines: UNKNOWN, UNSCALED, CONTINUED, or a level under a bare header;
+   * `known`: whether the line is {@linkcode stamped} or a {@linkcode record} (1 or 0), or -1: not known yet.
+   */
+  other(code: number, buf: Uint8Array, start: number, end: number, counted: boolean, known = -1): number {
     let named = false; // a level field the line holds, off its scale: an entry, whatever its start
     if (code === UNSCALED) {
       code = UNKNOWN;
@@ -1083,7 +1254,7 @@ export class LevelTally {
       if (counted) this.unscaled++;
     }
     if (code !== CONTINUED) {
-      const st = named || stamped(buf, start, end) || record(buf, start, end);
+      const st = named || (known < 0 ? stamped(buf, start, end) || record(buf, start, end) : known === 1);
       if (st || !this.stampedEntry || (code !== UNKNOWN && !(this.bare && julLevelLine(buf, start, end)))) {
         this.entry = code;
         this.stampedEntry = st;
