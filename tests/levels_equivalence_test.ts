@@ -71,30 +71,9 @@ const show = (buf: Uint8Array, a: number, b: number) =>
 function same(what: string, lines: Uint8Array[]): number {
   let done = 0;
   const mine = new LevelTally(), theirs = new ref.LevelTally();
-  // LevelTally.addLines (the scanner's way: batches of lines, each without a \r before its line feed),
-  // beside the reference's tally given the same lines one by one.
-  const batched = new LevelTally(), cut = new ref.LevelTally();
-  const rnd = rng(lines.length);
   while (done < lines.length) {
     const { packed: p, used } = pack(lines.slice(done));
     const { buf } = p;
-    const positions = new Int32Array(p.ends.map((nl, k) => nl | p.hints[k] << 24));
-    for (let k = 0; k < p.starts.length;) {
-      const n = Math.min(p.starts.length - k, 1 + Math.floor(rnd() * (rnd() < 0.5 ? 8 : 5000)));
-      const next = batched.addLines(buf, p.starts[k], positions.subarray(k, k + n), n);
-      assert.equal(next, p.ends[k + n - 1] + 1, `${what}: addLines' end`);
-      for (let j = k; j < k + n; j++) {
-        const a = p.starts[j], nl = p.ends[j];
-        cut.add(buf, a, nl > a && buf[nl - 1] === 13 ? nl - 1 : nl, p.hints[j]);
-      }
-      k += n;
-      const state = (
-        t: LevelTally | ref.LevelTally,
-      ) => [...t.counts, t.unscaled, t.entry, t.stampedEntry, t.bare];
-      if (JSON.stringify(state(batched)) !== JSON.stringify(state(cut))) {
-        assert.deepEqual(state(batched), state(cut), `${what}: addLines, lines ${done + 1} to ${done + k}`);
-      }
-    }
     for (let k = 0; k < p.starts.length; k++) {
       const a = p.starts[k], b = p.ends[k], h = p.hints[k];
       const where = () => `${what}: line ${done + k + 1} ${show(buf, a, b)}`;

@@ -34,8 +34,8 @@ export function handLines(s: LineScan, from: number): boolean {
 
 /**
  * Every line counted by level (see `ScanOptions.levelCounts`): the hot loop of `log_levels`,
- * with the lines of each SIMD batch given to `LevelTally.addLines` here rather than through a sink, and,
- * when the log's lines carry an HTTP status, to `StatusTally.next` too (`ScanOptions.statusCounts`).
+ * with `LevelTally.add` called here rather than through a sink, and, when the log's lines carry an HTTP
+ * status, `StatusTally.next` beside it (`ScanOptions.statusCounts`).
  */
 function countEveryLine(s: LineScan, tally: LevelTally): boolean {
   const { simd, end, buf, statuses } = s;
@@ -44,14 +44,14 @@ function countEveryLine(s: LineScan, tally: LevelTally): boolean {
   statuses?.begin(end);
   while (ls < end) {
     const count = simd.lines(ls, end);
-    if (statuses !== undefined) {
-      for (let k = 0, a = ls; k < count; k++) {
-        const nl = positions[k] & 0xffffff;
-        statuses.next(buf, a, nl > a && buf[nl - 1] === 13 ? nl - 1 : nl);
-        a = nl + 1;
-      }
+    for (let k = 0; k < count; k++) {
+      const entry = positions[k];
+      const nl = entry & 0xffffff;
+      const e = nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl;
+      tally.add(buf, ls, e, entry >>> 24);
+      if (statuses !== undefined) statuses.next(buf, ls, e);
+      ls = nl + 1;
     }
-    ls = tally.addLines(buf, ls, positions, count);
     s.lineNo += count;
     if (count < POSITIONS) break;
     if (ls < end && s.interrupted(ls)) return false; // a look at the clock every batch

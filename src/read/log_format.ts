@@ -998,17 +998,6 @@ class FormatTally extends LevelTally {
   override add(buf: Uint8Array, start: number, end: number, hint = -1, counted = true): number {
     return this.other(formatLevel(this.#format, buf, start, end, hint), buf, start, end, counted);
   }
-
-  /** `LevelTally.addLines`, each line given to {@linkcode add} in turn. */
-  override addLines(buf: Uint8Array, ls: number, positions: Int32Array, count: number): number {
-    for (let k = 0; k < count; k++) {
-      const entry = positions[k];
-      const nl = entry & 0xffffff;
-      this.add(buf, ls, nl > ls && buf[nl - 1] === 13 ? nl - 1 : nl, entry >>> 24);
-      ls = nl + 1;
-    }
-    return ls;
-  }
 }
 
 /**

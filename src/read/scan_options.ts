@@ -115,8 +115,8 @@ export interface ScanOptions {
   /** The least time between two `onProgress` calls, in ms. */
   progressMs?: number;
   /**
-   * Count lines by level instead of handing them on: each line goes to `levelCounts.add`, or a batch
-   * of them to `levelCounts.addLines` (`level.ts` `LevelTally`: entries and continuation lines by level), and the sink is never called. The line is the
+   * Count lines by level instead of handing them on: each line goes to `levelCounts.add` (`level.ts`
+   * `LevelTally`: entries and continuation lines by level), and the sink is never called. The line is the
    * one the sink would have had (its first `headBytes` bytes when longer than the buffer). Without a
    * needle only. Why: a sink call per line costs as much as finding the lines (issue #11).
    */
