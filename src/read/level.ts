@@ -468,6 +468,18 @@ function syslogTag(buf: Uint8Array, t: number, limit: number): number {
     while (i < limit && TAG[buf[i]] === 1) i++;
     if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
     const k = TAG[buf[i]];
+    if (depth === 0 && buf[i + 1] === 32 && buf[i] === 58 && i + 1 < limit) { // `kernel: `: the loop's end
+      i++;
+      break;
+    }
+    if (k === 4 && depth === 0) { // `[24200]: `, the common end, at once: digits, `]`, `:`, the blank
+      let j = i + 1;
+      while (j < limit && isDigit(buf[j])) j++;
+      if (j > i + 1 && buf[j] === 0x5d && buf[j + 1] === 58 && buf[j + 2] === 32 && j + 2 < limit) {
+        i = j + 2;
+        break;
+      }
+    }
     if (k === 4) depth++;
     else if (k === 5) depth = depth > 0 ? depth - 1 : 0;
     else if (k === 0) break;
