@@ -235,6 +235,18 @@ export const UNSCALED = 9;
  * @returns A code: an index into {@linkcode LEVELS}, {@linkcode CONTINUED}, or {@linkcode UNSCALED}.
  */
 export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1): number {
+  return levelCode(buf, start, end, hint) & ~STAMPED;
+}
+
+/**
+ * A flag on {@linkcode levelCode}'s answer: the rules saw an ASCII digit within the line's first
+ * {@linkcode STAMP_BYTES} bytes (a BSD syslog or Apache error-log stamp), so {@linkcode stamped} is true
+ * and {@linkcode LevelTally} need not look again (issue #26, item 3: ~5–10 loads a syslog or Apache line).
+ */
+const STAMPED = 16;
+
+/** {@linkcode lineLevel}'s code, with {@linkcode STAMPED} on it when the rules saw the line stamped. */
+function levelCode(buf: Uint8Array, start: number, end: number, hint: number): number {
   if (end - start > STRUCTURED_BYTES) end = start + STRUCTURED_BYTES;
   let android = true; // whether rule 4's logcat layout is still to be tried (the fast path may have)
   if (hint > 0 && hint < 255) {
@@ -251,8 +263,8 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
         if (lvl >= 0) return lvl;
         android = false;
       } else if (hint === 1 && first === 0x5b) { // `[Sun Dec 04 …] `: a day name, no level word
-        const t = apacheStamp(buf, start, end);
-        if (t > 0) return apacheLevel(buf, t, end, Math.min(end, start + HEADER_BYTES));
+        const t = apacheStamp(buf, start, end); // its day's digits: stamped
+        if (t > 0) return apacheLevel(buf, t, end, Math.min(end, start + HEADER_BYTES)) | STAMPED;
       }
       let i = a + 1;
       while (i < end && LETTER[buf[i]] === 1) i++;
@@ -274,10 +286,10 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
   }
   const limit = Math.min(end, i + HEADER_BYTES);
   if (LETTER[first]) {
-    const t = syslogStamp(buf, i, end);
+    const t = syslogStamp(buf, i, end); // its day's digit: stamped
     if (t > 0) {
       const lvl = syslogTag(buf, t, limit);
-      return lvl >= 0 ? lvl : headerLevel(buf, t, end, limit);
+      return (lvl >= 0 ? lvl : headerLevel(buf, t, end, limit)) | STAMPED;
     }
     if (continues(buf, i, end)) return CONTINUED;
     let j = i;
@@ -290,7 +302,7 @@ export function lineLevel(buf: Uint8Array, start: number, end: number, hint = -1
     if (a >= 0) return a;
   } else if (first === 0x5b) {
     const t = apacheStamp(buf, i, end);
-    if (t > 0) return apacheLevel(buf, t, end, limit);
+    if (t > 0) return apacheLevel(buf, t, end, limit) | STAMPED;
   } else if (first === 0x23 || first === 0x2e) { // `#0 /app/x.php(12): …`, `... 12 more`
     if (frameNumber(buf, i, end) || moreFrames(buf, i, end)) return CONTINUED;
   }
@@ -456,6 +468,18 @@ function syslogTag(buf: Uint8Array, t: number, limit: number): number {
     while (i < limit && TAG[buf[i]] === 1) i++;
     if ((i > a && mayBeWord(buf, a, i - a)) || i >= limit) return -1;
     const k = TAG[buf[i]];
+    if (depth === 0 && buf[i + 1] === 32 && buf[i] === 58 && i + 1 < limit) { // `kernel: `: the loop's end
+      i++;
+      break;
+    }
+    if (k === 4 && depth === 0) { // `[24200]: `, the common end, at once: digits, `]`, `:`, the blank
+      let j = i + 1;
+      while (j < limit && isDigit(buf[j])) j++;
+      if (j > i + 1 && buf[j] === 0x5d && buf[j + 1] === 58 && buf[j + 2] === 32 && j + 2 < limit) {
+        i = j + 2;
+        break;
+      }
+    }
     if (k === 4) depth++;
     else if (k === 5) depth = depth > 0 ? depth - 1 : 0;
     else if (k === 0) break;
@@ -681,8 +705,9 @@ function capitals(buf: Uint8Array, a: number, b: number): boolean {
  * continues the entry before it when that entry's line had one ({@linkcode LevelTally}).
  */
 export function stamped(buf: Uint8Array, start: number, end: number): boolean {
+  if (start < end && buf[start] - 48 >>> 0 <= 9) return true; // the common case: a line that starts with one
   const stop = Math.min(end, start + STAMP_BYTES);
-  for (let i = start; i < stop; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
+  for (let i = start + 1; i < stop; i++) if (buf[i] >= 48 && buf[i] <= 57) return true;
   return false;
 }
 
@@ -1064,18 +1089,22 @@ export class LevelTally {
    * @returns The code counted: a level code for an entry, `CONTINUED + level` for a continuation.
    */
   add(buf: Uint8Array, start: number, end: number, hint = -1, counted = true): number {
-    const code = lineLevel(buf, start, end, hint);
+    const c = levelCode(buf, start, end, hint);
+    const code = c & ~STAMPED;
     if (code < UNKNOWN && !this.bare) { // a line with its level: an entry (the common case, kept small)
       this.entry = code;
-      this.stampedEntry = stamped(buf, start, end) || record(buf, start, end);
+      this.stampedEntry = c >= STAMPED || stamped(buf, start, end) || record(buf, start, end);
       if (counted) this.counts[code]++;
       return code;
     }
-    return this.other(code, buf, start, end, counted);
+    return this.other(code, buf, start, end, counted, c >= STAMPED ? 1 : -1);
   }
 
-  /** {@linkcode add} for the other lines: UNKNOWN, UNSCALED, CONTINUED, or a level under a bare header. */
-  other(code: number, buf: Uint8Array, start: number, end: number, counted: boolean): number {
+  /**
+   * {@linkcode add} for the other lines: UNKNOWN, UNSCALED, CONTINUED, or a level under a bare header;
+   * `known`: whether the line is {@linkcode stamped} or a {@linkcode record} (1 or 0), or -1: not known yet.
+   */
+  other(code: number, buf: Uint8Array, start: number, end: number, counted: boolean, known = -1): number {
     let named = false; // a level field the line holds, off its scale: an entry, whatever its start
     if (code === UNSCALED) {
       code = UNKNOWN;
@@ -1083,7 +1112,7 @@ export class LevelTally {
       if (counted) this.unscaled++;
     }
     if (code !== CONTINUED) {
-      const st = named || stamped(buf, start, end) || record(buf, start, end);
+      const st = named || (known < 0 ? stamped(buf, start, end) || record(buf, start, end) : known === 1);
       if (st || !this.stampedEntry || (code !== UNKNOWN && !(this.bare && julLevelLine(buf, start, end)))) {
         this.entry = code;
         this.stampedEntry = st;
