@@ -186,8 +186,10 @@ export const SURE_MATCH = 2;
  *
  * @param re A pattern compiled by `pattern.ts` `compilePattern`.
  * @param maxTested Lines longer than this (bytes) are always picked (`TESTED_BYTES`).
+ * @param relax The DFA of what a line must hold as read to match as shown (`byte_dfa_compile.ts`
+ *   `compileByteProgram`): a line it passes over cannot match the pattern with masking on either.
  */
-export function lineDfa(re: RE2JS, maxTested: number): ByteDfa | null {
-  const prog = compileByteProgram(re);
+export function lineDfa(re: RE2JS, maxTested: number, relax = false): ByteDfa | null {
+  const prog = compileByteProgram(re, relax);
   return prog ? new ByteDfa(prog, maxTested) : null;
 }

@@ -14,6 +14,7 @@
  */
 
 import type { RE2JS } from "re2js";
+import { MASK_CHARS } from "./mask_proof_program.ts";
 import { utf8Sequences } from "./utf8_ranges.ts";
 
 /** Node kinds of a {@linkcode ByteProgram}: no way on. */
@@ -91,17 +92,27 @@ const MAX_SEQUENCES = 20_000;
  * The byte program of a compiled pattern, or null when re2js's object does not have the expected shape
  * or uses what this does not support.
  *
+ * With `relax` (issue #26, item 2), the program of what a line must hold as read for the pattern to match
+ * it as shown (decoded, secrets masked): masking turns a line into its own stretches, in order, with a
+ * mask (characters of `mask_proof_program.ts` `MASK_CHARS`) in place of each secret, and decoding puts
+ * U+FFFD for invalid bytes. So each rune instruction that matches one of those characters also takes any
+ * run of bytes but `\n` (it may stand for a mask, or for the secret's bytes it replaced, or for nothing
+ * when other instructions took the mask), and `\b`/`\B` hold everywhere (a mask changes what is beside
+ * a word); every other instruction must match the line's own bytes. A line that this program does not
+ * match as read cannot match the pattern as shown. `^` and `$` stay: masking keeps a line's ends.
+ *
  * @param re A pattern compiled by `pattern.ts` `compilePattern`.
+ * @param relax The relaxed program described above, instead of the pattern's own.
  * @returns The program, or null (then every line is tested by re2js).
  */
-export function compileByteProgram(re: RE2JS): ByteProgram | null {
+export function compileByteProgram(re: RE2JS, relax = false): ByteProgram | null {
   try {
     // deno-lint-ignore no-explicit-any
     const re2 = (re as any).re2Input;
     const prog = re2?.prog;
     const insts: Re2Inst[] | undefined = prog?.inst;
     if (!Array.isArray(insts) || typeof prog.start !== "number" || !(prog.start < insts.length)) return null;
-    const b = new Builder(insts.length);
+    const b = new Builder(insts.length, relax);
     for (let pc = 0; pc < insts.length; pc++) {
       if (!b.add(pc, insts[pc], () => foldCandidates(re2))) return null;
       if (b.kind.length > MAX_NODES || b.cost > MAX_SEQUENCES) return null;
@@ -124,6 +135,13 @@ function foldCandidates(re2: any): Int32Array {
   return bounds;
 }
 
+/** Whether a rune instruction matches a character masking or decoding may put in a line. */
+function takesMask(inst: Re2Inst): boolean {
+  if (inst.op === RUNE_ANY || inst.op === RUNE_ANY_NOT_NL) return true;
+  if (typeof inst.matchRune !== "function") throw new TypeError("re2js: no matchRune");
+  return MASK_CHARS.some((c) => inst.matchRune(c));
+}
+
 /** Builds a {@linkcode ByteProgram} node by node. */
 class Builder {
   kind: number[] = [];
@@ -136,7 +154,8 @@ class Builder {
   /** Byte sequences placed so far (the program's size, bounded by {@linkcode MAX_SEQUENCES}). */
   cost = 0;
 
-  constructor(n: number) {
+  /** @param relax Build the relaxed program ({@linkcode compileByteProgram}). */
+  constructor(n: number, readonly relax = false) {
     for (let i = 0; i < n; i++) this.node(K_FAIL, 0, 0);
   }
 
@@ -158,8 +177,16 @@ class Builder {
     };
     if (op === OP.ALT || op === OP.ALT_MATCH) set(K_ALT, out, arg);
     else if (op === OP.CAPTURE || op === OP.NOP) set(K_NOP, out, 0);
-    else if (op === OP.EMPTY_WIDTH) set(K_EMPTY, out, arg);
-    else if (op === OP.MATCH) set(K_MATCH, 0, 0);
+    else if (op === OP.EMPTY_WIDTH) {
+      const a = this.relax ? arg & ~(EMPTY_WORD_BOUNDARY | EMPTY_NO_WORD_BOUNDARY) : arg;
+      if (a === 0) set(K_NOP, out, 0);
+      else set(K_EMPTY, out, a);
+    } else if (op >= RUNE && op <= RUNE_ANY_NOT_NL && this.relax && takesMask(inst)) {
+      // Any run of bytes but \n, then `out`: a choice between `out` and one more byte back to here.
+      const loop = this.node(K_BYTES, 0, 0);
+      this.edges[loop].push(0x00, 0x09, pc, 0x0b, 0xff, pc);
+      set(K_ALT, out, loop);
+    } else if (op === OP.MATCH) set(K_MATCH, 0, 0);
     else if (op === OP.FAIL) set(K_FAIL, 0, 0);
     else if (op >= RUNE && op <= RUNE_ANY_NOT_NL) {
       const ranges = this.runeRanges(inst, bounds);

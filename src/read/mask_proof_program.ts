@@ -11,8 +11,11 @@
 
 import type { RE2JS } from "re2js";
 
-/** The characters masking (`guard/redact.ts`) and decoding (U+FFFD) put in a line: `mask_proof.ts`. */
-const MASK_CHARS = [0x20, 0x22, 0x27, 0x2a, 0x5c, 0xfffd];
+/**
+ * The characters masking (`guard/redact.ts`: `***`, a blank before it, a quote or a backslash beside it)
+ * and decoding (U+FFFD) put in a line: `mask_proof.ts`'s, as code points.
+ */
+export const MASK_CHARS: readonly number[] = [0x20, 0x22, 0x27, 0x2a, 0x5c, 0xfffd];
 /** re2js's instruction codes (`Inst`) and empty-width bits for `\b` and `\B`. */
 const ALT = 1, ALT_MATCH = 2, CAPTURE = 3, EMPTY_WIDTH = 4, FAIL = 5, MATCH = 6, NOP = 7;
 const RUNE = 8, RUNE1 = 9;

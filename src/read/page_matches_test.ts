@@ -16,6 +16,7 @@ import { LineRedactor, mayHoldSecretBytes } from "../guard/redact.ts";
 import type { LogLine } from "./log_line.ts";
 import type { ResumePoint } from "./readable_log.ts";
 import { sharedDir } from "../../tests/shared_dir.ts";
+import { RE2JS } from "re2js";
 
 const SHARED = sharedDir("the Loghub and lnav corpora's lines as regex matches");
 
@@ -168,6 +169,55 @@ Deno.test("regex and literal matches and context lines are each line as LineReda
       `page matches: ${lines.length} lines, ${clear} clear by their bytes, ${want.redactions} secrets`,
     );
     assert.ok(want.redactions > 1000 && clear > 1000, `${want.redactions} secrets, ${clear} clear lines`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a regex with a literal that masking may help (a blank, `.`, `\\*`): its matches are the lines whose text as shown it matches, corpus and generated lines", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "logpeek-page-matches-" });
+  try {
+    const chunks = [...(SHARED ? corpusText(SHARED) : []), generated()];
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    chunks.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
+    Deno.writeFileSync(join(dir, "all.log"), bytes);
+    const want = reference(bytes, 1000);
+    const raw = new TextDecoder().decode(bytes).split("\n").slice(0, -1);
+    // Lines shown whole (a cut line's pattern subject is its bytes unless its shown part is masked).
+    const whole = raw.map((l) => [...l.replace(/\r$/, "")].length <= 1000);
+    const roots = openRoots([dir], "/");
+    for (
+      const text of [
+        "blk_-?[0-9]+ .*(terminating|deleting)",
+        "(?i)bearer \\*+",
+        "password=\\S+ ",
+        "sid=.*; Path",
+        "token=\\*\\*\\*",
+      ]
+    ) {
+      const re = RE2JS.compile(text);
+      const expected = want.texts.flatMap((t, i) => (whole[i] && re.test(t) ? [i + 1] : []));
+      using log = await openLog(roots, "all.log");
+      const got: number[] = [];
+      let resume: ResumePoint | undefined;
+      do {
+        const page = await searchLog(log, {
+          ...DEFAULT_LIMITS,
+          searchMs: 1e9,
+          text,
+          regex: true,
+          limit: 5000,
+          redact: true,
+          resume,
+        });
+        got.push(...page.matches.flatMap((m) => (whole[m.line_no! - 1] ? [m.line_no!] : [])));
+        resume = page.next ?? undefined;
+      } while (resume);
+      assert.deepEqual(got, expected, text);
+      const onlyShown = expected.filter((n) => !re.test(raw[n - 1])).length;
+      console.error(`${text}: ${got.length} matches, ${onlyShown} only as shown`);
+      assert.ok(got.length > 0, `${text} matches`);
+    }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -169,7 +169,22 @@ interface LineMatcher {
    * tested as read: one `patternSubject` gives back as its bytes, holding no secret); else null.
    */
   rawDfa: ByteDfa | null;
+  /**
+   * With `rawDfa`, when a literal finds the candidates: the DFA of what a line must hold as read to match
+   * as shown (`byte_dfa.ts` `lineDfa` relaxed): a whole line it passes over is no match, with no look at
+   * its secrets (issue #26, item 2: `blk_-?[0-9]+ .*(terminating|deleting)`'s candidates without either
+   * word); null else.
+   */
+  maskDfa: ByteDfa | null;
 }
+
+/**
+ * Lines a page's {@linkcode LineMatcher.maskDfa} picks before its worth is judged: when it has passed
+ * over fewer than one line for every {@linkcode MASK_DFA_WORTH} it picked, the page stops asking it (a
+ * pattern whose every atom a mask may stand for, `.+`, relaxes to what every line holds).
+ */
+const MASK_DFA_TRIAL = 1024;
+const MASK_DFA_WORTH = 8;
 
 /**
  * The shortest required literal the scanner looks for when the pattern also has a byte DFA: a shorter
@@ -195,7 +210,8 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   const proof = re !== null && opts.redact && (maskProof(opts.text) || programMaskProof(re));
   // With masking, a line over LOGPEEK_MAX_LINE bytes may be shown cut (`$` matches at the cut) and
   // masked: neither the mask proof nor the DFA holds for it, so the DFA picks it and re2js decides.
-  const anyDfa = re ? lineDfa(re, opts.redact ? Math.min(TESTED_BYTES, opts.maxLine) : TESTED_BYTES) : null;
+  const maxTested = opts.redact ? Math.min(TESTED_BYTES, opts.maxLine) : TESTED_BYTES;
+  const anyDfa = re ? lineDfa(re, maxTested) : null;
   const dfa = !opts.redact || proof ? anyDfa : null;
   // The DFA picks the lines unless a literal of STRONG_LITERAL bytes finds fewer candidates faster.
   const pick = dfa !== null && !every && (!literal || literal.bytes.length < STRONG_LITERAL);
@@ -210,6 +226,7 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
     dfa,
     pick,
     rawDfa: dfa ? null : anyDfa,
+    maskDfa: !dfa && anyDfa && !pick && literal && re ? lineDfa(re, maxTested, true) : null,
   };
 }
 
@@ -267,6 +284,10 @@ class LineTest implements LineSink {
   /** The line (its offset in the scan, number) the last pause or heavy line came after. */
   lastAt = 0;
   lastNo = 0;
+  /** The matcher's `maskDfa` while it is worth asking; the lines it picked and passed over. */
+  maskDfa: ByteDfa | null;
+  maskPicked = 0;
+  maskPassed = 0;
   /** Set when a heavy line could not be tested: the page ends before it. */
   untested: { stop: StopReason; lineNo: number; at: number } | null = null;
 
@@ -291,6 +312,7 @@ class LineTest implements LineSink {
     this.seeked = order === "seek" && !opts.resume;
     this.want = opts.level === undefined ? -1 : LEVELS.indexOf(opts.level);
     this.brokeLate = opts.resume !== undefined && opts.window?.brokenAfterSeek === true;
+    this.maskDfa = matcher.maskDfa;
   }
 
   /** The line's level, read ahead when the line after it may give it one. */
@@ -394,6 +416,17 @@ class LineTest implements LineSink {
     // The byte DFA passes over a line that cannot match (as read, so as shown: `LineMatcher.dfa`).
     const dfa = this.matcher.dfa;
     if (dfa && !this.matcher.pick && !dfa.mayMatch(buf, s, end)) return this.other(buf, s, e, lineNo, cut);
+    // With masking on: a whole line that lacks what the pattern needs even where masks may stand.
+    const maskDfa = this.maskDfa;
+    if (maskDfa && end === e && !cut) {
+      if (!maskDfa.mayMatch(buf, s, end)) {
+        this.maskPassed++;
+        return this.other(buf, s, e, lineNo, cut);
+      }
+      if (++this.maskPicked >= MASK_DFA_TRIAL && this.maskPassed * MASK_DFA_WORTH < this.maskPicked) {
+        this.maskDfa = null;
+      }
+    }
     if (isHeavy(size, end - s)) {
       // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
       // after-line past the limit too: a match there starts the next page, any other line is shown
