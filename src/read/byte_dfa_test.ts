@@ -321,7 +321,7 @@ const SECRET_PIECES = [
   "Set-Cookie: sid=abc123; Path=/",
   "mysql -uroot -pS3cret db",
   "https://user:pa55@host/x",
-  "secret=\"AbCdEf123456\"",
+  'secret="AbCdEf123456"',
   'api_key\\": \\"k3y\\"',
   "AKIAIOSFODNN7EXAMPLE",
   "blk_-123",
@@ -358,7 +358,7 @@ const MASK_PATTERNS = [
   '"\\s',
   "^\\S+$",
   "[^a-z]{3}",
-  "\\\\\"",
+  '\\\\"',
   "k3y.*terminating",
   "(?i)KEY=V",
 ];
@@ -417,7 +417,10 @@ Deno.test("the relaxed DFA of bench row 4's pattern passes over a line with neit
   const may = (d: ByteDfa, s: string) => d.mayMatch(enc.encode(s), 0, enc.encode(s).length);
   const row4 = RE2JS.compile("blk_-?[0-9]+ .*(terminating|deleting)");
   const relaxed = lineDfa(row4, 1 << 16, true)!;
-  assert.equal(may(relaxed, "081109 203615 148 INFO dfs.DataNode: Received block blk_-1608 of size 91178"), false);
+  assert.equal(
+    may(relaxed, "081109 203615 148 INFO dfs.DataNode: Received block blk_-1608 of size 91178"),
+    false,
+  );
   assert.equal(may(relaxed, "081109 203615 148 INFO dfs.FSNamesystem: blk_-1608 is deleting"), true);
   // `password=\*\*\*` matches only the mask: no line as read, this one as shown.
   const re = RE2JS.compile("password=\\*\\*\\*");

@@ -416,16 +416,8 @@ class LineTest implements LineSink {
     // The byte DFA passes over a line that cannot match (as read, so as shown: `LineMatcher.dfa`).
     const dfa = this.matcher.dfa;
     if (dfa && !this.matcher.pick && !dfa.mayMatch(buf, s, end)) return this.other(buf, s, e, lineNo, cut);
-    // With masking on: a whole line that lacks what the pattern needs even where masks may stand.
-    const maskDfa = this.maskDfa;
-    if (maskDfa && end === e && !cut) {
-      if (!maskDfa.mayMatch(buf, s, end)) {
-        this.maskPassed++;
-        return this.other(buf, s, e, lineNo, cut);
-      }
-      if (++this.maskPicked >= MASK_DFA_TRIAL && this.maskPassed * MASK_DFA_WORTH < this.maskPicked) {
-        this.maskDfa = null;
-      }
+    if (this.maskDfa && end === e && !cut && this.maskPasses(buf, s, e)) {
+      return this.other(buf, s, e, lineNo, cut);
     }
     if (isHeavy(size, end - s)) {
       // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
@@ -472,6 +464,21 @@ class LineTest implements LineSink {
       }
     }
     return go;
+  }
+
+  /**
+   * With masking on, whether the whole line `buf[s, e)` lacks what the pattern needs even where masks
+   * may stand (`maskDfa`): then it is no match. Stops asking when the DFA is not worth it.
+   */
+  maskPasses(buf: Uint8Array, s: number, e: number): boolean {
+    if (!this.maskDfa!.mayMatch(buf, s, e)) {
+      this.maskPassed++;
+      return true;
+    }
+    if (++this.maskPicked >= MASK_DFA_TRIAL && this.maskPassed * MASK_DFA_WORTH < this.maskPicked) {
+      this.maskDfa = null;
+    }
+    return false;
   }
 
   /**
