@@ -275,6 +275,48 @@ function note(t: Table, work: string, m: Measured): void {
   );
 }
 
+/**
+ * Row 4b (information, issue #26): row 4's search over a log of only its matching lines (`rg`'s output,
+ * made beside the log once), so that the time is what the answers cost (each match's work, the
+ * protocol, the client) with next to nothing to scan; beside `rg -n` over the whole log, as in row 4.
+ * Every line is a match: the line numbers must be 1 to `wc -l`.
+ */
+async function answersRow(t: Table, log: LoghubLog, tag: string): Promise<void> {
+  console.error(`${tag}row 4b: row 4's matches alone…`);
+  const q = shellQuote, only = `${log.path}.row4-matches`;
+  try {
+    Deno.statSync(only);
+  } catch {
+    await runShell(
+      `rg ${q(QUERIES.manyMatches)} ${q(log.path)} > ${q(only)}.part && mv ${q(only)}.part ${q(only)}`,
+    );
+  }
+  const work = "4b. the same search over a log of only its matching lines (information)";
+  const m = await measure(
+    t.o.runs,
+    () =>
+      searchAll(
+        t.s,
+        { file: only.slice(t.o.dir.length + 1), text: QUERIES.manyMatches, regex: true },
+        t.limit,
+        t.o.capMs,
+      ),
+    [() => runCommand("rg", ["-n", QUERIES.manyMatches, log.path]), () => runCommand("wc", ["-l", only])],
+  );
+  failed(t, work, m);
+  const n = Number(m.peers[1][0].out.trim().split(/\s+/)[0]);
+  sameLines(t, work, m, Array.from({ length: n }, (_, i) => i + 1));
+  const ms = slowOr(m);
+  t.rows.push({
+    work: `${work} (${n} lines)`,
+    ms,
+    rate: "",
+    peer: `rg -n '${QUERIES.manyMatches}' over the whole log, as row 4`,
+    peerMs: mid(m.peers[0]),
+  });
+  note(t, work, m);
+}
+
 /** A search row checked against `rg` (line numbers and count), complete: true; `min` null: MB/s. */
 async function searchRow(
   t: Table,
@@ -389,6 +431,7 @@ async function searchRows(t: Table, log: LoghubLog, tag: string): Promise<void> 
     0.5,
     [["rg", ["--no-mmap", "-n", QUERIES.manyMatches]]],
   );
+  await answersRow(t, log, tag);
   console.error(`${tag}row 5: regex with no literal…`);
   await searchRow(
     t,
