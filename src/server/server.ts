@@ -16,13 +16,15 @@ import { registerLogTailTool } from "../tools/log_tail.ts";
 import { registerReadArtifactTool } from "../tools/read_artifact.ts";
 import { VERSION } from "../core/version.ts";
 import { listToolsCompactly, type ToolSet } from "./tool_list.ts";
+import { checkOutputsInOnePass } from "./output_check.ts";
 
 /** What the server is built from: the limits (quoted in descriptions) and where calls run. */
 export type ServerConfig = ToolDeps;
 
 /**
  * Builds the MCP server with `log_files`, `log_tail`, `log_search`, `log_levels`, `log_patterns` and
- * `read_artifact`, listed compactly (`tool_list.ts`).
+ * `read_artifact`, listed compactly (`tool_list.ts`), each answer checked against its output schema
+ * (`output_check.ts`).
  *
  * @param config Limits, and the dispatcher that runs the tools (the tool worker, or in-process).
  * @returns The server, not yet connected.
@@ -37,7 +39,8 @@ export function createServer(config: ServerConfig): McpServer {
         "LOGPEEK_TZ) or durations back from now (-15m, -2h, -3d); since is inclusive, until exclusive.",
     },
   );
-  listToolsCompactly(server, registerTools(server, config));
+  // Each answer checked against its output schema in the tool's handler, in one synchronous pass.
+  listToolsCompactly(server, checkOutputsInOnePass(registerTools(server, config)));
   return server;
 }
 
