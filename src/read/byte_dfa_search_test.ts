@@ -125,3 +125,63 @@ Deno.test({
     assert.ok(total > 5000, `${total} matching lines`);
   },
 });
+
+/** Patterns whose every match starts with their required literal (`RequiredLiteral.prefix`). */
+const PREFIX_PATTERNS = [
+  "blk_-?[0-9]+ .*(terminating|deleting)",
+  "Received block blk_[0-9-]+ of size [0-9]+",
+  "INFO [a-zA-Z.$]+: [A-Z]",
+  "id=[0-9]+;",
+  "ab+c[0-9]",
+  "rhost=[0-9.]+ +user=",
+];
+
+Deno.test({
+  name:
+    "log_search regex whose matches start with its literal (the DFAs start at its first occurrence): the lines rg -n finds, at every piece size, masking on and off",
+  ignore: !present,
+  async fn() {
+    // Loghub's lines, and lines where the literal comes more than once, a match only at a later one.
+    const base = writeLog("prefix.log", 400, false);
+    const extra = [
+      "id=x id=12; ok",
+      "id= id=id=7;",
+      "id=3 id=4;",
+      "abbbc abc7",
+      "ac abc abbc1",
+      "rhost=1.2.3 rhost=10.0.0.1  user=root",
+      "x".repeat(300) + " id=5;",
+      "id=9;" + "y".repeat(700),
+    ];
+    Deno.writeTextFileSync(base, extra.join("\n") + "\n", { append: true });
+    const name = base.slice(dir.length + 1);
+    let total = 0;
+    for (const text of PREFIX_PATTERNS) {
+      const want = rgLines(text, base, false);
+      using log = await openLog(roots, name);
+      for (const redact of [false, true]) {
+        for (const pieceSize of [1, 3, 7, 64, 65536]) {
+          const r = await searchLog(log, {
+            ...limits,
+            pieceSize,
+            text,
+            regex: true,
+            limit: 20000,
+            redact,
+            maxLine: 500,
+            searchBytes: 1e12,
+          });
+          assert.equal(r.complete, true, `${text}, piece ${pieceSize}`);
+          assert.deepEqual(
+            r.matches.map((m) => m.line_no),
+            want,
+            `${text}, piece ${pieceSize}, redact ${redact}`,
+          );
+          total += r.matches.length;
+        }
+      }
+    }
+    console.error(`prefix patterns: ${total} matching lines, as rg -n`);
+    assert.ok(total > 1000, `${total} matching lines`);
+  },
+});

@@ -203,6 +203,7 @@ function handMatchingLines(s: LineScan, from: number): boolean {
     if (lineStart > pos) s.lineNo += lineFeeds >= 0 ? lineFeeds : simd.count(pos, lineStart);
     pos = lineStart;
     s.pending = true;
+    s.needleOff = s.sure ? m - lineStart : -1; // (not `sure`: `m` is a K or ſ)
   }
   s.ls = pos;
   return true;

@@ -80,6 +80,11 @@ export class LineScan {
   pending = false;
   /** The pending line holds the needle's own bytes (folded ASCII); false: `verify` decides. */
   sure = true;
+  /**
+   * Where the pending line's first occurrence of the needle starts, from the line's first byte (when
+   * `sure`, and the line is not long), or -1; handed on with the line by {@linkcode finish}.
+   */
+  needleOff = -1;
   /** The unfinished line outgrew the buffer; its start is in `head`. */
   long = false;
   headLen = 0;
@@ -152,6 +157,7 @@ export class LineScan {
     if (this.end === this.bufSize) {
       if (!this.long) {
         this.long = true;
+        this.needleOff = -1; // a long line is handed on from `head`
         this.longStart = this.bytesRead - this.end;
         this.headLen = Math.min(this.headBytes, this.end);
         this.longLen = this.end;
@@ -265,7 +271,9 @@ export class LineScan {
       this.statuses?.add(this.buf, a, e);
       return true;
     }
-    return this.sink.line(this.buf, a, e, this.lineNo, false, hint, this.bytesRead - this.end + a);
+    const needle = this.needleOff >= 0 && a + this.needleOff < e ? a + this.needleOff : -1;
+    this.needleOff = -1;
+    return this.sink.line(this.buf, a, e, this.lineNo, false, hint, this.bytesRead - this.end + a, needle);
   }
 
   /** Counts the line buf[a, e) by level ({@linkcode ScanOptions.levelCounts}); true. */

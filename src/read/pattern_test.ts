@@ -167,3 +167,57 @@ Deno.test("maskProof: true only for patterns that can match none of * blank \" '
     }
   }
 });
+
+Deno.test("requiredLiteral.prefix: true only for a literal every match starts with", () => {
+  const cases: [string, string, boolean][] = [
+    ["blk_-?[0-9]+ .*(terminating|deleting)", "blk_", true],
+    ["zq-[0-9]+ timed", " timed", false],
+    ["^blk_", "blk_", false],
+    ["a*blk_x", "blk_x", false],
+    ["ab+c", "ab", true],
+    ["(?i)kernel: x", "kernel: x", true],
+    ["\\Qa.b\\E[0-9]", "a.b", true],
+    ["[0-9]+ INFO", " INFO", false],
+    ["(x)INFO", "INFO", false],
+    ["ab[0-9]cdef", "cdef", false],
+  ];
+  for (const [source, bytes, prefix] of cases) {
+    const l = requiredLiteral(source, false)!;
+    assert.equal(dec.decode(l.bytes), bytes, source);
+    assert.equal(l.prefix, prefix, source);
+  }
+});
+
+const PREFIX_SHARED = sharedDir("requiredLiteral.prefix over the Loghub corpus");
+
+Deno.test({
+  name:
+    "requiredLiteral.prefix: where it is true, each Loghub line's leftmost match (re2js) starts with the literal",
+  ignore: !PREFIX_SHARED,
+  fn() {
+    const dir = `${PREFIX_SHARED}/corpus/loghub`;
+    const lines = [...Deno.readDirSync(dir)].filter((e) => e.name.endsWith(".log"))
+      .flatMap((e) => Deno.readTextFileSync(`${dir}/${e.name}`).split("\n"));
+    const sources = [
+      "Received block blk_[0-9-]+",
+      "INFO [a-z.]+",
+      "rhost=[0-9.]+",
+      "user=[a-z]+",
+      "for (user|block)",
+    ];
+    for (const source of sources) {
+      const l = requiredLiteral(source, false)!;
+      assert.ok(l.prefix, source);
+      const text = dec.decode(l.bytes);
+      const re = RE2JS.compile(source);
+      let seen = 0;
+      for (const line of lines) {
+        const m = re.matcher(line);
+        if (!m.find()) continue;
+        seen++;
+        assert.ok(line.startsWith(text, m.start()), `${source} on ${line}`);
+      }
+      assert.ok(seen > 10, `${source} matches ${seen} lines`);
+    }
+  },
+});

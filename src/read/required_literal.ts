@@ -12,6 +12,11 @@ export interface RequiredLiteral {
   bytes: Uint8Array;
   /** True when the pattern matches it in either case (then it is ASCII only). */
   ignoreCase: boolean;
+  /**
+   * True when every match starts with it: the pattern begins with the run (no flag group but a leading
+   * one, no anchor, class or group before it), so a match starts at one of its occurrences.
+   */
+  prefix: boolean;
 }
 
 /** Characters that mean something outside a class in RE2's syntax. */
@@ -57,6 +62,14 @@ class LiteralWalk {
   #run: string[] = [];
   /** The last atom read was a literal of the run (a quantifier after it applies to it). */
   #lastWasLiteral = false;
+  /** Where the pattern's atoms start (after a leading flag group). */
+  #start = 0;
+  /** The run being read began at {@linkcode #start}, and no run ended before it. */
+  #runAtStart = false;
+  /** The first run, when it began at {@linkcode #start} (every match starts with it); null else. */
+  #prefix: string | null = null;
+  /** A run has ended (after it, no run is a prefix). */
+  #ended = false;
 
   constructor(source: string, ignoreCase: boolean) {
     this.#source = source;
@@ -67,6 +80,7 @@ class LiteralWalk {
       if (lead[1].includes("i")) fold = true;
       this.#i = lead[0].length;
     }
+    this.#start = this.#i;
     this.#fold = fold;
   }
 
@@ -98,20 +112,30 @@ class LiteralWalk {
     }
     this.#endRun();
     if (this.#best === "") return null;
-    return { bytes: new TextEncoder().encode(this.#best), ignoreCase: this.#fold };
+    return {
+      bytes: new TextEncoder().encode(this.#best),
+      ignoreCase: this.#fold,
+      prefix: this.#prefix !== null && this.#best === this.#prefix,
+    };
   }
 
   /** Ends the run, keeping it when it is longer (in UTF-8 bytes) than the best so far. */
   #endRun(): void {
     const s = this.#run.join("");
     if (new TextEncoder().encode(s).length > new TextEncoder().encode(this.#best).length) this.#best = s;
+    if (this.#runAtStart && s !== "") this.#prefix = s;
+    this.#runAtStart = false;
+    this.#ended = true;
     this.#run = [];
   }
 
   /** Appends one literal character (a code point), or ends the run when it cannot be used. */
   #literal(ch: string): void {
     if (ch === "\n" || (this.#fold && ch.codePointAt(0)! > 0x7f)) this.#endRun();
-    else this.#run.push(ch);
+    else {
+      if (this.#run.length === 0 && !this.#ended && this.#i === this.#start) this.#runAtStart = true;
+      this.#run.push(ch);
+    }
   }
 
   /**

@@ -29,6 +29,8 @@ export interface LineSink {
    * @param hint The offset from `start` of the line's first ASCII letter or ESC within its first 32
    *   bytes, 255 when none, -1 when not known (`levelOf` uses it).
    * @param at The line's first byte, counted from the scan's start (negative for a resumed line).
+   * @param needle With a needle ({@linkcode ScanOptions.needle}): the offset in `buf` of its first
+   *   occurrence in the line, when the scanner found its bytes there; -1 (or absent) else.
    * @returns false to stop the scan (reported as `stop: "limit"`).
    */
   line(
@@ -39,6 +41,7 @@ export interface LineSink {
     cut: boolean,
     hint: number,
     at: number,
+    needle?: number,
   ): boolean;
 }
 

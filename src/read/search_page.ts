@@ -25,6 +25,7 @@ import { LineLiteral } from "./line_literal.ts";
 import { patternSubject } from "./pattern_subject.ts";
 import { PageMatches } from "./page_matches.ts";
 import { type ByteDfa, lineDfa, MAY_MATCH, NO_MATCH, SURE_MATCH } from "./byte_dfa.ts";
+import { MASK_CHARS } from "./mask_proof_program.ts";
 import { shownAsRead } from "./shown_as_read.ts";
 import { programMaskProof } from "./mask_proof_program.ts";
 import { pageResult, progressed } from "./page_end.ts";
@@ -176,6 +177,14 @@ interface LineMatcher {
    * word); null else.
    */
   maskDfa: ByteDfa | null;
+  /**
+   * Every match starts with the scanner's needle (`RequiredLiteral.prefix`, case not ignored; with masking
+   * on, a needle with no character a mask holds): the DFAs may start at its first occurrence in a line
+   * (the scanner's).
+   */
+  fromNeedle: boolean;
+  /** The DFAs' `maxTested`: a line longer than this is picked whole, never started at its needle. */
+  maxTested: number;
 }
 
 /**
@@ -227,7 +236,16 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
     pick,
     rawDfa: dfa ? null : anyDfa,
     maskDfa: !dfa && anyDfa && !pick && literal && re ? lineDfa(re, maxTested, true) : null,
+    // (Not with case ignored: a match may start at a K or ſ before the needle's first ASCII occurrence.)
+    fromNeedle: !pick && literal !== null && literal.prefix && !literal.ignoreCase &&
+      (!opts.redact || !holdsMaskByte(literal.bytes)),
+    maxTested,
   };
+}
+
+/** Whether `bytes` hold a character a mask is made of (`mask_proof_program.ts` `MASK_CHARS`, ASCII). */
+function holdsMaskByte(bytes: Uint8Array): boolean {
+  return bytes.some((b) => b < 0x80 && MASK_CHARS.includes(b)) || bytes.some((b) => b >= 0x80);
 }
 
 /** The turns of a page's scan (`next_turn.ts` `ScanTurns`), and when the last one ended (`performance.now()` ms). */
@@ -354,6 +372,7 @@ class LineTest implements LineSink {
     cut: boolean,
     hint: number,
     at: number,
+    needle = -1,
   ): boolean {
     const { m, times, first } = this;
     const after = m.after;
@@ -388,11 +407,19 @@ class LineTest implements LineSink {
     if (times && !times.inside(t)) return this.other(buf, s, e, lineNo, cut);
     const want = this.want;
     if (want >= 0 && levelCode(this.finalCode()) !== want) return this.other(buf, s, e, lineNo, cut);
-    return this.test(buf, s, e, lineNo, cut, at);
+    return this.test(buf, s, e, lineNo, cut, at, needle);
   }
 
   /** The line `buf[s, e)` tested: by the literal, the folded text, or the pattern (here or in the worker). */
-  test(buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean, at: number): boolean {
+  test(
+    buf: Uint8Array,
+    s: number,
+    e: number,
+    lineNo: number,
+    cut: boolean,
+    at: number,
+    needle = -1,
+  ): boolean {
     const { plain, re, folded, size, proof } = this.matcher;
     if (plain) {
       // A literal on every line (a window, or context): its bytes, in the line as far as it is here.
@@ -415,21 +442,15 @@ class LineTest implements LineSink {
     }
     // The byte DFA passes over a line that cannot match (as read, so as shown: `LineMatcher.dfa`).
     const dfa = this.matcher.dfa;
-    if (dfa && !this.matcher.pick && !dfa.mayMatch(buf, s, end)) return this.other(buf, s, e, lineNo, cut);
-    if (this.maskDfa && end === e && !cut && this.maskPasses(buf, s, e)) {
+    // A pattern whose every match starts with the needle: its DFAs start at the needle's first bytes.
+    const from = needle > s && this.matcher.fromNeedle && end === e && !cut && e - s <= this.matcher.maxTested
+      ? needle
+      : s;
+    if (dfa && !this.matcher.pick && !dfa.mayMatch(buf, from, end)) return this.other(buf, s, e, lineNo, cut);
+    if (this.maskDfa && end === e && !cut && this.maskPasses(buf, from, e)) {
       return this.other(buf, s, e, lineNo, cut);
     }
-    if (isHeavy(size, end - s)) {
-      // Tested in the worker: the scan stops here, and `resumeAfterStop` tests it and goes on. An
-      // after-line past the limit too: a match there starts the next page, any other line is shown
-      // as context (ending the page before it left the last match without it, and no page showed it).
-      if (!this.heavyBuf || this.heavyBuf.length < e - s) {
-        this.heavyBuf = new Uint8Array(Math.max(e - s, 4096));
-      }
-      this.heavyBuf.set(buf.subarray(s, e));
-      this.heavy = { bytes: this.heavyBuf, lineNo, at, e: e - s, cut, code: this.finalCode() };
-      return false;
-    }
+    if (isHeavy(size, end - s)) return this.holdHeavy(buf, s, e, lineNo, cut, at);
     const raw = buf.subarray(s, end);
     let hit: boolean;
     let asRead = false;
@@ -443,7 +464,7 @@ class LineTest implements LineSink {
       // Tested as read (no secret in it): the byte DFA passes over it when it cannot match, and decides
       // a line shown as read (ASCII: `ByteDfa.verdict`) that it finds a match in.
       const rawDfa = this.matcher.rawDfa;
-      const verdict = tested === raw && rawDfa ? rawDfa.verdict(buf, s, end) : MAY_MATCH;
+      const verdict = tested === raw && rawDfa ? rawDfa.verdict(buf, from, end) : MAY_MATCH;
       if (verdict === NO_MATCH) hit = false;
       else if (verdict === SURE_MATCH && asRead) hit = true;
       else hit = typeof tested === "string" ? re!.test(tested) : re!.test(tested);
@@ -464,6 +485,21 @@ class LineTest implements LineSink {
       }
     }
     return go;
+  }
+
+  /**
+   * Holds a line that may be slow to test, for the worker: the scan stops here, and `resumeAfterStop`
+   * tests it and goes on. An after-line past the limit too: a match there starts the next page, any other
+   * line is shown as context (ending the page before it left the last match without it, and no page
+   * showed it). False (the scan stops).
+   */
+  holdHeavy(buf: Uint8Array, s: number, e: number, lineNo: number, cut: boolean, at: number): false {
+    if (!this.heavyBuf || this.heavyBuf.length < e - s) {
+      this.heavyBuf = new Uint8Array(Math.max(e - s, 4096));
+    }
+    this.heavyBuf.set(buf.subarray(s, e));
+    this.heavy = { bytes: this.heavyBuf, lineNo, at, e: e - s, cut, code: this.finalCode() };
+    return false;
   }
 
   /**
