@@ -13,6 +13,7 @@ import { plural } from "../core/plural.ts";
 import { fileArg, levelArg, strictArgs, wholeNumber } from "./args.ts";
 import { printable } from "../guard/printable.ts";
 import { logLineSchema } from "../read/log_line.ts";
+import { redactLine } from "../guard/redact.ts";
 import { type LogBackend, refuseLacking } from "../source/backend.ts";
 import type { SearchAnswer, SearchMatch, SearchQuery } from "../source/search_query.ts";
 import { firstLogs, notReadNote } from "./log_list_words.ts";
@@ -184,7 +185,8 @@ function lastMatch(a: SearchAnswer): { file?: string; line_no: number | null } |
 /**
  * The first line of a search's text: how many matches for what, and whether the search was complete.
  * The text or pattern is shown as the client wrote it, in double quotes, only control characters (and
- * lone surrogates) escaped ({@linkcode printable}), never JSON-escaped: `\d+` stays `\d+`.
+ * lone surrogates) escaped ({@linkcode printable}), never JSON-escaped: `\d+` stays `\d+`; a secret in it
+ * is masked (`guard/redact.ts` `redactLine`, as the trace masks arguments).
  *
  * @param a The answer (its `scope`: the backend's words for what it read, else a file's, from its data).
  * @param text The text or pattern searched for.
@@ -195,7 +197,8 @@ export function searchHeader(
   text: string,
   kind: { regex?: boolean; ignore_case?: boolean } = {},
 ): string {
-  const what = `${kind.regex ? "pattern" : "text"} "${printable(text)}"${
+  // The text as the caller sent it, masked (a secret typed into a search is not echoed back).
+  const what = `${kind.regex ? "pattern" : "text"} "${printable(redactLine(text).text)}"${
     kind.ignore_case ? " (ignoring case)" : ""
   }`;
   return `${printable(a.file)}: ${a.matches.length} match(es) for ${what}${a.scope ?? `; ${fileScope(a)}`}` +

@@ -7,6 +7,7 @@
  */
 
 import { ToolError } from "../core/errors.ts";
+import { redactLine } from "../guard/redact.ts";
 
 /** An MCP `CallToolResult` as logpeek's tools return it. */
 export interface ToolResult {
@@ -27,7 +28,8 @@ export function okResult(structured: Record<string, unknown>, text: string): Too
 }
 
 /**
- * Wraps a tool handler so that no exception leaves it.
+ * Wraps a tool handler so that no exception leaves it. An expected failure's message is masked
+ * (`guard/redact.ts` `redactLine`): it may echo what the caller sent, a secret in a pattern or a name.
  *
  * @param tool The tool's name, for the stderr line.
  * @param stderr Receives the diagnostics of unexpected exceptions.
@@ -44,7 +46,11 @@ export function guarded<A>(
       return await handler(args);
     } catch (e) {
       if (e instanceof ToolError) {
-        return { content: [{ type: "text", text: `${e.kind}: ${e.message}` }], isError: true };
+        // The message may echo an argument (a pattern, a file name): masked as the trace masks arguments.
+        return {
+          content: [{ type: "text", text: `${e.kind}: ${redactLine(e.message).text}` }],
+          isError: true,
+        };
       }
       const id = crypto.randomUUID().slice(0, 8);
       stderr(

@@ -30,3 +30,12 @@ Deno.test("guarded turns an unexpected exception into a generic error with an id
     new RegExp(`log_tail failed unexpectedly \\(error id ${id}\\): Error: secret detail\\n\\s+at `),
   );
 });
+
+Deno.test("guarded masks a secret an expected failure's message echoes (a pattern, a name), as the trace masks arguments", async () => {
+  const failing = guarded("t", () => {}, () => {
+    throw new ToolError("invalid_pattern", "the pattern '(password=hunter2' is malformed: missing )");
+  });
+  const r = await failing({});
+  assert.equal(r.content[0].text, "invalid_pattern: the pattern '(password=***' is malformed: missing )");
+  assert.ok(!r.content[0].text.includes("hunter2"));
+});
