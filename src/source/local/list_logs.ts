@@ -306,7 +306,12 @@ class Walk {
     const r = this.#resolve(path, real, file, ent.name);
     if (r === null) return true;
     if (r.info.isDirectory) return this.#folder(file, r.target, below);
-    if (!r.info.isFile || below || !this.#wanted(file)) return true;
+    if (below || !this.#wanted(file)) return true;
+    if (!r.info.isFile) {
+      // A FIFO, a socket, a device: no log to read (`log_tail` refuses it as not_a_file), named, not hidden.
+      this.#page.refuse(file, "not_a_file: not a regular file (a FIFO, socket or device)");
+      return true;
+    }
     if (r.target !== own) {
       // A link to a file elsewhere in the roots: its folders must pass the rule reading applies.
       const home = rootOf(this.#roots, r.target)!;

@@ -57,6 +57,26 @@ Deno.test("listLogs: links out (dangling or not) are refused by name; a dangling
   assert.deepEqual([list.complete, list.not_listed], [false, 2]);
 });
 
+Deno.test("listLogs: a FIFO in the root is named as not listed (not a regular file), not passed over in silence", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "logpeek-list-fifo-" });
+  try {
+    Deno.writeTextFileSync(`${base}/a.log`, "2024-05-01 INFO a\n");
+    const made = new Deno.Command("mkfifo", { args: [`${base}/pipe.log`] }).outputSync();
+    assert.ok(made.success, "mkfifo");
+    const list = await listLogs(openRoots([base], "/"), { limit: 1000 });
+    assert.deepEqual(list.files.map((f) => f.file), ["a.log"]);
+    assert.deepEqual(list.unreadable, [
+      "pipe.log: not_a_file: not a regular file (a FIFO, socket or device)",
+    ]);
+    assert.deepEqual([list.complete, list.not_listed], [false, 1]);
+    // A glob that leaves it out does not name it.
+    const only = await listLogs(openRoots([base], "/"), { limit: 1000, glob: "a.*" });
+    assert.deepEqual([only.files.length, only.unreadable, only.complete], [1, [], true]);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
 Deno.test("listLogs: past the cap every file is counted (find agrees); a count cut by its budget says it is a lower bound", async () => {
   const base = Deno.makeTempDirSync({ prefix: "logpeek-list3-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(base, { recursive: true }));
