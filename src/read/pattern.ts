@@ -55,7 +55,8 @@ export function compilePattern(source: string, ignoreCase: boolean): RE2JS {
       javascript
         ? `the regular expression \`${printable(source)}\` uses what RE2 cannot run in linear time or ` +
           `beyond its limits (${reason}): backreferences, lookahead and lookbehind, and repeat counts over ` +
-          "1000 are not supported; rewrite it without them, or search for a literal part of it"
+          "1000 (repeats inside repeats count as their product: `(a{100}){20}` is 2000) are not supported; " +
+          "rewrite it without them, or search for a literal part of it"
         : `invalid regular expression: ${reason} (RE2's syntax, not JavaScript's: no backreferences or ` +
           "lookaround)",
     );

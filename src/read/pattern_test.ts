@@ -221,3 +221,13 @@ Deno.test({
     }
   },
 });
+
+Deno.test("compilePattern: repeats whose product passes RE2's 1000 are refused saying so, though each count is under it", () => {
+  assert.throws(
+    () => compilePattern("((a{100}){100}){100}", false),
+    (e: Error) => /invalid repeat count/.test(e.message) && /count as their product/.test(e.message),
+  );
+  // Each alone, and a product within the limit, compile.
+  assert.ok(compilePattern("a{1000}", false).test("a".repeat(1000)));
+  assert.ok(compilePattern("(a{10}){100}", false).test("a".repeat(1000)));
+});
