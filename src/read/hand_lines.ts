@@ -151,7 +151,8 @@ function handMatchingLines(s: LineScan, from: number): boolean {
   const finder = s.finder!;
   let pos = s.ls;
   let searchFrom = Math.max(s.ls, from - (span - 1));
-  const partners = finder.kelvin || finder.longS;
+  // K or ſ looked for apart (a needle with a head finds them with its own pass: `finder.variant`).
+  const partners = (finder.kelvin || finder.longS) && finder.head === 0;
   while (true) {
     if (s.pending) {
       const nl = s.find(10, Math.max(pos, from), end);
@@ -178,7 +179,7 @@ function handMatchingLines(s: LineScan, from: number): boolean {
     let m = finder.findCounted(searchFrom, end);
     // Line feeds in [pos, m), or in [pos, end) when there is no m; -1: not counted (a K or ſ).
     let lineFeeds = finder.lineFeeds + (searchFrom > pos ? simd.count(pos, searchFrom) : 0);
-    s.sure = true;
+    s.sure = !finder.variant;
     // The next K or ſ before the needle's next bytes (when the needle has k or s and case is ignored),
     // looked for only from the first byte ≥ 0x80 that pass saw: in ASCII, no second pass.
     const partnerTo = m < 0 ? end : Math.min(end, m + 3);

@@ -87,6 +87,15 @@ export class NeedleFinder {
   /** Look for K (U+212A) and for ſ (U+017F) as well as for the needle. */
   readonly kelvin: boolean;
   readonly longS: boolean;
+  /**
+   * With K or ſ looked for: the needle's bytes before its first `k` or `s` when there are two or more
+   * (0 else). The rare pair is then chosen among them, so that SIMD finds an occurrence written with K or
+   * ſ in the same pass as the needle's own ({@linkcode findCounted} tells them apart: {@linkcode variant}),
+   * and no second pass for K and ſ is needed.
+   */
+  readonly head: number;
+  /** Set by {@linkcode findCounted}: its answer is a place where the needle may stand with K or ſ in it. */
+  variant = false;
   /** Set by {@linkcode NeedleFinder.attach}: the scan's SIMD scanner and its buffer. */
   simd!: ReturnType<typeof simdScanner>;
   buf!: Uint8Array;
@@ -116,6 +125,8 @@ export class NeedleFinder {
     this.kelvin = p.kelvin;
     this.longS = p.longS;
     this.span = matchSpan(this.needle, this.kelvin || this.longS);
+    const first = this.needle.findIndex((b) => b === 0x6b || b === 0x73);
+    this.head = (this.kelvin || this.longS) && first >= 2 ? first : 0;
   }
 
   /** Looks in `simd`'s buffer from now on (made for a size that has room for `span - 1` more bytes). */
@@ -127,7 +138,9 @@ export class NeedleFinder {
   /** Chooses the rare pair by the bytes of `sample` (the first piece read, {@linkcode rarePair}). */
   choosePair(sample: Uint8Array): void {
     const needle = this.needle;
-    [this.o1, this.o2] = rarePair(needle, sample, this.mask);
+    [this.o1, this.o2] = this.head > 0
+      ? rarePair(needle.subarray(0, this.head), sample, this.mask.subarray(0, this.head))
+      : rarePair(needle, sample, this.mask);
     this.b1 = needle[this.o1];
     this.b2 = needle[this.o2];
     this.m1 = this.mask[this.o1];
@@ -191,7 +204,9 @@ export class NeedleFinder {
   findCounted(from: number, to: number): number {
     const { buf, simd, nlen, mask, needle } = this;
     const last = to - nlen;
-    const partners = this.kelvin || this.longS;
+    // With a head (the pair found in the bytes before any k or s), no separate look for K or ſ.
+    const partners = (this.kelvin || this.longS) && this.head === 0;
+    this.variant = false;
     let lf = 0;
     let high = -1;
     while (from <= last) {
@@ -206,7 +221,8 @@ export class NeedleFinder {
       }
       let k = 0;
       while (k < nlen && (buf[s + k] | mask[k]) === needle[k]) k++;
-      if (k === nlen) {
+      if (k === nlen || (this.head > 0 && this.mayStandAt(s, k, to))) {
+        this.variant = k < nlen;
         this.lineFeeds = lf;
         this.high = high < 0 ? to : high;
         return s;
@@ -219,6 +235,32 @@ export class NeedleFinder {
     for (let i = from; high < 0 && partners && i < to; i++) if (buf[i] >= 0x80) high = i;
     this.high = high < 0 ? to : high;
     return -1;
+  }
+
+  /**
+   * Whether the needle may stand at `s` with K for a `k` or ſ for an `s`, its first `k` bytes being there
+   * as they are (in either case): each further byte as it is, a `k` also as K's three bytes, an `s` also as
+   * ſ's two. True too when the buffer ends (`to`) before that is known: the line is a candidate, and the
+   * pattern or the folded text decides.
+   */
+  mayStandAt(s: number, k: number, to: number): boolean {
+    const { buf, needle, mask, nlen } = this;
+    let p = s + k;
+    for (let i = k; i < nlen; i++) {
+      if (p >= to) return true;
+      const c = needle[i];
+      if ((buf[p] | mask[i]) === c) p++;
+      else if (c === 0x6b && this.kelvin && buf[p] === KELVIN_BYTES[0] && buf[p + 1] === KELVIN_BYTES[1]) {
+        if (p + 2 >= to) return true;
+        if (buf[p + 2] !== KELVIN_BYTES[2]) return false;
+        p += 3;
+      } else if (c === 0x73 && this.longS && buf[p] === LONG_S_BYTES[0]) {
+        if (p + 1 >= to) return true;
+        if (buf[p + 1] !== LONG_S_BYTES[1]) return false;
+        p += 2;
+      } else return false;
+    }
+    return true;
   }
 
   /**

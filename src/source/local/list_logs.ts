@@ -106,6 +106,9 @@ export async function listLogs(
   return await new Walk(roots, opts, countMs).run();
 }
 
+/** Why a FIFO, socket or device in the roots is not listed. */
+const NOT_A_FILE = "not_a_file: not a regular file (a FIFO, socket or device)";
+
 /** One listing's walk over the roots (see {@linkcode listLogs}). */
 class Walk {
   readonly #roots: Root[];
@@ -307,11 +310,8 @@ class Walk {
     if (r === null) return true;
     if (r.info.isDirectory) return this.#folder(file, r.target, below);
     if (below || !this.#wanted(file)) return true;
-    if (!r.info.isFile) {
-      // A FIFO, a socket, a device: no log to read (`log_tail` refuses it as not_a_file), named, not hidden.
-      this.#page.refuse(file, "not_a_file: not a regular file (a FIFO, socket or device)");
-      return true;
-    }
+    // A FIFO, a socket, a device: no log to read (`log_tail` refuses it as not_a_file), named, not hidden.
+    if (!r.info.isFile) return (this.#page.refuse(file, NOT_A_FILE), true);
     if (r.target !== own) {
       // A link to a file elsewhere in the roots: its folders must pass the rule reading applies.
       const home = rootOf(this.#roots, r.target)!;
