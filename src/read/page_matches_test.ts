@@ -80,6 +80,15 @@ function generated(): Uint8Array {
   return new Uint8Array(parts);
 }
 
+/** The corpora's lines (when `../shared` is there) and the generated ones, written as `dir/all.log`. */
+function writeAll(dir: string): Uint8Array {
+  const chunks = [...(SHARED ? corpusText(SHARED) : []), generated()];
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  chunks.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
+  Deno.writeFileSync(join(dir, "all.log"), bytes);
+  return bytes;
+}
+
 /** Each line as shown alone: decoded, cut to `maxLine` code points, masked; and the secrets masked. */
 function reference(bytes: Uint8Array, maxLine: number): { texts: string[]; redactions: number } {
   const lines = new TextDecoder().decode(bytes).split("\n");
@@ -96,10 +105,7 @@ function reference(bytes: Uint8Array, maxLine: number): { texts: string[]; redac
 Deno.test("regex and literal matches and context lines are each line as LineRedactor shows it, by its bytes or masked: corpus and generated lines, pages of 5,000", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-page-matches-" });
   try {
-    const chunks = [...(SHARED ? corpusText(SHARED) : []), generated()];
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
-    Deno.writeFileSync(join(dir, "all.log"), bytes);
+    const bytes = writeAll(dir);
     const want = reference(bytes, 1000);
     const roots = openRoots([dir], "/");
     const byContext: LogLine[][] = [];
@@ -177,10 +183,7 @@ Deno.test("regex and literal matches and context lines are each line as LineReda
 Deno.test("a regex with a literal that masking may help (a blank, `.`, `\\*`): its matches are the lines whose text as shown it matches, corpus and generated lines", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "logpeek-page-matches-" });
   try {
-    const chunks = [...(SHARED ? corpusText(SHARED) : []), generated()];
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
-    Deno.writeFileSync(join(dir, "all.log"), bytes);
+    const bytes = writeAll(dir);
     const want = reference(bytes, 1000);
     const raw = new TextDecoder().decode(bytes).split("\n").slice(0, -1);
     // Lines shown whole (a cut line's pattern subject is its bytes unless its shown part is masked).

@@ -243,9 +243,9 @@ function lineMatcher(opts: SearchOptions, every: boolean): LineMatcher {
   };
 }
 
-/** Whether `bytes` hold a character a mask is made of (`mask_proof_program.ts` `MASK_CHARS`, ASCII). */
+/** Whether `bytes` may hold a character a mask is made of (`mask_proof_program.ts` `MASK_CHARS`): any byte ≥ 0x80 may. */
 function holdsMaskByte(bytes: Uint8Array): boolean {
-  return bytes.some((b) => b < 0x80 && MASK_CHARS.includes(b)) || bytes.some((b) => b >= 0x80);
+  return bytes.some((b) => b >= 0x80 || MASK_CHARS.includes(b));
 }
 
 /** The turns of a page's scan (`next_turn.ts` `ScanTurns`), and when the last one ended (`performance.now()` ms). */

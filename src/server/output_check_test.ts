@@ -10,10 +10,7 @@ import { DEFAULT_LIMITS } from "../core/config.ts";
 import { createServer, registerTools } from "./server.ts";
 import { checkOutputsInOnePass } from "./output_check.ts";
 import type { ToolDeps } from "../tools/deps.ts";
-import { localDispatch } from "./handlers.ts";
-import { openRoots } from "../source/local/roots.ts";
-import { PatternOffload } from "../read/pattern_offload.ts";
-import { join } from "node:path";
+import { inProcess } from "../../tests/in_process.ts";
 
 /** A connected client of `server`. */
 async function clientOf(server: McpServer): Promise<Client> {
@@ -33,30 +30,15 @@ function serverAnswering(structuredContent: unknown, isError = false): McpServer
   return createServer(deps);
 }
 
-/** A real `log_search` answer (in process, `localDispatch`) over a log of `lines` lines, every one a match. */
+/** A real `log_search` answer (in process) over a log of `lines` lines, every one a match. */
 async function searchAnswer(lines: number): Promise<Record<string, unknown>> {
-  const dir = Deno.makeTempDirSync({ prefix: "logpeek-output-check-" });
-  try {
-    const text = Array.from({ length: lines }, (_, i) => `2026-12-03 10:00:00 INFO line ${i}\n`).join("");
-    Deno.writeTextFileSync(join(dir, "app.log"), text);
-    using patterns = new PatternOffload();
-    const dispatch = localDispatch({
-      roots: openRoots([dir], "/"),
-      limits: DEFAULT_LIMITS,
-      stderr: () => {},
-      artifacts: null,
-      artifactsOff: "none in this test",
-      redact: true,
-      patterns,
-    });
-    const r = await dispatch("log_search", { file: "app.log", text: "line", limit: 1000 });
-    assert.equal(r.isError, undefined);
-    const sc = r.structuredContent as { matches: unknown[] };
-    assert.equal(sc.matches.length, Math.min(lines, 1000), "every line is a match (as the log was written)");
-    return sc;
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  const text = Array.from({ length: lines }, (_, i) => `2026-12-03 10:00:00 INFO line ${i}\n`).join("");
+  using lp = inProcess({ "app.log": text }, "logpeek-output-check-");
+  const r = await lp.dispatch("log_search", { file: "app.log", text: "line", limit: 1000 });
+  assert.equal(r.isError, undefined);
+  const sc = r.structuredContent as { matches: unknown[] };
+  assert.equal(sc.matches.length, Math.min(lines, 1000), "every line is a match (as the log was written)");
+  return sc;
 }
 
 Deno.test("checkOutputsInOnePass: the SDK keeps no output schema to check, the listing keeps each tool's", () => {

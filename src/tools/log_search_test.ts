@@ -7,11 +7,7 @@ import assert from "node:assert/strict";
 import { ToolError } from "../core/errors.ts";
 import type { Capability, LogBackend } from "../source/backend.ts";
 import { searchQuery, type ToolArgs } from "./log_search.ts";
-import { join } from "node:path";
-import { DEFAULT_LIMITS } from "../core/config.ts";
-import { localDispatch } from "../server/handlers.ts";
-import { openRoots } from "../source/local/roots.ts";
-import { PatternOffload } from "../read/pattern_offload.ts";
+import { inProcess } from "../../tests/in_process.ts";
 
 /** A backend that lacks what `lacking` names (with its reason), and answers nothing. */
 function backend(lacking: Partial<Record<Capability, string>>): LogBackend {
@@ -93,33 +89,18 @@ Deno.test("log_search refuses what a backend lacks in the backend's words, and w
 });
 
 Deno.test("log_search's answer does not echo a secret typed into its text: the header masks it, as the lines are", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "logpeek-search-echo-" });
-  try {
-    Deno.writeTextFileSync(
-      join(dir, "app.log"),
-      "2026-12-03 10:00:00 INFO login ok\n2026-12-03 10:00:01 WARN retry password=hunter2 for bob\n",
-    );
-    using patterns = new PatternOffload();
-    const dispatch = localDispatch({
-      roots: openRoots([dir], "/"),
-      limits: DEFAULT_LIMITS,
-      stderr: () => {},
-      artifacts: null,
-      artifactsOff: "none in this test",
-      redact: true,
-      patterns,
-    });
-    for (const args of [{ text: "password=hunter2" }, { text: "password=hunter[0-9]", regex: true }]) {
-      const r = await dispatch("log_search", { file: "app.log", ...args });
-      const text = (r.content as { text: string }[])[0].text;
-      assert.ok(!text.includes("hunter"), text);
-      assert.match(text, /for (text|pattern) "password=\*\*\*/);
-    }
-    // The literal still finds the line by its bytes (grep -c gives 1), shown masked.
-    const r = await dispatch("log_search", { file: "app.log", text: "password=hunter2" });
-    const sc = r.structuredContent as { matches: { line_no: number; text: string }[] };
-    assert.deepEqual(sc.matches.map((m) => [m.line_no, m.text.includes("hunter2")]), [[2, false]]);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
+  using lp = inProcess({
+    "app.log": "2026-12-03 10:00:00 INFO login ok\n2026-12-03 10:00:01 WARN retry password=hunter2 for bob\n",
+  }, "logpeek-search-echo-");
+  const dispatch = lp.dispatch;
+  for (const args of [{ text: "password=hunter2" }, { text: "password=hunter[0-9]", regex: true }]) {
+    const r = await dispatch("log_search", { file: "app.log", ...args });
+    const text = (r.content as { text: string }[])[0].text;
+    assert.ok(!text.includes("hunter"), text);
+    assert.match(text, /for (text|pattern) "password=\*\*\*/);
   }
+  // The literal still finds the line by its bytes (grep -c gives 1), shown masked.
+  const r = await dispatch("log_search", { file: "app.log", text: "password=hunter2" });
+  const sc = r.structuredContent as { matches: { line_no: number; text: string }[] };
+  assert.deepEqual(sc.matches.map((m) => [m.line_no, m.text.includes("hunter2")]), [[2, false]]);
 });
